@@ -1,0 +1,1 @@
+// keeps mpb_benchcommon non-empty before bench/common/ has sources

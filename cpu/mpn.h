@@ -1,0 +1,110 @@
+// cpu/mpn.h: the low-level layer on raw little-endian 64-bit limb arrays (GMP "mpn" style).
+//
+// Rules for everything declared here:
+//  - the caller owns all storage; nothing below the top-level dispatchers allocates;
+//  - an algorithm that needs scratch has a partner `<name>_itch(n)` giving its size in limbs;
+//  - sizes are counts of limbs (size_t); operands need not be normalized unless stated;
+//  - overlap rules are stated per function and asserted in debug builds (MPB_ASSERT).
+// The batch backends (OpenMP, IFMA, multipartite) call these directly, without mp_int.
+#pragma once
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include <mpbatch/detail/limb.h>
+
+#ifndef NDEBUG
+#define MPB_ASSERT(x) assert(x)
+#else
+#define MPB_ASSERT(x) ((void)0)
+#endif
+
+namespace mpb {
+namespace mpn {
+
+using limb = uint64_t;
+using dlimb = mpb::detail::dlimb_t;
+
+// True when [a, a+an) and [b, b+bn) overlap.
+inline bool overlap(const limb *a, size_t an, const limb *b, size_t bn) {
+  return a < b + bn && b < a + an;
+}
+
+// ---- copy / compare (cpu/mpn_basic.cpp) -------------------------------------------------
+inline void copy(limb *rp, const limb *ap, size_t n) {
+  if (n && rp != ap) std::memmove(rp, ap, n * sizeof(limb));
+}
+inline void zero(limb *rp, size_t n) {
+  if (n) std::memset(rp, 0, n * sizeof(limb));
+}
+// Size with leading zero limbs removed (0 for the value zero).
+inline size_t normalized_size(const limb *ap, size_t n) {
+  while (n > 0 && ap[n - 1] == 0) --n;
+  return n;
+}
+// -1, 0, 1 comparing two n-limb numbers.
+int cmp(const limb *ap, const limb *bp, size_t n);
+// Compare numbers of different sizes (both normalized or not).
+int cmp2(const limb *ap, size_t an, const limb *bp, size_t bn);
+
+// ---- add / sub (cpu/mpn_add.cpp). rp may equal ap or bp. -------------------------------
+limb add_n(limb *rp, const limb *ap, const limb *bp, size_t n);               // returns carry
+limb sub_n(limb *rp, const limb *ap, const limb *bp, size_t n);               // returns borrow
+limb add(limb *rp, const limb *ap, size_t an, const limb *bp, size_t bn);     // an >= bn; rp has an
+limb sub(limb *rp, const limb *ap, size_t an, const limb *bp, size_t bn);     // an >= bn; rp has an
+limb add_1(limb *rp, const limb *ap, size_t n, limb b);
+limb sub_1(limb *rp, const limb *ap, size_t n, limb b);
+// rp = ap - bp if ap >= bp else bp - ap; returns 1 when the result is negated (ap < bp).
+int sub_abs_n(limb *rp, const limb *ap, const limb *bp, size_t n);
+// Constant-time: if (cond) rp = ap + bp / ap - bp else rp = ap. Returns the carry/borrow (0 if !cond).
+limb cnd_add_n(limb cond, limb *rp, const limb *ap, const limb *bp, size_t n);
+limb cnd_sub_n(limb cond, limb *rp, const limb *ap, const limb *bp, size_t n);
+
+// ---- shifts (cpu/mpn_shift.cpp). 1 <= cnt <= 63. rp <= ap for lshift? No: lshift works
+// from the top (rp >= ap allowed), rshift from the bottom (rp <= ap allowed). ------------
+limb lshift(limb *rp, const limb *ap, size_t n, unsigned cnt);  // returns the bits shifted out
+limb rshift(limb *rp, const limb *ap, size_t n, unsigned cnt);  // returns the bits shifted out (in the high bits)
+
+// ---- single-limb products (cpu/mpn_mul_1.cpp). rp may equal ap. ------------------------
+limb mul_1(limb *rp, const limb *ap, size_t n, limb b);      // rp = ap*b, returns the high limb
+limb addmul_1(limb *rp, const limb *ap, size_t n, limb b);   // rp += ap*b, returns the carry limb
+limb submul_1(limb *rp, const limb *ap, size_t n, limb b);   // rp -= ap*b, returns the borrow limb
+
+// ---- multiplication (one algorithm per file; rp never overlaps the inputs) ---------------
+// cpu/mul_basecase.cpp: schoolbook by rows, an >= bn >= 1, rp has an+bn limbs.
+void mul_basecase(limb *rp, const limb *ap, size_t an, const limb *bp, size_t bn);
+// cpu/sqr_basecase.cpp: schoolbook squaring (off-diagonal products once, doubled), rp has 2n.
+void sqr_basecase(limb *rp, const limb *ap, size_t n);
+// cpu/mul_comba.cpp: delayed-carry Comba (seed 003 on 64-bit digits), n x n, 1 <= n.
+void mul_comba(limb *rp, const limb *ap, const limb *bp, size_t n);
+// cpu/mul_comba_plain.cpp: classic Comba (three-word carry chain per product), for comparison.
+void mul_comba_plain(limb *rp, const limb *ap, const limb *bp, size_t n);
+// cpu/sqr_comba.cpp: delayed-carry Comba squaring.
+void sqr_comba(limb *rp, const limb *ap, size_t n);
+// cpu/mul_karatsuba.cpp / cpu/sqr_karatsuba.cpp: n x n, recursive, scratch of _itch(n) limbs.
+size_t mul_karatsuba_itch(size_t n);
+void mul_karatsuba(limb *rp, const limb *ap, const limb *bp, size_t n, limb *scratch);
+size_t sqr_karatsuba_itch(size_t n);
+void sqr_karatsuba(limb *rp, const limb *ap, size_t n, limb *scratch);
+
+// cpu/mul.cpp: the dispatchers (comba -> karatsuba -> toom by the tuning header).
+size_t mul_n_itch(size_t n);
+void mul_n(limb *rp, const limb *ap, const limb *bp, size_t n, limb *scratch);
+size_t mul_itch(size_t an, size_t bn);
+void mul(limb *rp, const limb *ap, size_t an, const limb *bp, size_t bn, limb *scratch); // an >= bn >= 1
+// cpu/sqr.cpp
+size_t sqr_itch(size_t n);
+void sqr(limb *rp, const limb *ap, size_t n, limb *scratch);
+
+// ---- division (cpu/div_*.cpp) -----------------------------------------------------------
+// qp[0..n) = ap / d, returns the remainder. qp may equal ap. d != 0.
+limb divrem_1(limb *qp, const limb *ap, size_t n, limb d);
+limb mod_1(const limb *ap, size_t n, limb d);
+// Knuth algorithm D. nn >= dn >= 1, dp[dn-1] != 0. qp gets nn-dn+1 limbs, rp gets dn limbs.
+// qp may be NULL (remainder only); rp may be NULL (quotient only). No overlap with np/dp.
+size_t tdiv_qr_itch(size_t nn, size_t dn);
+void tdiv_qr(limb *qp, limb *rp, const limb *np, size_t nn, const limb *dp, size_t dn, limb *scratch);
+
+} // namespace mpn
+} // namespace mpb

@@ -1,0 +1,58 @@
+/* mpbatch/tuning.h: every size threshold and cost-model constant of the library, in one place.
+ *
+ * Each constant says where it was measured (machine, date, command). `bench/tune` measures
+ * them again and prints a replacement block for this file. The values are also loaded into
+ * the runtime struct mpb::tuning::params (see cpu/tuning.cpp), which the tuner and the tests
+ * may override to force an algorithm; library code reads the runtime struct.
+ *
+ * C++ only (internal and tooling use); C programs never need it.
+ */
+#ifndef MPBATCH_TUNING_H
+#define MPBATCH_TUNING_H
+#ifdef __cplusplus
+
+namespace mpb {
+namespace tuning {
+
+/* ---- integer multiplication / squaring (limbs of 64 bits) ------------------------------
+ * Machine: AMD EPYC (Zen 4, 2 vCPU, AVX-512 IFMA), gcc 12.2 -O3, 2026-11-21.
+ * Command: build/bench/tune --int            (placeholder values until the tuner has run) */
+constexpr int MUL_COMBA_MAX = 16;          /* delayed-carry Comba used up to this many limbs */
+constexpr int SQR_COMBA_MAX = 16;
+constexpr int MUL_KARATSUBA_CUTOFF = 28;   /* Karatsuba at n >= this */
+constexpr int SQR_KARATSUBA_CUTOFF = 36;
+constexpr int MUL_TOOM3_CUTOFF = 120;      /* Toom-3 at n >= this */
+constexpr int SQR_TOOM3_CUTOFF = 140;
+constexpr int EXPTMOD_BARRETT_WINDOW_MIN = 1; /* reserved */
+
+/* ---- GF(2)[x] multiplication (limbs of 64 bits) ---------------------------------------- */
+constexpr int GF2X_MUL_KARA_CUTOFF = 10;   /* Karatsuba at n >= this (below: unrolled/clmul base cases) */
+constexpr int GF2X_MUL_TOOM3_CUTOFF = 200;
+constexpr int GF2X_MUL_TOOM4_CUTOFF = 600;
+
+/* ---- batch dispatch cost model (issue: batch API) -------------------------------------- */
+constexpr double GPU_LAUNCH_OVERHEAD_US = 20.0;
+constexpr double GPU_TRANSFER_GBPS = 20.0;
+
+} // namespace tuning
+
+namespace tuning {
+/* Runtime copy of the thresholds above (defined in cpu/tuning.cpp). */
+struct Params {
+  int mul_comba_max = MUL_COMBA_MAX;
+  int sqr_comba_max = SQR_COMBA_MAX;
+  int mul_karatsuba = MUL_KARATSUBA_CUTOFF;
+  int sqr_karatsuba = SQR_KARATSUBA_CUTOFF;
+  int mul_toom3 = MUL_TOOM3_CUTOFF;
+  int sqr_toom3 = SQR_TOOM3_CUTOFF;
+  int gf2x_kara = GF2X_MUL_KARA_CUTOFF;
+  int gf2x_toom3 = GF2X_MUL_TOOM3_CUTOFF;
+  int gf2x_toom4 = GF2X_MUL_TOOM4_CUTOFF;
+};
+Params &params();          /* the live values */
+void reset_params();       /* back to the compiled defaults */
+} // namespace tuning
+} // namespace mpb
+
+#endif /* __cplusplus */
+#endif /* MPBATCH_TUNING_H */
