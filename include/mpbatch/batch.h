@@ -1,0 +1,208 @@
+/* mpbatch/batch.h: the batch host API (C, ctypes-friendly).
+ *
+ * Layout of every batch operand: `count` rows of `width` little-endian 64-bit limbs each,
+ * stored contiguously (row i starts at p + i*width). Values are unsigned. A "rows" argument
+ * that accepts 1 or `count` means: 1 = one value shared by the whole batch, count = one per item.
+ * Widths: 1 .. MPB_BATCH_MAX_WIDTH limbs (64 .. 65536 bits).
+ *
+ * Every batch call:
+ *  - validates the WHOLE call first (pointers, shapes, values); on error it returns a negative
+ *    mpb_status, fills `info` (when not NULL) with the first bad item index and the bad argument,
+ *    and writes NOTHING to the outputs;
+ *  - runs on the context's threads (OpenMP; default all cores), allocating its per-thread
+ *    scratch once per call (never per item);
+ *  - reports in `info` (optional, may be NULL) which backend ran and why.
+ * A context may be used by several threads at once (its settings are read atomically at the
+ * start of each call; changing them while calls run affects later calls only).
+ * Outputs must not overlap inputs unless a function says otherwise.
+ */
+#ifndef MPBATCH_BATCH_H
+#define MPBATCH_BATCH_H
+
+#include <mpbatch/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MPB_BATCH_MAX_WIDTH 1024 /* limbs per item (65536 bits) */
+
+/* ---- backends ------------------------------------------------------------------------ */
+typedef enum mpb_backend {
+  MPB_BACKEND_AUTO = 0,         /* choose by the cost model (include/mpbatch/tuning.h) */
+  MPB_BACKEND_CPU = 1,          /* scalar limb kernels, items spread over OpenMP threads */
+  MPB_BACKEND_CPU_IFMA = 2,     /* AVX-512 IFMA 8-lane kernels (shared modulus), rest scalar */
+  MPB_BACKEND_MULTIPARTITE = 3, /* items one after another, each modular multiplication
+                                   parallelised inside (seed 004), for few huge operands */
+  MPB_BACKEND_CUDA = 4          /* GPU (not built into this CPU backend: MPB_EUNSUPPORTED) */
+} mpb_backend;
+
+/* Constant-time mode of the exponentiations. */
+typedef enum mpb_ct_mode {
+  MPB_CT_DEFAULT = -1, /* on for RSA and DH (secret exponents), off for plain powm */
+  MPB_CT_OFF = 0,      /* variable-time sliding window everywhere */
+  MPB_CT_ON = 1        /* fixed-window, cache-uniform table scans everywhere */
+} mpb_ct_mode;
+
+/* Which argument failed validation (mpb_call_info.bad_arg). */
+typedef enum mpb_arg {
+  MPB_ARG_NONE = 0,
+  MPB_ARG_CTX = 1,
+  MPB_ARG_R = 2,      /* output */
+  MPB_ARG_A = 3,      /* first operand / base / ciphertext / private exponent (DH) */
+  MPB_ARG_B = 4,      /* second operand */
+  MPB_ARG_M = 5,      /* modulus (n for RSA, p for DH, f for GF(2)[x]) */
+  MPB_ARG_E = 6,      /* exponent */
+  MPB_ARG_P = 7,      /* RSA prime p */
+  MPB_ARG_Q = 8,      /* RSA prime q */
+  MPB_ARG_DP = 9,
+  MPB_ARG_DQ = 10,
+  MPB_ARG_QINV = 11,
+  MPB_ARG_WIDTH = 12, /* a width argument */
+  MPB_ARG_COUNT = 13, /* count or a rows argument */
+  MPB_ARG_OPTION = 14 /* an algorithm / k / option value */
+} mpb_arg;
+
+/* Per-call report. Plain C struct (ctypes: mirror the fields in this order). */
+typedef struct mpb_call_info {
+  int32_t status;        /* the value the call returned */
+  int32_t backend;       /* mpb_backend that ran (never AUTO after a call) */
+  int32_t threads;       /* OpenMP threads used */
+  int32_t constant_time; /* 1 when the constant-time exponentiation was used */
+  int64_t bad_index;     /* first bad item (row) on a validation error, else -1 */
+  int32_t bad_arg;       /* mpb_arg of the first bad argument, MPB_ARG_NONE if none */
+  int32_t simd_items;    /* items computed by the SIMD (IFMA) kernels */
+  double seconds;        /* wall time of the call */
+  char reason[112];      /* NUL-terminated: why this backend was chosen / what failed */
+} mpb_call_info;
+
+/* ---- context --------------------------------------------------------------------------- */
+typedef struct mpb_ctx mpb_ctx;
+
+/* Creates a context with the defaults: AUTO backend, all cores, MPB_CT_DEFAULT. */
+MPB_API MPB_WUR int mpb_ctx_create(mpb_ctx **out);
+MPB_API void mpb_ctx_destroy(mpb_ctx *ctx); /* NULL is fine */
+/* threads <= 0: all cores (omp_get_max_threads() at the time of each call). */
+MPB_API int mpb_ctx_set_threads(mpb_ctx *ctx, int threads);
+MPB_API int mpb_ctx_get_threads(const mpb_ctx *ctx); /* the value in effect (>= 1) */
+/* MPB_BACKEND_*: forcing an unavailable one makes later calls fail with MPB_EUNSUPPORTED
+ * (CPU_IFMA on a CPU without IFMA, CUDA without a GPU build). */
+MPB_API int mpb_ctx_set_backend(mpb_ctx *ctx, int backend);
+MPB_API int mpb_ctx_get_backend(const mpb_ctx *ctx);
+MPB_API int mpb_ctx_set_constant_time(mpb_ctx *ctx, int mode); /* mpb_ct_mode */
+MPB_API int mpb_ctx_get_constant_time(const mpb_ctx *ctx);
+/* Multipartite modular multiplication used by the MULTIPARTITE backend and by
+ * mpb_mulmod_big: algorithm (mpb_mm_algo) and k (0 = choose). */
+MPB_API int mpb_ctx_set_mulmod_algo(mpb_ctx *ctx, int algo, int k);
+/* 1 when this build/CPU can run the backend. */
+MPB_API int mpb_backend_available(int backend);
+MPB_API const char *mpb_backend_name(int backend);
+/* Initialises an mpb_call_info to "nothing happened" (status 0, bad_index -1). */
+MPB_API void mpb_call_info_init(mpb_call_info *info);
+
+/* ---- integer arithmetic (all rows `width` limbs unless said) ----------------------------- */
+/* r = a + b mod 2^(64*width); carry (count entries, may be NULL) gets the carry out (0/1). */
+MPB_API int mpb_batch_add(mpb_ctx *ctx, uint64_t *r, uint64_t *carry, const uint64_t *a,
+                          const uint64_t *b, size_t width, size_t count, mpb_call_info *info);
+/* r = a - b mod 2^(64*width); borrow (may be NULL) gets 1 where a < b. */
+MPB_API int mpb_batch_sub(mpb_ctx *ctx, uint64_t *r, uint64_t *borrow, const uint64_t *a,
+                          const uint64_t *b, size_t width, size_t count, mpb_call_info *info);
+/* r (rows of 2*width limbs) = a * b. */
+MPB_API int mpb_batch_mul(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b,
+                          size_t width, size_t count, mpb_call_info *info);
+/* r (rows of 2*width limbs) = a^2. */
+MPB_API int mpb_batch_sqr(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, size_t width,
+                          size_t count, mpb_call_info *info);
+
+/* ---- modular arithmetic ------------------------------------------------------------------ */
+/* r = a * b mod m. m: m_rows (1 or count) rows, nonzero (any parity); a, b < m. */
+MPB_API int mpb_batch_modmul(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b,
+                             const uint64_t *m, size_t m_rows, size_t width, size_t count,
+                             mpb_call_info *info);
+/* r = base^e mod m. m: m_rows (1 or count) rows, odd, > 1; base < m;
+ * e: e_rows (1 or count) rows of e_width limbs (1..MPB_BATCH_MAX_WIDTH), any value (e = 0 gives 1).
+ * Shared modulus: Montgomery constants computed once; on AVX-512 IFMA CPUs groups of 8 items
+ * go to the 8-lane kernel. Constant time only when the context says MPB_CT_ON. */
+MPB_API int mpb_batch_powm(mpb_ctx *ctx, uint64_t *r, const uint64_t *base, const uint64_t *e,
+                           size_t e_width, size_t e_rows, const uint64_t *m, size_t m_rows,
+                           size_t width, size_t count, mpb_call_info *info);
+
+/* ---- RSA private key by CRT ---------------------------------------------------------------
+ * out = c^d mod n computed as m1 = c^dp mod p, m2 = c^dq mod q, h = qinv*(m1-m2) mod p,
+ * out = m2 + h*q. Rows: c and out have `width` limbs (n's width); n has `width` limbs;
+ * p, q, dp, dq, qinv have `half_width` limbs (half_width <= width). key_rows is 1 (one key
+ * for the batch) or count (one key per item). Checked for every key: n = p*q, p and q odd
+ * and > 1, dp < p, dq < q, qinv < p and qinv*q = 1 mod p; for every item: c < n.
+ * Constant time unless the context says MPB_CT_OFF. */
+MPB_API int mpb_batch_rsa_crt(mpb_ctx *ctx, uint64_t *out, const uint64_t *c, const uint64_t *n,
+                              const uint64_t *p, const uint64_t *q, const uint64_t *dp,
+                              const uint64_t *dq, const uint64_t *qinv, size_t width,
+                              size_t half_width, size_t key_rows, size_t count,
+                              mpb_call_info *info);
+
+/* ---- Diffie-Hellman -----------------------------------------------------------------------
+ * Keygen: r = g^x mod p for every item (g a small generator, 2 <= g < p). p: one odd modulus
+ * of `width` limbs shared by the batch (p > 3). x: count rows of x_width limbs.
+ * Shared secret: r = peer^x mod p, peer: count rows of `width` limbs with 2 <= peer <= p-2.
+ * Constant time unless the context says MPB_CT_OFF. */
+MPB_API int mpb_batch_dh_keygen(mpb_ctx *ctx, uint64_t *r, uint64_t g, const uint64_t *x,
+                                size_t x_width, const uint64_t *p, size_t width, size_t count,
+                                mpb_call_info *info);
+MPB_API int mpb_batch_dh_shared(mpb_ctx *ctx, uint64_t *r, const uint64_t *peer,
+                                const uint64_t *x, size_t x_width, const uint64_t *p,
+                                size_t width, size_t count, mpb_call_info *info);
+
+/* ---- GF(2)[x] (bit i of the row = coefficient of x^i) -------------------------------------
+ * mul/sqr: r rows of 2*width limbs. mulmod/inv: f is one polynomial of f_width limbs with
+ * deg f >= 1; a, b, r have f_width limbs and deg a, deg b < deg f. inv fails with
+ * MPB_ENOTINV (bad_index = first such item) when gcd(a, f) != 1 (a = 0 included). */
+MPB_API int mpb_batch_gf2x_mul(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b,
+                               size_t width, size_t count, mpb_call_info *info);
+MPB_API int mpb_batch_gf2x_sqr(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, size_t width,
+                               size_t count, mpb_call_info *info);
+MPB_API int mpb_batch_gf2x_mulmod(mpb_ctx *ctx, uint64_t *r, const uint64_t *a,
+                                  const uint64_t *b, const uint64_t *f, size_t f_width,
+                                  size_t count, mpb_call_info *info);
+MPB_API int mpb_batch_gf2x_inv(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, const uint64_t *f,
+                               size_t f_width, size_t count, mpb_call_info *info);
+
+/* ---- packing ------------------------------------------------------------------------------
+ * Big-endian byte strings of `nbytes` each (count of them, contiguous) <-> limb rows.
+ * pack fails with MPB_ERANGE (bad_index set) when a value does not fit in `width` limbs;
+ * unpack fails with MPB_ERANGE when a row does not fit in nbytes. Nothing written on error. */
+MPB_API int mpb_pack_be(uint64_t *rows, size_t width, const uint8_t *bytes, size_t nbytes,
+                        size_t count, mpb_call_info *info);
+MPB_API int mpb_unpack_be(uint8_t *bytes, size_t nbytes, const uint64_t *rows, size_t width,
+                          size_t count, mpb_call_info *info);
+/* mp_int (include/mpbatch/bn.h) <-> rows. items is an array of count pointers. Negative
+ * values or values wider than `width` limbs: MPB_ERANGE. unpack needs initialised mp_ints. */
+MPB_API int mpb_pack_mp(uint64_t *rows, size_t width, const void *const *items, size_t count,
+                        mpb_call_info *info);
+MPB_API int mpb_unpack_mp(void *const *items, const uint64_t *rows, size_t width, size_t count,
+                          mpb_call_info *info);
+
+/* ---- single huge operands: multipartite modular multiplication (seed 004) -----------------
+ * Algorithms for one modular multiplication of n-limb operands (n >= 4), parallelised inside
+ * over the context's threads. */
+typedef enum mpb_mm_algo {
+  MPB_MM_AUTO = 0,
+  MPB_MM_SEQUENTIAL = 1,   /* mul + division, one thread (reference) */
+  MPB_MM_BARRETT = 2,      /* Barrett with parallel integer products */
+  MPB_MM_MONTGOMERY = 3,   /* Montgomery with parallel integer products */
+  MPB_MM_BIPARTITE = 4,    /* Kaihara-Takagi: PMR and PBR halves in parallel */
+  MPB_MM_MULTIPARTITE = 5  /* k x k partial products, summed-Q (sec. 3.4), scheduled tasks */
+} mpb_mm_algo;
+
+/* r = a*b mod m for one odd m of n limbs (top limb nonzero), a, b < m. Exact result (the
+ * Montgomery-like factor of the partite algorithms is removed inside). */
+MPB_API int mpb_mulmod_big(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b,
+                           const uint64_t *m, size_t n, mpb_call_info *info);
+/* r = base^e mod m (left-to-right binary, every multiplication by the context's mulmod
+ * algorithm). base < m, m odd, e of e_n limbs. */
+MPB_API int mpb_powm_big(mpb_ctx *ctx, uint64_t *r, const uint64_t *base, const uint64_t *e,
+                         size_t e_n, const uint64_t *m, size_t n, mpb_call_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* MPBATCH_BATCH_H */
