@@ -33,6 +33,20 @@ constexpr int GF2X_MUL_TOOM4_CUTOFF = 600;
 /* ---- batch dispatch cost model (issue: batch API) -------------------------------------- */
 constexpr double GPU_LAUNCH_OVERHEAD_US = 20.0;
 constexpr double GPU_TRANSFER_GBPS = 20.0;
+/* CPU batch backend (cpu/batch_ctx.cpp). Work is counted in 64x64-bit limb products.
+ * A batch whose total work is below BATCH_PARALLEL_MIN_WORK runs on one thread (an OpenMP
+ * parallel region costs a few microseconds: ~2 us fork/join on the 2-core Zen 4 box). */
+constexpr double BATCH_PARALLEL_MIN_WORK = 20000.0;
+/* AUTO picks the multipartite backend (each modular multiplication parallelised inside)
+ * for powm/modmul when count < threads and the modulus has at least this many limbs. */
+constexpr int BATCH_MULTIPARTITE_MIN_LIMBS = 64;
+/* AUTO sends shared-modulus exponentiation groups of 8 to the IFMA kernel for widths in
+ * [BATCH_IFMA_MIN_LIMBS, BATCH_IFMA_MAX_LIMBS]. */
+constexpr int BATCH_IFMA_MIN_LIMBS = 8;
+constexpr int BATCH_IFMA_MAX_LIMBS = 64;
+/* Multipartite modular multiplication (cpu/multipartite*.cpp), 2 threads: which algorithm
+ * AUTO uses by operand limbs (placeholders until bench_multipartite has run). */
+constexpr int MULTIPARTITE_MIN_LIMBS = 32;   /* below: sequential mul + division */
 
 } // namespace tuning
 
