@@ -1,1 +1,0 @@
-// keeps mpb_benchcommon non-empty before bench/common/ has sources

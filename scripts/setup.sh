@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what mpbatch needs and is missing on a Debian/Ubuntu machine (idempotent, quiet
+# when everything is there). Called by scripts/main.sh and scripts/test.sh.
+set -euo pipefail
+
+APT_PACKAGES=(build-essential cmake ninja-build pkg-config libgmp-dev catch2 libssl-dev openssl
+              libtommath-dev libgf2x-dev libntl-dev python3 python3-pip)
+PY_PACKAGES=(numpy pytest matplotlib)
+
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+PY=${PYTHON:-python3}
+pymissing=()
+for p in "${PY_PACKAGES[@]}"; do
+  $PY -c "import $p" 2>/dev/null || pymissing+=("$p")
+done
+if [ ${#pymissing[@]} -gt 0 ]; then
+  echo "setup: pip installing ${pymissing[*]}"
+  $PY -m pip install -q "${pymissing[@]}" 2>/dev/null || $PY -m pip install -q --break-system-packages "${pymissing[@]}"
+fi
+echo "setup: all dependencies present"

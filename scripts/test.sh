@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The whole test suite: C/C++ (Catch2 via CTest), Python (pytest), then the C/C++ tests once
+# more under AddressSanitizer + UndefinedBehaviorSanitizer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+JOBS=$(nproc)
+
+echo "== build (Release) and CTest"
+bash scripts/build.sh
+(cd build && ctest --output-on-failure -j"$JOBS")
+
+echo "== Python package and pytest"
+PY=${PYTHON:-python3}
+$PY -m pip install -q ./python 2>/dev/null || $PY -m pip install -q --break-system-packages ./python
+MPBATCH_LIBRARY="$PWD/build/libmpbatch.so" $PY -m pytest -q python/tests
+
+if [ "${MPB_SKIP_SANITIZE:-0}" != 1 ]; then
+  echo "== ASan + UBSan build and CTest"
+  MPB_BUILD_DIR=build-asan bash scripts/build.sh -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMPB_SANITIZE=ON \
+      -DMPB_BUILD_BENCH=OFF -DMPB_CUDA=OFF
+  (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+      MPB_TEST_QUICK=1 ctest --output-on-failure -j"$JOBS")
+fi
+echo "== all tests passed"
