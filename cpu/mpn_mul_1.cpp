@@ -1,10 +1,13 @@
-// Products of a limb array by one limb (portable version).
-#include "mpn.h"
+// Products of a limb array by one limb: the portable versions and the run-time choice of
+// the MULX/ADX kernels (cpu/mpn_mul_1_adx.cpp) when the CPU has BMI2 + ADX.
+#include "cpu_features.h"
+#include "mul_internal.h"
 
 namespace mpb {
 namespace mpn {
+namespace kern {
 
-limb mul_1(limb *rp, const limb *ap, size_t n, limb b) {
+limb mul_1_portable(limb *rp, const limb *ap, size_t n, limb b) {
   limb c = 0;
   for (size_t i = 0; i < n; i++) {
     dlimb p = (dlimb)ap[i] * b + c;
@@ -14,17 +17,17 @@ limb mul_1(limb *rp, const limb *ap, size_t n, limb b) {
   return c;
 }
 
-limb addmul_1(limb *rp, const limb *ap, size_t n, limb b) {
+limb addmul_1_portable(limb *rp, const limb *ap, size_t n, limb b) {
   limb c = 0;
   for (size_t i = 0; i < n; i++) {
-    dlimb p = (dlimb)ap[i] * b + rp[i] + c;
+    dlimb p = (dlimb)ap[i] * b + rp[i] + c;  // < 2^128: (2^64-1)^2 + 2(2^64-1)
     rp[i] = (limb)p;
     c = (limb)(p >> 64);
   }
   return c;
 }
 
-limb submul_1(limb *rp, const limb *ap, size_t n, limb b) {
+limb submul_1_portable(limb *rp, const limb *ap, size_t n, limb b) {
   limb c = 0;
   for (size_t i = 0; i < n; i++) {
     dlimb p = (dlimb)ap[i] * b + c;
@@ -35,6 +38,37 @@ limb submul_1(limb *rp, const limb *ap, size_t n, limb b) {
     c += (r < lo);
   }
   return c;
+}
+
+bool use_adx() {
+#ifdef MPB_HAVE_ADX_ASM
+  return cpu::has_mulx_adx();
+#else
+  return false;
+#endif
+}
+
+} // namespace kern
+
+limb mul_1(limb *rp, const limb *ap, size_t n, limb b) {
+#ifdef MPB_HAVE_ADX_ASM
+  if (cpu::has_mulx_adx()) return kern::mul_1_adx(rp, ap, n, b);
+#endif
+  return kern::mul_1_portable(rp, ap, n, b);
+}
+
+limb addmul_1(limb *rp, const limb *ap, size_t n, limb b) {
+#ifdef MPB_HAVE_ADX_ASM
+  if (cpu::has_mulx_adx()) return kern::addmul_1_adx(rp, ap, n, b);
+#endif
+  return kern::addmul_1_portable(rp, ap, n, b);
+}
+
+limb submul_1(limb *rp, const limb *ap, size_t n, limb b) {
+#ifdef MPB_HAVE_ADX_ASM
+  if (cpu::has_mulx_adx()) return kern::submul_1_adx(rp, ap, n, b);
+#endif
+  return kern::submul_1_portable(rp, ap, n, b);
 }
 
 } // namespace mpn

@@ -1,14 +1,32 @@
-// The squaring dispatcher.
-#include "mpn.h"
+// The squaring dispatcher (thresholds from mpb::tuning::params()):
+//   n <= sqr_comba_max                 delayed-carry Comba squaring
+//   sqr_comba_max < n < sqr_karatsuba  schoolbook squaring (triangle + shift + diagonal)
+//   n >= sqr_karatsuba                 Karatsuba squaring
+// sqr_itch does not depend on the thresholds.
+#include "mul_internal.h"
 #include <mpbatch/tuning.h>
 
 namespace mpb {
 namespace mpn {
 
-size_t sqr_itch(size_t n) { return 0; }
+namespace kern {
+void sqr_small(limb *rp, const limb *ap, size_t n) {
+  if ((int)n <= tuning::params().sqr_comba_max)
+    sqr_comba(rp, ap, n);
+  else
+    sqr_basecase(rp, ap, n);
+}
+} // namespace kern
+
+size_t sqr_itch(size_t n) { return sqr_karatsuba_itch(n); }
 
 void sqr(limb *rp, const limb *ap, size_t n, limb *scratch) {
-  mul_basecase(rp, ap, n, ap, n);
+  MPB_ASSERT(n >= 1);
+  MPB_ASSERT(!overlap(rp, 2 * n, ap, n));
+  if ((int)n < tuning::params().sqr_karatsuba)
+    kern::sqr_small(rp, ap, n);
+  else
+    sqr_karatsuba(rp, ap, n, scratch);
 }
 
 } // namespace mpn

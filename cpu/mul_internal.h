@@ -1,0 +1,45 @@
+// cpu/mul_internal.h: internal kernels of the multiplication layer (not part of mpn.h's
+// public contract): the portable and the MULX/ADX variants of the single-limb products,
+// the fixed-size Comba kernels and the Karatsuba recursion entry points.
+#pragma once
+#include "mpn.h"
+
+#if defined(__x86_64__) && !defined(MPB_NO_ASM)
+#define MPB_HAVE_ADX_ASM 1
+#endif
+
+namespace mpb {
+namespace mpn {
+namespace kern {
+
+// Portable C (unsigned __int128) versions; same contracts as mpn::mul_1 etc.
+limb mul_1_portable(limb *rp, const limb *ap, size_t n, limb b);
+limb addmul_1_portable(limb *rp, const limb *ap, size_t n, limb b);
+limb submul_1_portable(limb *rp, const limb *ap, size_t n, limb b);
+
+#ifdef MPB_HAVE_ADX_ASM
+// x86-64 MULX/ADCX/ADOX versions (cpu/mpn_mul_1_adx.cpp). Only call them when
+// cpu::has_mulx_adx() is true.
+limb mul_1_adx(limb *rp, const limb *ap, size_t n, limb b);
+limb addmul_1_adx(limb *rp, const limb *ap, size_t n, limb b);
+limb submul_1_adx(limb *rp, const limb *ap, size_t n, limb b);
+#endif
+
+// True when the MULX/ADX kernels are in use (compiled in, supported, not forced off).
+bool use_adx();
+
+// Fully unrolled delayed-carry Comba kernels exist for 1 <= n <= COMBA_FIXED_MAX.
+constexpr size_t COMBA_FIXED_MAX = 16;
+void mul_comba_fixed(limb *rp, const limb *ap, const limb *bp, size_t n);  // n <= COMBA_FIXED_MAX
+void sqr_comba_fixed(limb *rp, const limb *ap, size_t n);                  // n <= COMBA_FIXED_MAX
+// The generic-loop delayed-carry Comba (any n >= 1), also used by the tests directly.
+void mul_comba_loop(limb *rp, const limb *ap, const limb *bp, size_t n);
+void sqr_comba_loop(limb *rp, const limb *ap, size_t n);
+
+// Below-Karatsuba dispatch for the recursion (comba or basecase by the runtime params).
+void mul_n_small(limb *rp, const limb *ap, const limb *bp, size_t n);
+void sqr_small(limb *rp, const limb *ap, size_t n);
+
+} // namespace kern
+} // namespace mpn
+} // namespace mpb
