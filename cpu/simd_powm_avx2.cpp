@@ -1,0 +1,108 @@
+// cpu/simd_powm_avx2.cpp: 4-lane Montgomery exponentiation with AVX2.
+//
+// One item per 64-bit lane, numbers as N digits of 26 bits (lane-interleaved), products by
+// VPMULUDQ (32x32 -> 64, exact 52-bit products). Word-by-word almost-Montgomery
+// multiplication with lazy carries: each accumulator digit receives at most 2 products of
+// < 2^52 per step over N steps (< 2^63 for N < 2^10, i.e. moduli up to ~26,000 bits); only the
+// low digit's carry is pushed each step and the result is normalised once at the end.
+// Inputs in [0, 2m) give outputs in [0, 2m) because R = 2^(26N) > 4m.
+//
+// The whole file is compiled for avx2; it only runs after the caller checked cpu::has_avx2().
+#include <immintrin.h>
+
+#include "simd_powm_impl.h"
+
+#pragma GCC push_options
+#pragma GCC target("avx2")
+
+namespace mpb {
+namespace simd {
+namespace detail {
+namespace {
+
+using V = __m256i;
+
+static inline V add(V a, V b) { return _mm256_add_epi64(a, b); }
+static inline V mul(V a, V b) { return _mm256_mul_epu32(a, b); }
+
+// r = a*b/R mod m (almost: result in [0, 2m) for a, b in [0, 2m)). r may alias a or b.
+// t: 2N vectors of scratch.
+static void amm(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t N) {
+  const V zero = _mm256_setzero_si256();
+  const V mask = _mm256_set1_epi64x((1ll << 26) - 1);
+  for (size_t k = 0; k < 2 * N; ++k) t[k] = zero;
+  for (size_t i = 0; i < N; ++i) {
+    const V bi = b[i];
+    V *ti = t + i;
+    V x = add(ti[0], mul(a[0], bi));
+    const V q = _mm256_and_si256(mul(x, minv), mask);  // low 32 bits of x suffice
+    x = add(x, mul(m[0], q));                           // low 26 bits now zero
+    const V carry = _mm256_srli_epi64(x, 26);
+    for (size_t j = 1; j < N; ++j) ti[j] = add(ti[j], add(mul(a[j], bi), mul(m[j], q)));
+    ti[1] = add(ti[1], carry);
+  }
+  V c = zero;
+  for (size_t k = 0; k < N; ++k) {
+    V v = add(t[N + k], c);
+    c = _mm256_srli_epi64(v, 26);
+    r[k] = _mm256_and_si256(v, mask);
+  }
+}
+
+static void select(V *out, const V *tab, size_t N, V idx) {
+  const V zero = _mm256_setzero_si256();
+  for (size_t d = 0; d < N; ++d) out[d] = zero;
+  for (unsigned e = 0; e < kTable; ++e) {
+    const V k = _mm256_cmpeq_epi64(idx, _mm256_set1_epi64x(e));
+    const V *te = tab + e * N;
+    for (size_t d = 0; d < N; ++d) out[d] = _mm256_or_si256(out[d], _mm256_and_si256(k, te[d]));
+  }
+}
+
+static V window(const Job &job, size_t pos, unsigned len) {
+  alignas(32) uint64_t w[4];
+  for (unsigned l = 0; l < 4; ++l) w[l] = window_bits(job.exp[l], job.en, pos, len);
+  return _mm256_load_si256(reinterpret_cast<const V *>(w));
+}
+
+}  // namespace
+
+void avx2_kernel(const Job &job) {
+  const size_t N = job.N;
+  V *M = reinterpret_cast<V *>(job.M);
+  const V minv = _mm256_load_si256(reinterpret_cast<const V *>(job.MINV));
+  V *R2 = reinterpret_cast<V *>(job.R2);
+  V *B = reinterpret_cast<V *>(job.B);
+  V *ONE = reinterpret_cast<V *>(job.ONE);
+  V *TAB = reinterpret_cast<V *>(job.TAB);
+  V *ACC = reinterpret_cast<V *>(job.ACC);
+  V *SEL = reinterpret_cast<V *>(job.SEL);
+  V *T = reinterpret_cast<V *>(job.T);
+
+  amm(TAB, R2, ONE, M, minv, T, N);
+  amm(TAB + N, B, R2, M, minv, T, N);
+  for (unsigned k = 2; k < kTable; ++k) amm(TAB + k * N, TAB + (k - 1) * N, TAB + N, M, minv, T, N);
+
+  const size_t bits = job.ebits;
+  if (bits == 0) {
+    for (size_t d = 0; d < N; ++d) ACC[d] = TAB[d];
+  } else {
+    const size_t nw = (bits + kWindow - 1) / kWindow;
+    const unsigned top = (unsigned)(bits - kWindow * (nw - 1));
+    size_t pos = bits - top;
+    select(ACC, TAB, N, window(job, pos, top));
+    while (pos > 0) {
+      pos -= kWindow;
+      for (unsigned s = 0; s < kWindow; ++s) amm(ACC, ACC, ACC, M, minv, T, N);
+      select(SEL, TAB, N, window(job, pos, kWindow));
+      amm(ACC, ACC, SEL, M, minv, T, N);
+    }
+  }
+  amm(ACC, ACC, ONE, M, minv, T, N);
+}
+
+} // namespace detail
+} // namespace simd
+} // namespace mpb
+
+#pragma GCC pop_options
