@@ -30,7 +30,7 @@ void mod_into(const mp_int *a, size_t bits, mp_int *c) {
   size_t n = (bits + 63) / 64;
   const int sign = a->sign;
   size_t old = bn::used(c);
-  if (n >= an) {
+  if (n > an) {
     n = an;
     if (c != a) mpn::copy(c->dp, a->dp, n);
   } else {
