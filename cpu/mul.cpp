@@ -1,6 +1,7 @@
 // The multiplication dispatchers.  Thresholds come from the runtime struct
 // mpb::tuning::params() (defaults in include/mpbatch/tuning.h), so tests and the tuner can
 // force an algorithm:
+//   n <= 8 and the CPU has MULX+ADX    unrolled MULX/ADX kernels (cpu/mul_fixed_adx.cpp)
 //   n <= mul_comba_max                 delayed-carry Comba (unrolled for n <= 16)
 //   mul_comba_max < n < mul_karatsuba  schoolbook rows (MULX/ADX addmul_1)
 //   n >= mul_karatsuba                 Karatsuba (recursing through this same choice)
@@ -19,6 +20,12 @@ namespace mpn {
 
 namespace kern {
 void mul_n_small(limb *rp, const limb *ap, const limb *bp, size_t n) {
+#ifdef MPB_HAVE_ADX_ASM
+  if (n <= FIXED_ADX_MAX && use_adx()) {
+    mul_fixed_adx(rp, ap, bp, n);
+    return;
+  }
+#endif
   if ((int)n <= tuning::params().mul_comba_max)
     mul_comba(rp, ap, bp, n);
   else

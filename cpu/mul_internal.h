@@ -23,6 +23,10 @@ limb submul_1_portable(limb *rp, const limb *ap, size_t n, limb b);
 limb mul_1_adx(limb *rp, const limb *ap, size_t n, limb b);
 limb addmul_1_adx(limb *rp, const limb *ap, size_t n, limb b);
 limb submul_1_adx(limb *rp, const limb *ap, size_t n, limb b);
+// Fully unrolled MULX/ADX n x n kernels (cpu/mul_fixed_adx.cpp, generated), 1 <= n <= 8.
+constexpr size_t FIXED_ADX_MAX = 8;
+void mul_fixed_adx(limb *rp, const limb *ap, const limb *bp, size_t n);
+void sqr_fixed_adx(limb *rp, const limb *ap, size_t n);
 #endif
 
 // True when the MULX/ADX kernels are in use (compiled in, supported, not forced off).

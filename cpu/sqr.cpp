@@ -1,4 +1,5 @@
 // The squaring dispatcher (thresholds from mpb::tuning::params()):
+//   n <= 8 and the CPU has MULX+ADX    unrolled MULX/ADX kernels (cpu/mul_fixed_adx.cpp)
 //   n <= sqr_comba_max                 delayed-carry Comba squaring
 //   sqr_comba_max < n < sqr_karatsuba  schoolbook squaring (triangle + shift + diagonal)
 //   n >= sqr_karatsuba                 Karatsuba squaring
@@ -11,6 +12,12 @@ namespace mpn {
 
 namespace kern {
 void sqr_small(limb *rp, const limb *ap, size_t n) {
+#ifdef MPB_HAVE_ADX_ASM
+  if (n <= FIXED_ADX_MAX && use_adx()) {
+    sqr_fixed_adx(rp, ap, n);
+    return;
+  }
+#endif
   if ((int)n <= tuning::params().sqr_comba_max)
     sqr_comba(rp, ap, n);
   else

@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""Generates cpu/mul_fixed_adx.cpp: fully unrolled n x n multiplication and squaring kernels
+for 2 <= n <= 8 limbs with MULX and the two ADX carry chains, as GCC inline assembly.
+
+Multiplication is operand scanning (row by row).  The running partial product lives in n
+rotating registers; row i (rdx = b[i]) adds the low halves of a[j]*b[i] with ADOX (OF chain)
+and the high halves with ADCX (CF chain), so the two chains run in parallel.  Limb i of the
+result is final after the first product of row i and is stored at once, which frees its
+register for the new top limb.  Both chains end at the new top limb (which cannot
+overflow), so every row starts with CF = OF = 0.
+
+Squaring: the off-diagonal triangle the same way (row i multiplies a[i] by a[i+1..n)),
+stored to rp as limbs become final; then one pass doubles the triangle with ADCX t,t (CF
+chain: t = 2t + CF) and adds the diagonal squares with ADOX (OF chain).
+
+Run:  python3 cpu/mul_fixed_adx_gen.py > cpu/mul_fixed_adx.cpp
+"""
+
+NMAX = 8
+COPY_FROM = 7  # from this n on, a and b are copied to the stack (saves two pointer registers)
+
+
+class Gen:
+    def __init__(self, nregs):
+        self.lines = []
+        self.free = [f"%[x{k}]" for k in range(nregs)]
+        self.nregs = nregs
+        self.pos = {}
+        self.peak = 0
+
+    def emit(self, s):
+        self.lines.append(s)
+
+    def alloc(self, p):
+        self.free.sort(key=lambda r: int(r[3:-1]))  # lowest-numbered free register
+        r = self.free.pop(0)
+        self.pos[p] = r
+        self.peak = max(self.peak, self.nregs - len(self.free))
+        return r
+
+    def release(self, p):
+        self.free.append(self.pos.pop(p))
+
+
+def addr(base, k, local):
+    return f"{8 * k}+%[{base}]" if local else f"{8 * k}(%[{base}])"
+
+
+def gen_mul(n):
+    local = n >= COPY_FROM
+    g = Gen(n + 2)
+    T_LO, T_HI = "%[tl]", "%[th]"
+    A = lambda j: addr("ap", j, local)
+    B = lambda i: addr("bp", i, local)
+    R = lambda k: f"{8 * k}(%[rp])"
+    e = g.emit
+    e(f"xor %k[tl], %k[tl]")
+    # row 0: plain product, CF chain only
+    e(f"mov {B(0)}, %%rdx")
+    e(f"mulx {A(0)}, {T_LO}, {g.alloc(1)}")
+    e(f"mov {T_LO}, {R(0)}")
+    for j in range(1, n):
+        e(f"mulx {A(j)}, {T_LO}, {g.alloc(j + 1)}")
+        e(f"adcx {T_LO}, {g.pos[j]}")
+    e(f"adcx %[zero], {g.pos[n]}")
+    for i in range(1, n):
+        e(f"mov {B(i)}, %%rdx")
+        for j in range(n):
+            if j < n - 1:
+                e(f"mulx {A(j)}, {T_LO}, {T_HI}")
+                e(f"adox {T_LO}, {g.pos[i + j]}")
+                if j == 0:
+                    e(f"mov {g.pos[i]}, {R(i)}")
+                    g.release(i)
+                e(f"adcx {T_HI}, {g.pos[i + j + 1]}")
+            else:
+                top = g.alloc(i + n)
+                e(f"mulx {A(j)}, {T_LO}, {top}")
+                e(f"adox {T_LO}, {g.pos[i + j]}")
+                if j == 0:  # n == 1 never happens here
+                    raise AssertionError
+                e(f"adcx %[zero], {top}")
+                e(f"adox %[zero], {top}")
+    for k in range(n, 2 * n):
+        e(f"mov {g.pos[k]}, {R(k)}")
+    return g
+
+
+def gen_sqr(n):
+    g = Gen(n + 2)
+    T_LO, T_HI = "%[tl]", "%[th]"
+    A = lambda j: f"{8 * j}(%[ap])"
+    R = lambda k: f"{8 * k}(%[rp])"
+    e = g.emit
+    e(f"xor %k[tl], %k[tl]")
+    # row 0: a0 * a[1..n) at positions 1..n
+    e(f"mov {A(0)}, %%rdx")
+    e(f"mulx {A(1)}, {g.alloc(1)}, {g.alloc(2)}")
+    for j in range(2, n):
+        e(f"mulx {A(j)}, {T_LO}, {g.alloc(j + 1)}")
+        e(f"adcx {T_LO}, {g.pos[j]}")
+    e(f"adcx %[zero], {g.pos[n]}")
+    for p in (1, 2):
+        if p in g.pos:
+            e(f"mov {g.pos[p]}, {R(p)}")
+            g.release(p)
+    for i in range(1, n - 1):
+        e(f"mov {A(i)}, %%rdx")
+        for j in range(i + 1, n):
+            if j < n - 1:
+                e(f"mulx {A(j)}, {T_LO}, {T_HI}")
+                e(f"adox {T_LO}, {g.pos[i + j]}")
+                e(f"adcx {T_HI}, {g.pos[i + j + 1]}")
+            else:
+                top = g.alloc(i + n)
+                e(f"mulx {A(j)}, {T_LO}, {top}")
+                e(f"adox {T_LO}, {g.pos[i + j]}")
+                e(f"adcx %[zero], {top}")
+                e(f"adox %[zero], {top}")
+        for p in (2 * i + 1, 2 * i + 2):
+            if p in g.pos:
+                e(f"mov {g.pos[p]}, {R(p)}")
+                g.release(p)
+    for p in sorted(list(g.pos)):
+        e(f"mov {g.pos[p]}, {R(p)}")
+        g.release(p)
+    # doubling + diagonal; flags are clear here (both chains ended without carry)
+    t = g.alloc(-1)
+    for i in range(n):
+        e(f"mov {A(i)}, %%rdx")
+        e(f"mulx %%rdx, {T_LO}, {T_HI}")
+        if i == 0:
+            e(f"mov {T_LO}, {R(0)}")
+        else:
+            e(f"mov {R(2 * i)}, {t}")
+            e(f"adcx {t}, {t}")
+            e(f"adox {T_LO}, {t}")
+            e(f"mov {t}, {R(2 * i)}")
+        if i < n - 1:
+            e(f"mov {R(2 * i + 1)}, {t}")
+            e(f"adcx {t}, {t}")
+            e(f"adox {T_HI}, {t}")
+            e(f"mov {t}, {R(2 * i + 1)}")
+        else:
+            e(f"adcx %[zero], {T_HI}")
+            e(f"adox %[zero], {T_HI}")
+            e(f"mov {T_HI}, {R(2 * i + 1)}")
+    return g
+
+
+def asm_block(g, kind, n, local):
+    out = []
+    body = "\n".join(f'      "{l}\\n\\t"' for l in g.lines)
+    regs = ", ".join(f'[x{k}] "=&r"(x[{k}])' for k in range(g.peak))
+    outs = f'{regs}, [tl] "=&r"(tl), [th] "=&r"(th), "=&d"(dx)'
+    if kind == "mul":
+        if local:
+            ins = ('[rp] "r"(rp), [ap] "m"(*(const limb(*)[%d])a), [bp] "m"(*(const limb(*)[%d])b), [zero] "m"(kZero)' % (n, n))
+        else:
+            ins = '[rp] "r"(rp), [ap] "r"(ap), [bp] "r"(bp), [zero] "m"(kZero)'
+    else:
+        ins = '[rp] "r"(rp), [ap] "r"(ap), [zero] "m"(kZero)'
+    out.append("  __asm__ volatile(\n" + body + "\n      : " + outs + "\n      : " + ins + "\n      : \"cc\", \"memory\");")
+    return "\n".join(out)
+
+
+def main():
+    print("// GENERATED by cpu/mul_fixed_adx_gen.py -- do not edit by hand.")
+    print("// Fully unrolled MULX/ADCX/ADOX n x n multiplication and squaring, 2 <= n <= %d." % NMAX)
+    print("// See the generator for the algorithm.  Callers check cpu::has_mulx_adx() first.")
+    print('#include "mul_internal.h"')
+    print()
+    print("#ifdef MPB_HAVE_ADX_ASM")
+    print()
+    print("namespace mpb {\nnamespace mpn {\nnamespace kern {\nnamespace {")
+    print("alignas(8) const limb kZero = 0;")
+    print()
+    for n in range(2, NMAX + 1):
+        local = n >= COPY_FROM
+        g = gen_mul(n)
+        print(f"__attribute__((noinline)) void mul_{n}x{n}(limb *rp, const limb *ap, const limb *bp) {{")
+        print(f"  limb x[{g.peak}], tl, th, dx;")
+        if local:
+            print(f"  limb a[{n}], b[{n}];")
+            print(f"  for (int i = 0; i < {n}; i++) a[i] = ap[i], b[i] = bp[i];")
+        print(asm_block(g, "mul", n, local))
+        print("  (void)x, (void)tl, (void)th, (void)dx;")
+        print("}\n")
+    for n in range(2, NMAX + 1):
+        g = gen_sqr(n)
+        print(f"__attribute__((noinline)) void sqr_{n}(limb *rp, const limb *ap) {{")
+        print(f"  limb x[{g.peak}], tl, th, dx;")
+        print(asm_block(g, "sqr", n, False))
+        print("  (void)x, (void)tl, (void)th, (void)dx;")
+        print("}\n")
+    print("void mul_1x1(limb *rp, const limb *ap, const limb *bp) {")
+    print("  rp[1] = detail::mul_wide(ap[0], bp[0], &rp[0]);\n}")
+    print("void sqr_1(limb *rp, const limb *ap) {")
+    print("  rp[1] = detail::mul_wide(ap[0], ap[0], &rp[0]);\n}")
+    print("} // namespace\n")
+    print("void mul_fixed_adx(limb *rp, const limb *ap, const limb *bp, size_t n) {")
+    print("  MPB_ASSERT(n >= 1 && n <= FIXED_ADX_MAX);")
+    print("  switch (n) {")
+    print("    case 1: mul_1x1(rp, ap, bp); return;")
+    for n in range(2, NMAX + 1):
+        print(f"    case {n}: mul_{n}x{n}(rp, ap, bp); return;")
+    print("  }\n}\n")
+    print("void sqr_fixed_adx(limb *rp, const limb *ap, size_t n) {")
+    print("  MPB_ASSERT(n >= 1 && n <= FIXED_ADX_MAX);")
+    print("  switch (n) {")
+    print("    case 1: sqr_1(rp, ap); return;")
+    for n in range(2, NMAX + 1):
+        print(f"    case {n}: sqr_{n}(rp, ap); return;")
+    print("  }\n}\n")
+    print("} // namespace kern\n} // namespace mpn\n} // namespace mpb\n")
+    print("#endif // MPB_HAVE_ADX_ASM")
+
+
+if __name__ == "__main__":
+    main()
