@@ -376,3 +376,32 @@ TEST_CASE("NIST sizes: delayed-carry and plain Comba equal GMP", "[mpn][mul][com
     }
   }
 }
+
+TEST_CASE("add_n / sub_n (x86-64 ADC/SBB loops) with aliasing", "[mpn][add]") {
+  auto rng = make_rng(109);
+  for (size_t n = 1; n <= 70; n++)
+    for (int kind : kKinds)
+      for (int alias = 0; alias < 3; alias++) {
+        auto a = hard_limbs(rng, n, kind), b = hard_limbs(rng, n, kind);
+        std::vector<limb> want(n), r(n);
+        limb wc = mpn_add_n((mp_limb_t *)want.data(), (const mp_limb_t *)a.data(), (const mp_limb_t *)b.data(), n);
+        Guarded g(n);
+        limb *rp = g.get();
+        const limb *ap = a.data(), *bp = b.data();
+        std::vector<limb> a2 = a, b2 = b;
+        if (alias == 1) rp = a2.data(), ap = a2.data();
+        if (alias == 2) rp = b2.data(), bp = b2.data();
+        INFO("n=" << n << " alias=" << alias);
+        REQUIRE(mpn::add_n(rp, ap, bp, n) == wc);
+        REQUIRE(std::vector<limb>(rp, rp + n) == want);
+        REQUIRE(g.intact());
+        limb wb = mpn_sub_n((mp_limb_t *)want.data(), (const mp_limb_t *)a.data(), (const mp_limb_t *)b.data(), n);
+        a2 = a, b2 = b;
+        rp = g.get(), ap = a.data(), bp = b.data();
+        if (alias == 1) rp = a2.data(), ap = a2.data();
+        if (alias == 2) rp = b2.data(), bp = b2.data();
+        REQUIRE(mpn::sub_n(rp, ap, bp, n) == wb);
+        REQUIRE(std::vector<limb>(rp, rp + n) == want);
+        REQUIRE(g.intact());
+      }
+}
