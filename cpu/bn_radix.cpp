@@ -1,0 +1,191 @@
+// Radix conversions: mp_read_radix, mp_toradix, mp_radix_size for radix 2..64.
+// Alphabet 0-9A-Za-z+/ (value 0..63); for radix <= 36 letters are case-insensitive and
+// mp_toradix writes upper case. An optional leading '-'; "-0" reads as 0 (MP_ZPOS).
+// Power-of-two radices move bits directly; other radices work in chunks of k digits per
+// limb (radix^k the largest power below 2^64): reading multiplies by radix^k and adds a
+// chunk (mul_1 + add_1), writing divides by radix^k (divrem_1) and splits the remainder.
+// Quadratic in the length; nothing is written to the output before the input is validated
+// and all memory is obtained.
+#include "bn_ops.h"
+
+using namespace mpb;
+using mpn::limb;
+
+namespace {
+const char ALPHABET[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz+/";
+
+int digit_value(unsigned char ch, int radix) {
+  int v;
+  if (ch >= '0' && ch <= '9') v = ch - '0';
+  else if (ch >= 'A' && ch <= 'Z') v = ch - 'A' + 10;
+  else if (ch >= 'a' && ch <= 'z') v = ch - 'a' + (radix <= 36 ? 10 : 36);
+  else if (ch == '+') v = 62;
+  else if (ch == '/') v = 63;
+  else return -1;
+  return v < radix ? v : -1;
+}
+
+// log2(radix) for a power of two, else 0
+unsigned pow2_shift(int radix) { return (radix & (radix - 1)) ? 0u : (unsigned)__builtin_ctz((unsigned)radix); }
+
+// k digits per limb and big = radix^k (largest power of radix below 2^64)
+void chunk_of(int radix, unsigned *k, limb *big) {
+  limb b = (limb)radix;
+  unsigned n = 1;
+  while (b <= (~(limb)0) / (limb)radix) { b *= (limb)radix; n++; }
+  *k = n;
+  *big = b;
+}
+
+unsigned ceil_log2(int radix) {
+  unsigned s = 0;
+  while ((1 << s) < radix) s++;
+  return s;
+}
+
+// Number of radix digits of the magnitude in x[0..n) (destroys x unless pow2). n > 0.
+// If out != NULL the digits are also written, least significant first.
+size_t digits_of(limb *x, size_t n, int radix, unsigned char *out) {
+  if (unsigned s = pow2_shift(radix)) {
+    size_t bits = (n - 1) * 64 + (64 - (size_t)__builtin_clzll(x[n - 1]));
+    size_t nd = (bits + s - 1) / s;
+    if (out)
+      for (size_t i = 0; i < nd; i++) {
+        size_t pos = i * s, w = pos / 64;
+        unsigned off = (unsigned)(pos % 64);
+        limb v = x[w] >> off;
+        if (off + s > 64 && w + 1 < n) v |= x[w + 1] << (64 - off);
+        out[i] = (unsigned char)ALPHABET[v & ((1u << s) - 1)];
+      }
+    return nd;
+  }
+  unsigned k;
+  limb big;
+  chunk_of(radix, &k, &big);
+  size_t count = 0;
+  while (n > 0) {
+    limb r = mpn::divrem_1(x, x, n, big);
+    n = mpn::normalized_size(x, n);
+    if (n > 0) {
+      for (unsigned i = 0; i < k; i++) {
+        if (out) out[count] = (unsigned char)ALPHABET[r % (limb)radix];
+        r /= (limb)radix;
+        count++;
+      }
+    } else {
+      while (r) {
+        if (out) out[count] = (unsigned char)ALPHABET[r % (limb)radix];
+        r /= (limb)radix;
+        count++;
+      }
+    }
+  }
+  return count;
+}
+
+constexpr size_t STACK_LIMBS = 256;
+}  // namespace
+
+extern "C" {
+
+MPB_API int mpb_mp_read_radix(mp_int *a, const unsigned char *str, int radix) {
+  if (!a || !str || radix < 2 || radix > 64) return MP_VAL;
+  const unsigned char *p = str;
+  int sign = MP_ZPOS;
+  if (*p == '-') { sign = MP_NEG; p++; }
+  size_t nd = 0;
+  for (const unsigned char *q = p; *q; q++, nd++)
+    if (digit_value(*q, radix) < 0) return MP_VAL;
+  if (nd == 0) return MP_VAL;
+  while (nd > 0 && *p == '0') { p++; nd--; }  // leading zeros
+  const size_t cap = nd ? (nd * ceil_log2(radix)) / 64 + 2 : 1;
+  if (!bn::size_ok(cap)) return MP_MEM;
+  ScratchLimbs<STACK_LIMBS> s(cap);
+  if (!s.ok()) return MP_MEM;
+  limb *x = s.get();
+  size_t xn = 0;
+  if (unsigned sh = pow2_shift(radix)) {
+    mpn::zero(x, cap);
+    for (size_t i = 0; i < nd; i++) {  // digit i from the least significant end
+      limb v = (limb)digit_value(p[nd - 1 - i], radix);
+      size_t pos = i * sh, w = pos / 64;
+      unsigned off = (unsigned)(pos % 64);
+      x[w] |= v << off;
+      if (off + sh > 64) x[w + 1] |= v >> (64 - off);
+    }
+    xn = mpn::normalized_size(x, cap);
+  } else {
+    unsigned k;
+    limb big;
+    chunk_of(radix, &k, &big);
+    size_t first = nd % k ? nd % k : k, i = 0;
+    while (i < nd) {
+      size_t len = i == 0 ? first : k;
+      limb v = 0, mult = 1;
+      for (size_t j = 0; j < len; j++) {
+        v = v * (limb)radix + (limb)digit_value(p[i + j], radix);
+        mult *= (limb)radix;
+      }
+      i += len;
+      if (xn > 0) {
+        limb cy = mpn::mul_1(x, x, xn, mult);
+        if (cy) x[xn++] = cy;
+        cy = mpn::add_1(x, x, xn, v);
+        if (cy) x[xn++] = cy;
+      } else if (v) {
+        x[0] = v;
+        xn = 1;
+      }
+    }
+  }
+  int e = bn::ensure(a, xn);
+  if (e != MP_OKAY) return e;
+  bn::set_limbs(a, x, xn, sign);
+  return MP_OKAY;
+}
+
+MPB_API int mpb_mp_radix_size(const mp_int *a, int radix) {
+  if (!a || radix < 2 || radix > 64) return MP_VAL;
+  const size_t n = bn::used(a);
+  if (n == 0) return 2;  // "0" and NUL
+  size_t nd;
+  if (pow2_shift(radix)) {
+    nd = digits_of(const_cast<limb *>(a->dp), n, radix, nullptr);  // does not modify for powers of two
+  } else {
+    ScratchLimbs<STACK_LIMBS> s(n);
+    if (!s.ok()) return MP_MEM;
+    mpn::copy(s.get(), a->dp, n);
+    nd = digits_of(s.get(), n, radix, nullptr);
+  }
+  return (int)(nd + 1 + (a->sign == MP_NEG ? 1 : 0));
+}
+
+MPB_API int mpb_mp_toradix(const mp_int *a, unsigned char *str, int radix) {
+  if (!a || !str || radix < 2 || radix > 64) return MP_VAL;
+  const size_t n = bn::used(a);
+  if (n == 0) {
+    str[0] = '0';
+    str[1] = 0;
+    return MP_OKAY;
+  }
+  ScratchLimbs<STACK_LIMBS> s(pow2_shift(radix) ? 0 : n);
+  if (!s.ok()) return MP_MEM;
+  unsigned char *out = str;
+  if (a->sign == MP_NEG) *out++ = '-';
+  size_t nd;
+  if (pow2_shift(radix)) {
+    nd = digits_of(const_cast<limb *>(a->dp), n, radix, out);  // read only for 2^k
+  } else {
+    mpn::copy(s.get(), a->dp, n);
+    nd = digits_of(s.get(), n, radix, out);
+  }
+  for (size_t i = 0, j = nd - 1; i < j; i++, j--) {
+    unsigned char t = out[i];
+    out[i] = out[j];
+    out[j] = t;
+  }
+  out[nd] = 0;
+  return MP_OKAY;
+}
+
+}  // extern "C"
