@@ -1,0 +1,233 @@
+// The GPU's per-thread arithmetic (cuda/thread/*.cuh) run on the host against GMP: the same
+// functions the kernels call, with the carry flag emulated. Needs no GPU and no CUDA.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <memory>
+
+#include "../cuda/thread/powm.cuh"
+#include "support/oracle.h"
+
+using namespace mpbt;
+using namespace mpb::gpu;
+
+namespace {
+
+std::vector<uint32_t> words_of(const mpz_t z, size_t n) {
+  auto l = limbs_of(z, (n + 1) / 2);
+  std::vector<uint32_t> w(n);
+  std::memcpy(w.data(), l.data(), n * 4);
+  return w;
+}
+void from_words(mpz_t z, const uint32_t *w, size_t n) { mpz_import(z, n, -1, 4, 0, 0, w); }
+
+void random_words(std::mt19937_64 &rng, uint32_t *w, size_t n) {
+  auto l = hard_limbs(rng, (n + 1) / 2);
+  std::memcpy(w, l.data(), n * 4);
+}
+
+// A modulus context computed with GMP (independent of the library's own host precompute).
+template <int N>
+void make_ctx(ModCtx<N> &m, const mpz_t n) {
+  Z R, t;
+  mpz_setbit(R, 32 * N);
+  auto nw = words_of(n, N);
+  std::memcpy(m.n, nw.data(), 4 * N);
+  mpz_mul(t, R, R);
+  mpz_mod(t, t, n);
+  auto r2 = words_of(t, N);
+  std::memcpy(m.r2, r2.data(), 4 * N);
+  mpz_mod(t, R, n);
+  auto one = words_of(t, N);
+  std::memcpy(m.one, one.data(), 4 * N);
+  m.ninv = mont_ninv32(m.n[0]);
+}
+
+template <int N>
+void random_odd_modulus(std::mt19937_64 &rng, mpz_t n) {
+  std::vector<uint32_t> w(N);
+  random_words(rng, w.data(), N);
+  w[0] |= 1;
+  if (w[N - 1] == 0) w[N - 1] = 1;
+  from_words(n, w.data(), N);
+}
+
+template <int N>
+void check_products(uint64_t salt) {
+  auto rng = make_rng(salt);
+  for (int it = 0; it < 200; it++) {
+    uint32_t a[N], b[N], r1[2 * N], r2[2 * N];
+    random_words(rng, a, N);
+    random_words(rng, b, N);
+    mul_comba_dc<N>(r1, a, b);
+    mul_chain<N>(r2, a, b);
+    Z za, zb, zr;
+    from_words(za, a, N);
+    from_words(zb, b, N);
+    mpz_mul(zr, za, zb);
+    auto want = words_of(zr, 2 * N);
+    REQUIRE(std::vector<uint32_t>(r1, r1 + 2 * N) == want);
+    REQUIRE(std::vector<uint32_t>(r2, r2 + 2 * N) == want);
+  }
+}
+
+template <int N>
+void check_mont(uint64_t salt) {
+  auto rng = make_rng(salt);
+  for (int it = 0; it < 100; it++) {
+    Z n, a, b, want, Rinv, R;
+    random_odd_modulus<N>(rng, n);
+    ModCtx<N> m;
+    make_ctx<N>(m, n);
+    uint32_t aw[N], bw[N], r[N];
+    random_words(rng, aw, N);
+    random_words(rng, bw, N);
+    from_words(a, aw, N);
+    from_words(b, bw, N);
+    mpz_mod(a, a, n);
+    mpz_mod(b, b, n);
+    if (it == 0) mpz_sub_ui(a, n, 1);  // a = n-1 (largest input)
+    if (it == 1) mpz_set_ui(b, 0);
+    auto av = words_of(a, N), bv = words_of(b, N);
+    mont_mul<N>(r, av.data(), RegWords{bv.data()}, m.n, m.ninv);
+    mpz_setbit(R, 32 * N);
+    REQUIRE(mpz_invert(Rinv, R, n) != 0);
+    mpz_mul(want, a, b);
+    mpz_mul(want, want, Rinv);
+    mpz_mod(want, want, n);
+    REQUIRE(std::vector<uint32_t>(r, r + N) == words_of(want, N));
+    // aliasing r == a, and squaring
+    mont_sqr<N>(av.data(), av.data(), m.n, m.ninv);
+    mpz_mul(want, a, a);
+    mpz_mul(want, want, Rinv);
+    mpz_mod(want, want, n);
+    REQUIRE(av == words_of(want, N));
+    // redc of a 2N-word x < n*R
+    uint32_t x[2 * N];
+    random_words(rng, x, 2 * N);
+    Z zx, nR;
+    from_words(zx, x, 2 * N);
+    mpz_mul(nR, n, R);
+    mpz_mod(zx, zx, nR);
+    auto xw = words_of(zx, 2 * N);
+    mont_redc<N>(r, xw.data(), m.n, m.ninv);
+    mpz_mul(want, zx, Rinv);
+    mpz_mod(want, want, n);
+    REQUIRE(std::vector<uint32_t>(r, r + N) == words_of(want, N));
+  }
+}
+
+template <int N, int W, bool CT>
+void check_powm(uint64_t salt, int iters) {
+  auto rng = make_rng(salt);
+  auto tab = std::make_unique<HostTable<N, W>>();
+  for (int it = 0; it < iters; it++) {
+    Z n, base, e, want;
+    random_odd_modulus<N>(rng, n);
+    ModCtx<N> m;
+    make_ctx<N>(m, n);
+    uint32_t bw[N];
+    random_words(rng, bw, N);
+    from_words(base, bw, N);
+    mpz_mod(base, base, n);
+    int ewords = 1 + (int)(rng() % N);
+    std::vector<uint32_t> ew(ewords);
+    random_words(rng, ew.data(), ewords);
+    if (it == 0) std::fill(ew.begin(), ew.end(), 0u);          // e = 0
+    if (it == 1) { std::fill(ew.begin(), ew.end(), 0u); ew[0] = 1; }
+    if (it == 2) mpz_set_ui(base, 0);
+    if (it == 3) mpz_sub_ui(base, n, 1);
+    from_words(e, ew.data(), ewords);
+    mpz_powm(want, base, e, n);
+    auto bv = words_of(base, N);
+    uint32_t r[N];
+    powm_item<N, W, CT>(r, bv.data(), ew.data(), ewords, m, *tab);
+    INFO("N=" << N << " it=" << it << " n=" << to_hex(n));
+    REQUIRE(std::vector<uint32_t>(r, r + N) == words_of(want, N));
+  }
+}
+
+} // namespace
+
+TEST_CASE("GPU per-thread products (delayed-carry Comba and carry chains) vs GMP", "[gpu][host]") {
+  check_products<1>(11);
+  check_products<2>(12);
+  check_products<8>(13);
+  check_products<16>(14);
+  check_products<32>(15);
+}
+
+TEST_CASE("GPU per-thread Montgomery multiplication, squaring and REDC vs GMP", "[gpu][host]") {
+  check_mont<2>(21);
+  check_mont<8>(22);
+  check_mont<16>(23);
+  check_mont<32>(24);
+  check_mont<64>(25);
+}
+
+TEST_CASE("GPU per-thread exponentiation, fixed window, both table readers, vs mpz_powm", "[gpu][host]") {
+  check_powm<4, 4, false>(31, 40);
+  check_powm<4, 4, true>(32, 40);
+  check_powm<16, 4, true>(33, 20);
+  check_powm<16, 5, false>(34, 20);
+  check_powm<32, 5, true>(35, 6);
+  check_powm<32, 5, false>(36, 6);
+}
+
+TEST_CASE("GPU per-thread RSA-CRT on the Wycheproof-style key shape vs mpz_powm", "[gpu][host]") {
+  // random 2 x 512-bit primes (N = 16 words each) and random messages
+  auto rng = make_rng(41);
+  constexpr int N = 16;
+  auto tab = std::make_unique<HostTable<N, 5>>();
+  for (int it = 0; it < 4; it++) {
+    Z p, q, n, phi, e, d, dp, dq, qinv, t, c, want;
+    auto rand_prime = [&](mpz_t z) {
+      uint32_t w[N];
+      random_words(rng, w, N);
+      w[N - 1] |= 0x80000000u;
+      from_words(z, w, N);
+      mpz_nextprime(z, z);
+      REQUIRE(mpz_sizeinbase(z, 2) == 32 * N);
+    };
+    rand_prime(p);
+    do rand_prime(q); while (mpz_cmp(p, q) == 0);
+    mpz_mul(n, p, q);
+    mpz_set_ui(e, 65537);
+    mpz_sub_ui(t, p, 1);
+    mpz_sub_ui(phi, q, 1);
+    mpz_lcm(phi, phi, t);
+    REQUIRE(mpz_invert(d, e, phi) != 0);
+    mpz_sub_ui(t, p, 1);
+    mpz_mod(dp, d, t);
+    mpz_sub_ui(t, q, 1);
+    mpz_mod(dq, d, t);
+    REQUIRE(mpz_invert(qinv, q, p) != 0);
+    RsaCtx<N> k;
+    make_ctx<N>(k.p, p);
+    make_ctx<N>(k.q, q);
+    auto cp = words_of(dp, N), cq = words_of(dq, N), qw = words_of(q, N);
+    std::memcpy(k.dp, cp.data(), 4 * N);
+    std::memcpy(k.dq, cq.data(), 4 * N);
+    std::memcpy(k.qw, qw.data(), 4 * N);
+    Z R;
+    mpz_setbit(R, 32 * N);
+    mpz_mul(t, qinv, R);
+    mpz_mod(t, t, p);
+    auto qm = words_of(t, N);
+    std::memcpy(k.qinv_m, qm.data(), 4 * N);
+    for (int j = 0; j < 3; j++) {
+      uint32_t cw[2 * N];
+      random_words(rng, cw, 2 * N);
+      from_words(c, cw, 2 * N);
+      mpz_mod(c, c, n);
+      if (j == 0) mpz_sub_ui(c, n, 1);
+      mpz_powm(want, c, d, n);
+      auto cv = words_of(c, 2 * N);
+      uint32_t out[2 * N];
+      rsa_crt_item<N, 5, true>(out, cv.data(), k, *tab);
+      REQUIRE(std::vector<uint32_t>(out, out + 2 * N) == words_of(want, 2 * N));
+      rsa_crt_item<N, 5, false>(out, cv.data(), k, *tab);
+      REQUIRE(std::vector<uint32_t>(out, out + 2 * N) == words_of(want, 2 * N));
+    }
+  }
+}
