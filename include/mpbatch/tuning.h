@@ -17,10 +17,10 @@ namespace tuning {
 /* ---- integer multiplication / squaring (limbs of 64 bits) ------------------------------
  * Machine: AMD EPYC (Zen 4, 2 vCPU, AVX-512 IFMA), gcc 12.2 -O3, 2026-11-21.
  * Command: build/bench/tune --int            (placeholder values until the tuner has run) */
-constexpr int MUL_COMBA_MAX = 16;          /* delayed-carry Comba used up to this many limbs */
+constexpr int MUL_COMBA_MAX = 11;          /* delayed-carry Comba used up to this many limbs */
 constexpr int SQR_COMBA_MAX = 16;
-constexpr int MUL_KARATSUBA_CUTOFF = 28;   /* Karatsuba at n >= this */
-constexpr int SQR_KARATSUBA_CUTOFF = 36;
+constexpr int MUL_KARATSUBA_CUTOFF = 12;   /* Karatsuba at n >= this */
+constexpr int SQR_KARATSUBA_CUTOFF = 12;
 constexpr int MUL_TOOM3_CUTOFF = 120;      /* Toom-3 at n >= this */
 constexpr int SQR_TOOM3_CUTOFF = 140;
 constexpr int EXPTMOD_BARRETT_WINDOW_MIN = 1; /* reserved */
@@ -47,6 +47,7 @@ constexpr int BATCH_IFMA_MAX_LIMBS = 64;
 /* Multipartite modular multiplication (cpu/multipartite*.cpp), 2 threads: which algorithm
  * AUTO uses by operand limbs (placeholders until bench_multipartite has run). */
 constexpr int MULTIPARTITE_MIN_LIMBS = 32;   /* below: sequential mul + division */
+constexpr int MULTIPARTITE_BIPARTITE_LIMBS = 512; /* from here: bipartite, below: multipartite */
 
 } // namespace tuning
 

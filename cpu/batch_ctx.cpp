@@ -1,0 +1,199 @@
+// cpu/batch_ctx.cpp: the batch context (settings read atomically, so one context serves
+// several threads at once), the per-call report (mpb_call_info), the per-thread scratch block
+// and the cost model that decides how many threads a call uses.
+#include <omp.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+
+#include <mpbatch/tuning.h>
+
+#include "batch_internal.h"
+#include "cpu_features.h"
+
+namespace mpb {
+namespace batch {
+
+int max_threads() {
+  int t = omp_get_max_threads();
+  return t < 1 ? 1 : t;
+}
+
+Settings snapshot(const mpb_ctx *ctx) {
+  Settings s;
+  int t = ctx->threads.load(std::memory_order_relaxed);
+  s.threads = t <= 0 ? max_threads() : t;
+  s.backend = ctx->backend.load(std::memory_order_relaxed);
+  s.ct = ctx->ct.load(std::memory_order_relaxed);
+  s.mm_algo = ctx->mm_algo.load(std::memory_order_relaxed);
+  s.mm_k = ctx->mm_k.load(std::memory_order_relaxed);
+  return s;
+}
+
+static double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+Call::Call(mpb_call_info *info) : info_(info), t0_(now_s()) {}
+
+int Call::fail(int status, int arg, int64_t index, const char *why) {
+  if (info_) {
+    mpb_call_info_init(info_);
+    info_->status = status;
+    info_->bad_arg = arg;
+    info_->bad_index = index;
+    info_->backend = MPB_BACKEND_CPU;
+    info_->threads = 0;
+    std::snprintf(info_->reason, sizeof info_->reason, "%s", why ? why : "");
+    info_->seconds = now_s() - t0_;
+  }
+  return status;
+}
+
+void Call::choose(int backend, int threads, const char *why) {
+  backend_ = backend;
+  threads_ = threads;
+  std::snprintf(why_, sizeof why_, "%s", why ? why : "");
+}
+
+int Call::finish(int status) {
+  if (info_) {
+    mpb_call_info_init(info_);
+    info_->status = status;
+    info_->backend = backend_;
+    info_->threads = threads_;
+    info_->constant_time = ct_ ? 1 : 0;
+    info_->simd_items = simd_;
+    std::memcpy(info_->reason, why_, sizeof info_->reason);
+    info_->reason[sizeof info_->reason - 1] = 0;
+    if (status != MPB_OK && status == MPB_EMEM)
+      std::snprintf(info_->reason, sizeof info_->reason, "out of memory for the scratch block");
+    info_->seconds = now_s() - t0_;
+  }
+  return status;
+}
+
+ThreadScratch::ThreadScratch(int threads, size_t per_thread, bool secret) : secret_(secret) {
+  stride_ = (per_thread + 7) & ~size_t(7);  // 64-byte multiples between threads
+  stride_ += 8;                             // and one spare line against false sharing
+  bytes_ = (size_t)threads * stride_ * sizeof(limb) + 64;
+  void *p = mem_alloc(bytes_);
+  if (p) {
+    uintptr_t u = (reinterpret_cast<uintptr_t>(p) + 63) & ~uintptr_t(63);
+    base_ = reinterpret_cast<limb *>(u);
+    raw_ = p;
+  } else {
+    bytes_ = 1;  // not ok
+  }
+}
+
+ThreadScratch::~ThreadScratch() {
+  if (raw_) {
+    if (secret_) secure_zero(raw_, bytes_);
+    mem_free(raw_, bytes_);
+  }
+}
+
+double work_mul(size_t n) { return (double)n * (double)n; }
+double work_powm(size_t n, size_t ebits) {
+  // ~ebits squarings + ebits/5 multiplications, each one n^2 product + n^2 for REDC
+  return 2.4 * (double)ebits * (double)n * (double)n;
+}
+
+int threads_for(const Settings &s, size_t count, double work_per_item) {
+  int t = s.threads;
+  if ((size_t)t > count) t = (int)(count ? count : 1);
+  if (t > 1 && (double)count * work_per_item < tuning::BATCH_PARALLEL_MIN_WORK) t = 1;
+  return t < 1 ? 1 : t;
+}
+
+} // namespace batch
+} // namespace mpb
+
+using namespace mpb::batch;
+
+extern "C" {
+
+MPB_API void mpb_call_info_init(mpb_call_info *info) {
+  if (!info) return;
+  std::memset(info, 0, sizeof *info);
+  info->bad_index = -1;
+  info->backend = MPB_BACKEND_AUTO;
+}
+
+MPB_API int mpb_ctx_create(mpb_ctx **out) {
+  if (!out) return MPB_ENULL;
+  void *p = mpb::mem_alloc(sizeof(mpb_ctx));
+  if (!p) return MPB_EMEM;
+  *out = new (p) mpb_ctx();
+  return MPB_OK;
+}
+
+MPB_API void mpb_ctx_destroy(mpb_ctx *ctx) {
+  if (!ctx) return;
+  ctx->~mpb_ctx();
+  mpb::mem_free(ctx, sizeof(mpb_ctx));
+}
+
+MPB_API int mpb_ctx_set_threads(mpb_ctx *ctx, int threads) {
+  if (!ctx) return MPB_ENULL;
+  if (threads > 4096) return MPB_ERANGE;
+  ctx->threads.store(threads <= 0 ? 0 : threads);
+  return MPB_OK;
+}
+
+MPB_API int mpb_ctx_get_threads(const mpb_ctx *ctx) {
+  if (!ctx) return 1;
+  return snapshot(ctx).threads;
+}
+
+MPB_API int mpb_ctx_set_backend(mpb_ctx *ctx, int backend) {
+  if (!ctx) return MPB_ENULL;
+  if (backend < MPB_BACKEND_AUTO || backend > MPB_BACKEND_CUDA) return MPB_EVAL;
+  ctx->backend.store(backend);
+  return MPB_OK;
+}
+
+MPB_API int mpb_ctx_get_backend(const mpb_ctx *ctx) { return ctx ? ctx->backend.load() : MPB_BACKEND_AUTO; }
+
+MPB_API int mpb_ctx_set_constant_time(mpb_ctx *ctx, int mode) {
+  if (!ctx) return MPB_ENULL;
+  if (mode < MPB_CT_DEFAULT || mode > MPB_CT_ON) return MPB_EVAL;
+  ctx->ct.store(mode);
+  return MPB_OK;
+}
+
+MPB_API int mpb_ctx_get_constant_time(const mpb_ctx *ctx) { return ctx ? ctx->ct.load() : MPB_CT_DEFAULT; }
+
+MPB_API int mpb_ctx_set_mulmod_algo(mpb_ctx *ctx, int algo, int k) {
+  if (!ctx) return MPB_ENULL;
+  if (algo < MPB_MM_AUTO || algo > MPB_MM_MULTIPARTITE) return MPB_EVAL;
+  if (k < 0 || k > 16) return MPB_EVAL;
+  ctx->mm_algo.store(algo);
+  ctx->mm_k.store(k);
+  return MPB_OK;
+}
+
+MPB_API int mpb_backend_available(int backend) {
+  switch (backend) {
+    case MPB_BACKEND_AUTO:
+    case MPB_BACKEND_CPU:
+    case MPB_BACKEND_MULTIPARTITE: return 1;
+    case MPB_BACKEND_CPU_IFMA: return mpb::cpu::has_avx512ifma() ? 1 : 0;
+    default: return 0;
+  }
+}
+
+MPB_API const char *mpb_backend_name(int backend) {
+  switch (backend) {
+    case MPB_BACKEND_AUTO: return "auto";
+    case MPB_BACKEND_CPU: return "cpu";
+    case MPB_BACKEND_CPU_IFMA: return "cpu-ifma";
+    case MPB_BACKEND_MULTIPARTITE: return "multipartite";
+    case MPB_BACKEND_CUDA: return "cuda";
+    default: return "unknown";
+  }
+}
+
+} // extern "C"

@@ -1,0 +1,198 @@
+// cpu/batch_powm.cpp: batch modular exponentiation.
+//  - shared modulus: one Montgomery context for the whole batch (constants computed once),
+//    items spread over the OpenMP threads; on AVX-512 IFMA CPUs groups of 8 items go to the
+//    8-lane kernel (cpu/simd_powm.h), the remaining items to the scalar kernel;
+//  - one modulus per item: the Montgomery context is built per item inside the thread's
+//    scratch (no allocation), or groups of 8 go to the 8-lane multi-modulus kernel;
+//  - few items with a huge modulus: the multipartite backend (each multiplication uses all
+//    threads, cpu/multipartite*.cpp).
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include <mpbatch/tuning.h>
+
+#include "batch_internal.h"
+#include "cpu_features.h"
+#include "mpn_mod.h"
+#include "multipartite.h"
+#include "simd_powm.h"
+
+namespace mpb {
+namespace batch {
+
+namespace {
+
+// Scalar exponentiation of one item with its modulus context (n = normalized modulus size).
+inline void powm_one(limb *r, size_t width, const limb *b, const limb *e, size_t ew,
+                     const mpn::MontCtx &mc, bool ct, limb *ws) {
+  size_t n = mc.n;
+  if (ct) mpn::powm_ct(r, b, e, ew, mc, ws);
+  else mpn::powm(r, b, e, ew, mc, ws);
+  if (width > n) mpn::zero(r + n, width - n);
+}
+
+} // namespace
+
+int powm_engine(Call &call, const Settings &s, limb *r, const limb *base, size_t base_stride,
+                const limb *e, size_t ew, size_t e_stride, const limb *m, size_t m_stride,
+                size_t width, size_t count, bool ct) {
+  call.set_ct(ct);
+  const bool shared_m = (m_stride == 0);
+  size_t mn_max = 0;  // the largest normalized modulus size
+  if (shared_m) mn_max = mpn::normalized_size(m, width);
+  else
+    for (size_t i = 0; i < count; i++) mn_max = std::max(mn_max, mpn::normalized_size(m + i * m_stride, width));
+
+  // ---- backend choice --------------------------------------------------------------------
+  int backend = s.backend;
+  const char *why = "";
+  bool ifma_ok = simd::ifma_available();
+  if (backend == MPB_BACKEND_AUTO) {
+    if (shared_m && count < (size_t)s.threads && s.threads > 1 &&
+        mn_max >= (size_t)tuning::BATCH_MULTIPARTITE_MIN_LIMBS) {
+      backend = MPB_BACKEND_MULTIPARTITE;
+      why = "auto: fewer items than threads and a huge modulus -> multipartite";
+    } else if (ifma_ok && count >= 8 && width >= (size_t)tuning::BATCH_IFMA_MIN_LIMBS &&
+               width <= (size_t)tuning::BATCH_IFMA_MAX_LIMBS) {
+      backend = MPB_BACKEND_CPU_IFMA;
+      why = "auto: AVX-512 IFMA, groups of 8 items, rest scalar";
+    } else {
+      backend = MPB_BACKEND_CPU;
+      why = !ifma_ok ? "auto: scalar (no AVX-512 IFMA)"
+            : count < 8 ? "auto: scalar (fewer than 8 items)"
+                        : "auto: scalar (width outside the IFMA range in tuning.h)";
+    }
+  } else if (backend == MPB_BACKEND_MULTIPARTITE && !shared_m) {
+    backend = MPB_BACKEND_MULTIPARTITE;
+    why = "forced multipartite (one plan per item)";
+  } else {
+    why = backend == MPB_BACKEND_CPU ? "forced cpu" : backend == MPB_BACKEND_CPU_IFMA ? "forced cpu-ifma" : "forced multipartite";
+  }
+
+  // ---- multipartite: items one after another, each multiplication on all threads --------
+  if (backend == MPB_BACKEND_MULTIPARTITE) {
+    call.choose(MPB_BACKEND_MULTIPARTITE, s.threads, why);
+    multipartite::Plan *plan = nullptr;
+    for (size_t i = 0; i < count; i++) {
+      const limb *mi = m + i * m_stride;
+      size_t n = mpn::normalized_size(mi, width);
+      if (!plan || !shared_m) {
+        multipartite::plan_destroy(plan);
+        plan = multipartite::plan_create(mi, n, s.mm_algo, s.mm_k, s.threads);
+        if (!plan) return call.finish(MPB_EMEM);
+      }
+      limb *ri = r + i * width;
+      multipartite::powm(plan, ri, base + i * base_stride, e + i * e_stride, ew);
+      if (width > n) mpn::zero(ri + n, width - n);
+    }
+    multipartite::plan_destroy(plan);
+    return call.finish(MPB_OK);
+  }
+
+  const bool use_ifma = (backend == MPB_BACKEND_CPU_IFMA);
+  size_t groups = use_ifma ? count / 8 : 0;
+  size_t tasks = groups + (count - groups * 8);
+  double w_item = work_powm(mn_max, ew * 64);
+  int T = threads_for(s, tasks, w_item * (use_ifma ? 8.0 : 1.0));
+
+  // scratch per thread: [mont ctx storage when per-item modulus][scalar powm][ifma]
+  size_t ctx_itch = shared_m ? 0 : mpn::mont_ctx_itch(mn_max);
+  size_t scal_itch = ct ? mpn::powm_ct_itch(mn_max) : mpn::powm_itch(mn_max, ew);
+  size_t simd_itch = use_ifma ? simd::powm_x8_itch(width) : 0;
+  ThreadScratch scr(T, ctx_itch + std::max(scal_itch, simd_itch), ct);
+  if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
+
+  // shared Montgomery context, built once
+  limb *shared_store = nullptr;
+  mpn::MontCtx shared_ctx;
+  size_t shared_bytes = 0;
+  if (shared_m) {
+    shared_bytes = mpn::mont_ctx_itch(mn_max) * sizeof(limb);
+    shared_store = static_cast<limb *>(mem_alloc(shared_bytes));
+    if (!shared_store) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for the modulus context");
+    mpn::mont_ctx_init(shared_ctx, m, mn_max, shared_store);
+  }
+
+  char buf[112];
+  std::snprintf(buf, sizeof buf, "%s; %zu threads%s", why, (size_t)T,
+                shared_m ? ", shared modulus" : ", modulus per item");
+  call.choose(use_ifma ? MPB_BACKEND_CPU_IFMA : MPB_BACKEND_CPU, T, buf);
+  if (use_ifma) call.add_simd((int)(groups * 8));
+
+  int status = MPB_OK;
+#pragma omp parallel num_threads(T) if (T > 1)
+  {
+    limb *ws = scr.get(omp_get_thread_num());
+    limb *ctx_store = ws;
+    limb *work = ws + ctx_itch;
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t t = 0; t < (int64_t)tasks; t++) {
+      if ((size_t)t < groups) {
+        uint64_t *rr[8];
+        const uint64_t *bb[8], *ee[8], *mm[8];
+        for (int l = 0; l < 8; l++) {
+          size_t i = (size_t)t * 8 + l;
+          rr[l] = r + i * width;
+          bb[l] = base + i * base_stride;
+          ee[l] = e + i * e_stride;
+          mm[l] = m + i * m_stride;
+        }
+        int st = shared_m ? simd::powm_x8(rr, bb, ee, ew, m, width, ct, work)
+                          : simd::powm_x8_multi(rr, bb, ee, ew, mm, width, ct, work);
+        if (st != MPB_OK) {
+#pragma omp atomic write
+          status = st;
+        }
+      } else {
+        size_t i = groups * 8 + ((size_t)t - groups);
+        const limb *mi = m + i * m_stride;
+        if (shared_m) {
+          powm_one(r + i * width, width, base + i * base_stride, e + i * e_stride, ew, shared_ctx, ct, work);
+        } else {
+          mpn::MontCtx mc;
+          mpn::mont_ctx_init(mc, mi, mpn::normalized_size(mi, width), ctx_store);
+          powm_one(r + i * width, width, base + i * base_stride, e + i * e_stride, ew, mc, ct, work);
+        }
+      }
+    }
+  }
+  if (shared_store) {
+    secure_zero(shared_store, shared_bytes);
+    mem_free(shared_store, shared_bytes);
+  }
+  return call.finish(status);
+}
+
+} // namespace batch
+} // namespace mpb
+
+using namespace mpb;
+using namespace mpb::batch;
+
+extern "C" MPB_API int mpb_batch_powm(mpb_ctx *ctx, uint64_t *r, const uint64_t *base,
+                                      const uint64_t *e, size_t e_width, size_t e_rows,
+                                      const uint64_t *m, size_t m_rows, size_t width,
+                                      size_t count, mpb_call_info *info) {
+  Call call(info);
+  int st;
+  if ((st = check_shape(call, ctx, width, count, 1))) return st;
+  if (!width_ok(e_width)) return call.fail(MPB_ERANGE, MPB_ARG_WIDTH, -1, "exponent width out of range 1..1024 limbs");
+  Settings s = snapshot(ctx);
+  if ((st = check_backend(call, s))) return st;
+  if (count == 0) {
+    call.choose(MPB_BACKEND_CPU, 1, "empty batch");
+    return call.finish(MPB_OK);
+  }
+  if ((st = check_ptr(call, r, MPB_ARG_R)) || (st = check_ptr(call, base, MPB_ARG_A)) ||
+      (st = check_ptr(call, e, MPB_ARG_E)) || (st = check_ptr(call, m, MPB_ARG_M)))
+    return st;
+  if ((st = check_rows(call, e_rows, count, MPB_ARG_E)) || (st = check_rows(call, m_rows, count, MPB_ARG_M)))
+    return st;
+  if ((st = check_modulus(call, m, m_rows, width, true, MPB_ARG_M))) return st;
+  if ((st = check_below(call, base, width, count, m, m_rows, width, MPB_ARG_A))) return st;
+  bool ct = (s.ct == MPB_CT_ON);
+  return powm_engine(call, s, r, base, width, e, e_width, e_rows == 1 ? 0 : e_width, m,
+                     m_rows == 1 ? 0 : width, width, count, ct);
+}
