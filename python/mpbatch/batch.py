@@ -1,0 +1,696 @@
+"""Batch operations over include/mpbatch/batch.h.
+
+Every list function takes Python ints (any iterable of them), validates them, converts the
+whole batch to one contiguous array of little-endian 64-bit limbs (int.to_bytes + one join,
+no per-limb Python work), makes ONE C call and converts the result rows back with
+int.from_bytes.  The ``*_limbs`` variants take NumPy uint64 arrays of shape (count, limbs) and
+pass their buffers straight to C.
+
+Values are unsigned: a negative value gives ValueError, a non-int gives TypeError, and both
+messages name the argument and the item index.  Errors found by the library (bad modulus,
+operand >= modulus, ...) come back as ValueError with the library's message, item and
+argument (see mpbatch._lib).
+"""
+from __future__ import annotations
+
+import operator
+import threading
+from ctypes import byref, c_void_p
+from dataclasses import dataclass
+from itertools import repeat
+from typing import Iterable, List, NamedTuple, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _lib
+from ._lib import C, DeviceError, UnsupportedError, mpb_call_info
+
+__all__ = ["Context", "RSAKey", "default_context", "backend_available", "BACKENDS",
+           "mul", "sqr", "mulmod", "powmod", "rsa_private", "dh",
+           "gf2x_mul", "gf2x_sqr", "gf2x_mulmod", "gf2x_inv",
+           "mul_limbs", "sqr_limbs", "mulmod_limbs", "powmod_limbs",
+           "ints_to_limbs", "limbs_to_ints", "MAX_WIDTH"]
+
+MAX_WIDTH = 1024  # MPB_BATCH_MAX_WIDTH: limbs per item
+
+BACKENDS = {"auto": 0, "cpu": 1, "cpu_ifma": 2, "multipartite": 3, "cuda": 4}
+_BACKEND_NAMES = {v: k for k, v in BACKENDS.items()}
+_CT_MODES = {None: -1, "default": -1, False: 0, "off": 0, True: 1, "on": 1}
+
+
+def backend_available(backend: str) -> bool:
+    """True when this build and machine can run the backend ("cpu", "cuda", ...)."""
+    return bool(C.mpb_backend_available(_backend_code(backend)))
+
+
+def _backend_code(backend) -> int:
+    if isinstance(backend, str):
+        try:
+            return BACKENDS[backend.lower()]
+        except KeyError:
+            raise ValueError(f"unknown backend {backend!r}; expected one of "
+                             f"{', '.join(BACKENDS)}") from None
+    raise TypeError(f"backend must be a str, not {type(backend).__name__}")
+
+
+class Context:
+    """A library context (mpb_ctx): backend, thread count and constant-time mode.
+
+    Context(backend="auto" | "cpu" | "cpu_ifma" | "multipartite" | "cuda", threads=None,
+            devices=None, constant_time=None)
+
+    threads=None uses all cores.  devices selects GPUs; the C API has no device selection
+    yet, so anything but None raises UnsupportedError.  Asking for "cuda" when the loaded
+    library has no usable CUDA backend raises DeviceError here, not at the first call.
+    Use it as a context manager (``with Context("cpu") as ctx: mul(a, b, ctx=ctx)``) or call
+    close(); the batch functions are also methods (ctx.mul(a, b)).
+    ``last_info`` holds the mpb_call_info of the most recent call made through this context
+    (backend that ran, threads, seconds, reason).
+    """
+
+    def __init__(self, backend: str = "auto", threads: Optional[int] = None,
+                 devices=None, constant_time=None):
+        self._ptr = None
+        code = _backend_code(backend)
+        if devices is not None:
+            raise UnsupportedError("device selection is not part of the C API "
+                                   "(include/mpbatch/batch.h has no device setter)")
+        if threads is not None:
+            if isinstance(threads, bool) or not isinstance(threads, int):
+                raise TypeError("threads must be an int or None")
+            if threads < 1:
+                raise ValueError(f"threads must be >= 1 (or None for all cores), got {threads}")
+        if code != 0 and not C.mpb_backend_available(code):
+            name = C.mpb_backend_name(code).decode()
+            msg = f"backend {backend!r} ({name}) is not available in this build/machine"
+            raise DeviceError(msg) if code == BACKENDS["cuda"] else UnsupportedError(msg)
+        p = c_void_p()
+        C.mpb_ctx_create(byref(p))
+        self._ptr = p
+        self._destroy = C.mpb_ctx_destroy
+        C.mpb_ctx_set_backend(p, code)
+        C.mpb_ctx_set_threads(p, 0 if threads is None else threads)
+        if constant_time not in _CT_MODES:
+            raise ValueError("constant_time must be None/'default', True/'on' or False/'off'")
+        C.mpb_ctx_set_constant_time(p, _CT_MODES[constant_time])
+        self.last_info = mpb_call_info()
+        C.mpb_call_info_init(byref(self.last_info))
+        self._lock = threading.Lock()
+
+    # -- life cycle --
+    def close(self) -> None:
+        if self._ptr is not None:
+            self._destroy(self._ptr)
+            self._ptr = None
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    @property
+    def handle(self) -> c_void_p:
+        if self._ptr is None:
+            raise ValueError("the Context is closed")
+        return self._ptr
+
+    # -- settings --
+    @property
+    def backend(self) -> str:
+        return _BACKEND_NAMES.get(C.mpb_ctx_get_backend(self.handle), "unknown")
+
+    @backend.setter
+    def backend(self, value: str) -> None:
+        C.mpb_ctx_set_backend(self.handle, _backend_code(value))
+
+    @property
+    def threads(self) -> int:
+        return C.mpb_ctx_get_threads(self.handle)
+
+    @threads.setter
+    def threads(self, value: Optional[int]) -> None:
+        if value is not None and (not isinstance(value, int) or value < 1):
+            raise ValueError("threads must be an int >= 1 or None")
+        C.mpb_ctx_set_threads(self.handle, 0 if value is None else value)
+
+    @property
+    def constant_time(self) -> str:
+        return {-1: "default", 0: "off", 1: "on"}.get(
+            C.mpb_ctx_get_constant_time(self.handle), "unknown")
+
+    @constant_time.setter
+    def constant_time(self, mode) -> None:
+        if mode not in _CT_MODES:
+            raise ValueError("constant_time must be None/'default', True/'on' or False/'off'")
+        C.mpb_ctx_set_constant_time(self.handle, _CT_MODES[mode])
+
+    def info(self) -> dict:
+        """last_info as a dict."""
+        i = self.last_info
+        return {"status": i.status, "backend": _BACKEND_NAMES.get(i.backend, i.backend),
+                "threads": i.threads, "constant_time": bool(i.constant_time),
+                "bad_index": i.bad_index, "bad_arg": _lib.ARG_NAMES.get(i.bad_arg, i.bad_arg),
+                "simd_items": i.simd_items, "seconds": i.seconds,
+                "reason": i.reason.decode("utf-8", "replace")}
+
+    def __repr__(self):
+        if self._ptr is None:
+            return "<mpbatch.Context closed>"
+        return f"<mpbatch.Context backend={self.backend!r} threads={self.threads}>"
+
+    # -- the batch operations as methods --
+    def mul(self, a, b):
+        return mul(a, b, ctx=self)
+
+    def sqr(self, a):
+        return sqr(a, ctx=self)
+
+    def mulmod(self, a, b, m):
+        return mulmod(a, b, m, ctx=self)
+
+    def powmod(self, bases, exps, m):
+        return powmod(bases, exps, m, ctx=self)
+
+    def rsa_private(self, c, key):
+        return rsa_private(c, key, ctx=self)
+
+    def dh(self, privates, p, g=2, peers=None):
+        return dh(privates, p, g, peers=peers, ctx=self)
+
+    def gf2x_mul(self, a, b):
+        return gf2x_mul(a, b, ctx=self)
+
+    def gf2x_sqr(self, a):
+        return gf2x_sqr(a, ctx=self)
+
+    def gf2x_mulmod(self, a, b, f):
+        return gf2x_mulmod(a, b, f, ctx=self)
+
+    def gf2x_inv(self, a, f):
+        return gf2x_inv(a, f, ctx=self)
+
+    def mul_limbs(self, a, b):
+        return mul_limbs(a, b, ctx=self)
+
+    def sqr_limbs(self, a):
+        return sqr_limbs(a, ctx=self)
+
+    def mulmod_limbs(self, a, b, m):
+        return mulmod_limbs(a, b, m, ctx=self)
+
+    def powmod_limbs(self, bases, exps, m):
+        return powmod_limbs(bases, exps, m, ctx=self)
+
+
+_default_ctx: Optional[Context] = None
+_default_lock = threading.Lock()
+
+
+def default_context() -> Context:
+    """The context used when no ctx= is given (AUTO backend, all cores), created on first use."""
+    global _default_ctx
+    if _default_ctx is None:
+        with _default_lock:
+            if _default_ctx is None:
+                _default_ctx = Context()
+    return _default_ctx
+
+
+def _ctx(ctx) -> Context:
+    if ctx is None:
+        return default_context()
+    if not isinstance(ctx, Context):
+        raise TypeError(f"ctx must be an mpbatch.Context, not {type(ctx).__name__}")
+    return ctx
+
+
+class _Call:
+    """Runs one C batch call with a fresh mpb_call_info that ends up in ctx.last_info."""
+    __slots__ = ()
+
+    @staticmethod
+    def run(ctx: Context, fn, *args):
+        info = mpb_call_info()
+        info.bad_index = -1
+        try:
+            fn(ctx.handle, *args, byref(info))
+        finally:
+            ctx.last_info = info
+
+
+# ---- int <-> limb rows ---------------------------------------------------------------------
+def _as_list(xs, name: str) -> list:
+    if isinstance(xs, list):
+        return xs
+    if isinstance(xs, (int, str, bytes)) or xs is None:
+        raise TypeError(f"{name} must be a list (or iterable) of ints, not {type(xs).__name__}")
+    try:
+        return list(xs)
+    except TypeError:
+        raise TypeError(f"{name} must be a list (or iterable) of ints, not "
+                        f"{type(xs).__name__}") from None
+
+
+def _explain(xs: list, name: str, width: Optional[int] = None, bound: str = ""):
+    """Slow path after the fast conversion failed: find the first bad item and raise."""
+    for i, x in enumerate(xs):
+        if isinstance(x, bool) or not isinstance(x, int):
+            try:
+                operator.index(x)
+            except TypeError:
+                raise TypeError(f"{name}[{i}] must be an int, not {type(x).__name__}") from None
+            continue  # an integer-like (numpy integer): handled by the slow conversion
+        if x < 0:
+            raise ValueError(f"{name}[{i}] is negative ({x}); batch values are unsigned")
+        if width is not None and x.bit_length() > 64 * width:
+            raise ValueError(f"{name}[{i}] is too large: {x.bit_length()} bits, at most "
+                             f"{64 * width} allowed{bound}")
+    return None
+
+
+def _limbs_needed(xs: list, name: str) -> int:
+    """max(1, ceil(max bit length / 64)) over the list; TypeError for non-integer items."""
+    if not xs:
+        return 1
+    try:
+        bits = max(map(int.bit_length, xs))
+    except TypeError:
+        bits = max(x.bit_length() for x in _normalize(xs, name))
+    return max(1, (bits + 63) >> 6)
+
+
+def _normalize(xs: list, name: str) -> list:
+    """Replace integer-like items (numpy integers) by ints; TypeError for anything else."""
+    out = []
+    for i, x in enumerate(xs):
+        if isinstance(x, bool) or not isinstance(x, int):
+            try:
+                x = operator.index(x)
+            except TypeError:
+                raise TypeError(f"{name}[{i}] must be an int, not {type(x).__name__}") from None
+        out.append(x)
+    return out
+
+
+def ints_to_limbs(xs, width: Optional[int] = None, name: str = "values",
+                  bound: str = "") -> np.ndarray:
+    """A list of non-negative ints -> a C-contiguous uint64 array of shape (count, width).
+    width=None: the smallest width that holds every value."""
+    xs = _as_list(xs, name)
+    if width is None:
+        width = _limbs_needed(xs, name)
+    nb = 8 * width
+    try:
+        raw = b"".join(map(int.to_bytes, xs, repeat(nb), repeat("little")))
+    except (TypeError, OverflowError):
+        _explain(xs, name, width, bound)
+        xs = _normalize(xs, name)  # numpy integers etc.
+        try:
+            raw = b"".join(map(int.to_bytes, xs, repeat(nb), repeat("little")))
+        except OverflowError:
+            _explain(xs, name, width, bound)
+            raise
+    return np.frombuffer(raw, dtype="<u8").reshape(len(xs), width)
+
+
+def limbs_to_ints(rows: np.ndarray) -> List[int]:
+    """A (count, width) uint64 array -> list of count ints."""
+    rows = np.ascontiguousarray(rows, dtype="<u8")
+    if rows.ndim != 2:
+        raise ValueError(f"expected a 2-D array (count, limbs), got shape {rows.shape}")
+    raw = rows.tobytes()
+    nb = 8 * rows.shape[1]
+    if nb == 0:
+        return [0] * rows.shape[0]
+    fb = int.from_bytes
+    return [fb(raw[i:i + nb], "little") for i in range(0, len(raw), nb)]
+
+
+def _scalar(x, name: str) -> int:
+    if isinstance(x, bool) or not isinstance(x, int):
+        try:
+            x = operator.index(x)
+        except TypeError:
+            raise TypeError(f"{name} must be an int, not {type(x).__name__}") from None
+    if x < 0:
+        raise ValueError(f"{name} must be non-negative, got {x}")
+    return x
+
+
+def _same_len(name_a: str, a: list, name_b: str, b: list) -> None:
+    if len(a) != len(b):
+        raise ValueError(f"{name_a} and {name_b} have different lengths ({len(a)} != {len(b)})")
+
+
+def _check_width(width: int, what: str) -> None:
+    if width > MAX_WIDTH:
+        raise ValueError(f"{what} needs {width} limbs; the batch API supports at most "
+                         f"{MAX_WIDTH} limbs ({64 * MAX_WIDTH} bits)")
+
+
+def _moduli(m, count: int, name: str = "m"):
+    """m as an int (shared) or a list (one per item) -> (list of moduli, rows)."""
+    if isinstance(m, (list, tuple, np.ndarray)) or (hasattr(m, "__iter__") and not isinstance(m, (str, bytes))):
+        ms = _as_list(m, name)
+        if len(ms) != count:
+            raise ValueError(f"{name} has {len(ms)} moduli for {count} items "
+                             "(give one int for a shared modulus or one per item)")
+        return ms, count
+    return [_scalar(m, name)], 1
+
+
+def _ptr(a: np.ndarray) -> int:
+    return a.ctypes.data
+
+
+# ---- integer arithmetic ----------------------------------------------------------------------
+def mul(a, b, ctx: Optional[Context] = None) -> List[int]:
+    """[a[i] * b[i]] for two equal-length lists of non-negative ints."""
+    a, b = _as_list(a, "a"), _as_list(b, "b")
+    _same_len("a", a, "b", b)
+    if not a:
+        return []
+    w = max(_limbs_needed(a, "a"), _limbs_needed(b, "b"))
+    _check_width(w, "mul operand")
+    A, B = ints_to_limbs(a, w, "a"), ints_to_limbs(b, w, "b")
+    return limbs_to_ints(_mul_rows(_ctx(ctx), A, B))
+
+
+def sqr(a, ctx: Optional[Context] = None) -> List[int]:
+    """[a[i]**2] for a list of non-negative ints."""
+    a = _as_list(a, "a")
+    if not a:
+        return []
+    w = _limbs_needed(a, "a")
+    _check_width(w, "sqr operand")
+    return limbs_to_ints(_sqr_rows(_ctx(ctx), ints_to_limbs(a, w, "a")))
+
+
+def _mul_rows(ctx, A, B):
+    count, w = A.shape
+    R = np.empty((count, 2 * w), dtype=np.uint64)
+    _Call.run(ctx, C.mpb_batch_mul, _ptr(R), _ptr(A), _ptr(B), w, count)
+    return R
+
+
+def _sqr_rows(ctx, A):
+    count, w = A.shape
+    R = np.empty((count, 2 * w), dtype=np.uint64)
+    _Call.run(ctx, C.mpb_batch_sqr, _ptr(R), _ptr(A), w, count)
+    return R
+
+
+# ---- modular arithmetic -----------------------------------------------------------------------
+def mulmod(a, b, m, ctx: Optional[Context] = None) -> List[int]:
+    """[a[i] * b[i] mod m] (m an int shared by all items) or mod m[i] (m a list).
+    Requires m > 0 and 0 <= a[i], b[i] < m (ValueError otherwise)."""
+    a, b = _as_list(a, "a"), _as_list(b, "b")
+    _same_len("a", a, "b", b)
+    ms, m_rows = _moduli(m, len(a))
+    if not a:
+        return []
+    w = _limbs_needed(ms, "m")
+    _check_width(w, "the modulus")
+    M = ints_to_limbs(ms, w, "m")
+    A = ints_to_limbs(a, w, "a", " (operands must be < m)")
+    B = ints_to_limbs(b, w, "b", " (operands must be < m)")
+    return limbs_to_ints(_mulmod_rows(_ctx(ctx), A, B, M, m_rows))
+
+
+def _mulmod_rows(ctx, A, B, M, m_rows):
+    count, w = A.shape
+    R = np.empty((count, w), dtype=np.uint64)
+    _Call.run(ctx, C.mpb_batch_modmul, _ptr(R), _ptr(A), _ptr(B), _ptr(M), m_rows, w, count)
+    return R
+
+
+def powmod(bases, exps, m, ctx: Optional[Context] = None) -> List[int]:
+    """[bases[i] ** e mod m] with e = exps (one int for all) or exps[i] (a list), and m one
+    shared modulus or a list of one modulus per item.  m must be odd and > 1, 0 <= base < m,
+    e >= 0 (the library's Montgomery exponentiation)."""
+    bases = _as_list(bases, "bases")
+    count = len(bases)
+    ms, m_rows = _moduli(m, count)
+    if isinstance(exps, int) and not isinstance(exps, bool):
+        es, e_rows = [_scalar(exps, "exps")], 1
+    else:
+        es = _as_list(exps, "exps")
+        if len(es) != count:
+            raise ValueError(f"exps has {len(es)} exponents for {count} bases "
+                             "(give one int for all or one per item)")
+        e_rows = count
+    if count == 0:
+        return []
+    w = _limbs_needed(ms, "m")
+    _check_width(w, "the modulus")
+    ew = _limbs_needed(es, "exps")
+    _check_width(ew, "the exponent")
+    M = ints_to_limbs(ms, w, "m")
+    A = ints_to_limbs(bases, w, "bases", " (bases must be < m)")
+    E = ints_to_limbs(es, ew, "exps")
+    return limbs_to_ints(_powm_rows(_ctx(ctx), A, E, e_rows, M, m_rows))
+
+
+def _powm_rows(ctx, A, E, e_rows, M, m_rows):
+    count, w = A.shape
+    R = np.empty((count, w), dtype=np.uint64)
+    _Call.run(ctx, C.mpb_batch_powm, _ptr(R), _ptr(A), _ptr(E), E.shape[1], e_rows, _ptr(M),
+              m_rows, w, count)
+    return R
+
+
+# ---- RSA ----------------------------------------------------------------------------------------
+class RSAKey(NamedTuple):
+    """An RSA private key with its CRT components (qinv = q^-1 mod p)."""
+    n: int
+    e: int
+    d: int
+    p: int
+    q: int
+    dp: int
+    dq: int
+    qinv: int
+
+
+def rsa_private(c, key, ctx: Optional[Context] = None) -> List[int]:
+    """[c[i] ** d mod n] by CRT, with one RSAKey for the batch or a list of one key per item.
+    The library checks every key (n = p*q, dp < p, dq < q, qinv*q = 1 mod p, ...) and every
+    c[i] < n; a bad one raises ValueError naming the item."""
+    c = _as_list(c, "c")
+    count = len(c)
+    if isinstance(key, RSAKey):
+        keys, key_rows = [key], 1
+    elif isinstance(key, tuple) and all(isinstance(v, int) for v in key):
+        raise TypeError("key must be an mpbatch.RSAKey (or a list of them), not a plain tuple")
+    else:
+        keys = _as_list(key, "key")
+        if len(keys) != count:
+            raise ValueError(f"key has {len(keys)} keys for {count} ciphertexts "
+                             "(give one RSAKey for all or one per item)")
+        key_rows = count
+    for i, k in enumerate(keys):
+        if not isinstance(k, RSAKey):
+            raise TypeError(f"key[{i}] must be an mpbatch.RSAKey, not {type(k).__name__}")
+    if count == 0:
+        return []
+    cols = {f: [getattr(k, f) for k in keys] for f in ("n", "p", "q", "dp", "dq", "qinv")}
+    w = _limbs_needed(cols["n"], "key.n")
+    _check_width(w, "the RSA modulus")
+    hw = max(_limbs_needed(cols[f], "key." + f) for f in ("p", "q", "dp", "dq", "qinv"))
+    if hw > w:
+        raise ValueError("key components p, q, dp, dq, qinv must not be wider than n")
+    N = ints_to_limbs(cols["n"], w, "key.n")
+    half = [ints_to_limbs(cols[f], hw, "key." + f) for f in ("p", "q", "dp", "dq", "qinv")]
+    Cm = ints_to_limbs(c, w, "c", " (ciphertexts must be < n)")
+    cx = _ctx(ctx)
+    R = np.empty((count, w), dtype=np.uint64)
+    _Call.run(cx, C.mpb_batch_rsa_crt, _ptr(R), _ptr(Cm), _ptr(N), *map(_ptr, half), w, hw,
+              key_rows, count)
+    return limbs_to_ints(R)
+
+
+# ---- Diffie-Hellman ----------------------------------------------------------------------------
+def dh(privates, p: int, g: int = 2, *, peers=None, ctx: Optional[Context] = None) -> List[int]:
+    """Without peers: the public keys [g ** x mod p for x in privates].
+    With peers (one per private key): the shared secrets [peers[i] ** privates[i] mod p].
+    p: one odd prime shared by the batch; 2 <= g < p; 2 <= peer <= p - 2."""
+    xs = _as_list(privates, "privates")
+    p = _scalar(p, "p")
+    count = len(xs)
+    if peers is not None:
+        peers = _as_list(peers, "peers")
+        _same_len("privates", xs, "peers", peers)
+    else:
+        g = _scalar(g, "g")
+        if g >= 2**64:
+            raise ValueError("g must fit in 64 bits (a small generator)")
+    if count == 0:
+        return []
+    w = _limbs_needed([p], "p")
+    _check_width(w, "p")
+    xw = _limbs_needed(xs, "privates")
+    _check_width(xw, "the private keys")
+    P = ints_to_limbs([p], w, "p")
+    X = ints_to_limbs(xs, xw, "privates")
+    cx = _ctx(ctx)
+    R = np.empty((count, w), dtype=np.uint64)
+    if peers is None:
+        _Call.run(cx, C.mpb_batch_dh_keygen, _ptr(R), g, _ptr(X), xw, _ptr(P), w, count)
+    else:
+        Y = ints_to_limbs(peers, w, "peers", " (peer keys must be <= p - 2)")
+        _Call.run(cx, C.mpb_batch_dh_shared, _ptr(R), _ptr(Y), _ptr(X), xw, _ptr(P), w, count)
+    return limbs_to_ints(R)
+
+
+# ---- GF(2)[x] ----------------------------------------------------------------------------------
+def gf2x_mul(a, b, ctx: Optional[Context] = None) -> List[int]:
+    """Carry-less products [a[i] * b[i]] in GF(2)[x]; a polynomial is an int whose bit i is the
+    coefficient of x^i."""
+    a, b = _as_list(a, "a"), _as_list(b, "b")
+    _same_len("a", a, "b", b)
+    if not a:
+        return []
+    w = max(_limbs_needed(a, "a"), _limbs_needed(b, "b"))
+    _check_width(w, "gf2x_mul operand")
+    A, B = ints_to_limbs(a, w, "a"), ints_to_limbs(b, w, "b")
+    count = len(a)
+    R = np.empty((count, 2 * w), dtype=np.uint64)
+    _Call.run(_ctx(ctx), C.mpb_batch_gf2x_mul, _ptr(R), _ptr(A), _ptr(B), w, count)
+    return limbs_to_ints(R)
+
+
+def gf2x_sqr(a, ctx: Optional[Context] = None) -> List[int]:
+    """[a[i]^2] in GF(2)[x]."""
+    a = _as_list(a, "a")
+    if not a:
+        return []
+    w = _limbs_needed(a, "a")
+    _check_width(w, "gf2x_sqr operand")
+    A = ints_to_limbs(a, w, "a")
+    R = np.empty((len(a), 2 * w), dtype=np.uint64)
+    _Call.run(_ctx(ctx), C.mpb_batch_gf2x_sqr, _ptr(R), _ptr(A), w, len(a))
+    return limbs_to_ints(R)
+
+
+def _gf2x_modulus(f) -> int:
+    f = _scalar(f, "f")
+    if f.bit_length() < 2:
+        raise ValueError(f"f must have degree >= 1, got {f:#x}")
+    return f
+
+
+def gf2x_mulmod(a, b, f: int, ctx: Optional[Context] = None) -> List[int]:
+    """[a[i] * b[i] mod f] in GF(2)[x]; one f (degree >= 1) for the batch, deg a[i], deg b[i]
+    < deg f."""
+    a, b = _as_list(a, "a"), _as_list(b, "b")
+    _same_len("a", a, "b", b)
+    f = _gf2x_modulus(f)
+    if not a:
+        return []
+    fw = _limbs_needed([f], "f")
+    _check_width(fw, "f")
+    F = ints_to_limbs([f], fw, "f")
+    A = ints_to_limbs(a, fw, "a", " (deg a must be < deg f)")
+    B = ints_to_limbs(b, fw, "b", " (deg b must be < deg f)")
+    R = np.empty((len(a), fw), dtype=np.uint64)
+    _Call.run(_ctx(ctx), C.mpb_batch_gf2x_mulmod, _ptr(R), _ptr(A), _ptr(B), _ptr(F), fw, len(a))
+    return limbs_to_ints(R)
+
+
+def gf2x_inv(a, f: int, ctx: Optional[Context] = None) -> List[int]:
+    """[a[i]^-1 mod f] in GF(2)[x]; ValueError (status MPB_ENOTINV, .bad_index) when some
+    gcd(a[i], f) != 1."""
+    a = _as_list(a, "a")
+    f = _gf2x_modulus(f)
+    if not a:
+        return []
+    fw = _limbs_needed([f], "f")
+    _check_width(fw, "f")
+    F = ints_to_limbs([f], fw, "f")
+    A = ints_to_limbs(a, fw, "a", " (deg a must be < deg f)")
+    R = np.empty((len(a), fw), dtype=np.uint64)
+    _Call.run(_ctx(ctx), C.mpb_batch_gf2x_inv, _ptr(R), _ptr(A), _ptr(F), fw, len(a))
+    return limbs_to_ints(R)
+
+
+# ---- NumPy limb-array variants ------------------------------------------------------------------
+def _arr(x, name: str, ndim2: bool = True) -> np.ndarray:
+    if not isinstance(x, np.ndarray):
+        raise TypeError(f"{name} must be a numpy.ndarray of uint64, not {type(x).__name__}")
+    if x.dtype != np.uint64:
+        raise TypeError(f"{name} must have dtype uint64, not {x.dtype}")
+    if ndim2 and x.ndim != 2:
+        raise ValueError(f"{name} must have shape (count, limbs), got {x.shape}")
+    if not x.flags.c_contiguous:
+        x = np.ascontiguousarray(x)
+    return x
+
+
+def _rows_arg(x, name: str, count: int, width: Optional[int]):
+    """A shared-or-per-item operand: shape (width,), (1, width) or (count, width)."""
+    x = _arr(x, name, ndim2=False)
+    if x.ndim == 1:
+        x = x.reshape(1, -1)
+    if x.ndim != 2:
+        raise ValueError(f"{name} must have shape (limbs,), (1, limbs) or (count, limbs), "
+                         f"got {x.shape}")
+    if x.shape[0] not in (1, count):
+        raise ValueError(f"{name} has {x.shape[0]} rows for {count} items (need 1 or {count})")
+    if width is not None and x.shape[1] != width:
+        raise ValueError(f"{name} has {x.shape[1]} limbs per row, the operands have {width}")
+    return x, x.shape[0]
+
+
+def _check_same(a: np.ndarray, b: np.ndarray, na="a", nb="b"):
+    if a.shape != b.shape:
+        raise ValueError(f"{na} and {nb} have different shapes ({a.shape} != {b.shape})")
+
+
+def _check_nonempty(a: np.ndarray, name="a"):
+    if a.shape[1] < 1:
+        raise ValueError(f"{name} must have at least one limb per row")
+
+
+def mul_limbs(a: np.ndarray, b: np.ndarray, ctx: Optional[Context] = None) -> np.ndarray:
+    """(count, w) x (count, w) uint64 -> (count, 2w) products."""
+    a, b = _arr(a, "a"), _arr(b, "b")
+    _check_same(a, b)
+    _check_nonempty(a)
+    return _mul_rows(_ctx(ctx), a, b)
+
+
+def sqr_limbs(a: np.ndarray, ctx: Optional[Context] = None) -> np.ndarray:
+    a = _arr(a, "a")
+    _check_nonempty(a)
+    return _sqr_rows(_ctx(ctx), a)
+
+
+def mulmod_limbs(a: np.ndarray, b: np.ndarray, m: np.ndarray,
+                 ctx: Optional[Context] = None) -> np.ndarray:
+    """(count, w) uint64 operands, m of shape (w,) / (1, w) (shared) or (count, w)."""
+    a, b = _arr(a, "a"), _arr(b, "b")
+    _check_same(a, b)
+    _check_nonempty(a)
+    M, m_rows = _rows_arg(m, "m", a.shape[0], a.shape[1])
+    return _mulmod_rows(_ctx(ctx), a, b, M, m_rows)
+
+
+def powmod_limbs(bases: np.ndarray, exps: np.ndarray, m: np.ndarray,
+                 ctx: Optional[Context] = None) -> np.ndarray:
+    """bases (count, w); exps (e_w,) / (1, e_w) shared or (count, e_w); m (w,) / (1, w) or
+    (count, w)."""
+    a = _arr(bases, "bases")
+    _check_nonempty(a, "bases")
+    M, m_rows = _rows_arg(m, "m", a.shape[0], a.shape[1])
+    E, e_rows = _rows_arg(exps, "exps", a.shape[0], None)
+    if E.shape[1] < 1:
+        raise ValueError("exps must have at least one limb per row")
+    return _powm_rows(_ctx(ctx), a, E, e_rows, M, m_rows)

@@ -1,0 +1,344 @@
+"""Batch functions (lists of ints and NumPy limb arrays) against Python's int / pow."""
+import numpy as np
+import pytest
+
+import mpbatch
+from mpbatch import (Context, RSAKey, mul, sqr, mulmod, powmod, rsa_private, dh, gf2x_mul,
+                     gf2x_sqr, gf2x_mulmod, gf2x_inv, mul_limbs, sqr_limbs, mulmod_limbs,
+                     powmod_limbs, ints_to_limbs, limbs_to_ints)
+import gf2ref
+from conftest import EDGE, need, hard_values
+
+SIZES = [64, 128, 192, 256, 521, 1024, 2048, 4096]
+
+
+def odd_modulus(rng, bits):
+    return rng.getrandbits(bits) | 1 | (1 << (bits - 1))
+
+
+@pytest.fixture(scope="module")
+def cpu():
+    with Context("cpu", threads=2) as ctx:
+        yield ctx
+
+
+# ---- conversions ---------------------------------------------------------------------------
+def test_limb_round_trip(rng):
+    for w in (1, 2, 3, 32, 65):
+        xs = [0, 1, 2**64 - 1, (1 << (64 * w)) - 1] + [rng.getrandbits(64 * w) for _ in range(50)]
+        arr = ints_to_limbs(xs, w)
+        assert arr.dtype == np.uint64 and arr.shape == (len(xs), w) and arr.flags.c_contiguous
+        assert limbs_to_ints(arr) == xs
+        # limb order: little-endian limbs
+        assert arr[2, 0] == 2**64 - 1 and (w == 1 or arr[2, 1] == 0)
+    assert ints_to_limbs([2**64]).shape == (1, 2)
+    assert ints_to_limbs([]).shape == (0, 1)
+    assert ints_to_limbs([np.uint64(5), np.int64(7)], 1).tolist() == [[5], [7]]
+
+
+def test_limb_conversion_errors():
+    with pytest.raises(ValueError, match=r"values\[1\] is negative"):
+        ints_to_limbs([1, -1])
+    with pytest.raises(TypeError, match=r"values\[2\] must be an int, not float"):
+        ints_to_limbs([1, 2, 3.0])
+    with pytest.raises(TypeError, match=r"must be an int, not str"):
+        ints_to_limbs(["1"], 1)
+    with pytest.raises(ValueError, match=r"values\[0\] is too large"):
+        ints_to_limbs([2**64], 1)
+    with pytest.raises(TypeError):
+        ints_to_limbs(5)
+
+
+# ---- context ---------------------------------------------------------------------------------
+def test_context_settings():
+    need("mpb_ctx_create")
+    with Context("cpu", threads=1) as ctx:
+        assert ctx.backend == "cpu" and ctx.threads == 1
+        ctx.threads = 2
+        assert ctx.threads == 2
+        ctx.constant_time = "on"
+        assert ctx.constant_time == "on"
+        assert "cpu" in repr(ctx)
+    assert "closed" in repr(ctx)
+    with pytest.raises(ValueError, match="closed"):
+        ctx.threads
+    auto = Context()
+    assert auto.backend == "auto"
+    auto.close()
+    auto.close()  # twice is fine
+
+
+def test_context_errors():
+    need("mpb_ctx_create")
+    with pytest.raises(ValueError, match="unknown backend"):
+        Context("gpu")
+    with pytest.raises(TypeError):
+        Context(1)
+    with pytest.raises(ValueError, match="threads"):
+        Context("cpu", threads=0)
+    with pytest.raises(TypeError):
+        Context("cpu", threads=1.5)
+    with pytest.raises(mpbatch.UnsupportedError, match="device"):
+        Context("cpu", devices=[0])
+    with pytest.raises(TypeError, match="ctx"):
+        mul([1], [2], ctx="cpu")
+
+
+def test_cuda_context():
+    need("mpb_ctx_create")
+    if mpbatch.backend_available("cuda"):
+        with Context("cuda") as ctx:
+            assert mul([3], [5], ctx=ctx) == [15]
+    else:
+        with pytest.raises(mpbatch.DeviceError, match="not available"):
+            Context("cuda")
+
+
+# ---- integer products ----------------------------------------------------------------------
+def test_mul_sqr(rng, cpu):
+    need("mpb_batch_mul", "mpb_batch_sqr")
+    for bits in (1, 64, 65, 128, 1000, 2048, 4096, 10000):
+        a = [rng.getrandbits(bits) for _ in range(20)] + [0, 1, (1 << bits) - 1]
+        b = [rng.getrandbits(bits) for _ in range(20)] + [(1 << bits) - 1, 0, (1 << bits) - 1]
+        assert mul(a, b, ctx=cpu) == [x * y for x, y in zip(a, b)]
+        assert sqr(a, ctx=cpu) == [x * x for x in a]
+        assert mul(a, b) == [x * y for x, y in zip(a, b)]  # default context
+        assert cpu.info()["backend"] in ("cpu", "cpu_ifma", "multipartite")
+    # mixed sizes in one batch
+    a = [rng.getrandbits(rng.randrange(1, 3000)) for _ in range(40)]
+    b = [rng.getrandbits(rng.randrange(1, 3000)) for _ in range(40)]
+    assert mul(a, b) == [x * y for x, y in zip(a, b)]
+    assert mul([], []) == [] and sqr([]) == []
+    assert cpu.mul([6], [7]) == [42] and cpu.sqr((5,)) == [25]
+
+
+def test_mul_errors():
+    need("mpb_batch_mul")
+    with pytest.raises(ValueError, match="different lengths"):
+        mul([1, 2], [3])
+    with pytest.raises(ValueError, match=r"b\[1\] is negative"):
+        mul([1, 2], [3, -4])
+    with pytest.raises(TypeError, match=r"a\[0\] must be an int, not float"):
+        mul([1.0], [3])
+    with pytest.raises(TypeError, match="list"):
+        mul(5, [3])
+    with pytest.raises(ValueError, match="at most 1024 limbs"):
+        mul([1 << (64 * 1024)], [1])
+
+
+# ---- modular ------------------------------------------------------------------------------------
+def test_mulmod_shared_and_per_item(rng, cpu):
+    need("mpb_batch_modmul")
+    for bits in SIZES:
+        for m in (odd_modulus(rng, bits), odd_modulus(rng, bits) & ~1 | (1 << (bits - 1))):
+            a = [rng.randrange(m) for _ in range(17)] + [0, 1, m - 1]
+            b = [rng.randrange(m) for _ in range(17)] + [m - 1, m - 1, m - 1]
+            assert mulmod(a, b, m, ctx=cpu) == [x * y % m for x, y in zip(a, b)]
+        ms = [odd_modulus(rng, bits) if i % 2 else odd_modulus(rng, bits) - 1 for i in range(12)]
+        a = [rng.randrange(mm) for mm in ms]
+        b = [rng.randrange(mm) for mm in ms]
+        assert mulmod(a, b, ms, ctx=cpu) == [x * y % mm for x, y, mm in zip(a, b, ms)]
+    # small and hard moduli
+    for m in (1, 2, 3, 2**64 - 1, 2**64, 2**64 + 1, 2**128 - 159):
+        a = [x % m for x in EDGE]
+        b = [(x * 7 + 3) % m for x in EDGE]
+        assert mulmod(a, b, m) == [x * y % m for x, y in zip(a, b)], m
+
+
+def test_mulmod_errors():
+    need("mpb_batch_modmul")
+    with pytest.raises(ValueError) as ei:
+        mulmod([1, 2, 9], [1, 2, 3], 7)
+    assert "item 2" in str(ei.value) or "a[2]" in str(ei.value)
+    with pytest.raises(ValueError):
+        mulmod([1], [1], 0)
+    with pytest.raises(ValueError, match="moduli for 2 items"):
+        mulmod([1, 2], [1, 2], [7])
+    with pytest.raises(ValueError, match="different lengths"):
+        mulmod([1, 2], [1], 7)
+    with pytest.raises(ValueError, match="negative"):
+        mulmod([1], [1], -7)
+    with pytest.raises(ValueError, match="negative"):
+        mulmod([-1], [1], 7)
+    with pytest.raises(TypeError):
+        mulmod([1], [1], 7.0)
+    with pytest.raises(TypeError):
+        mulmod([1], ["1"], 7)
+
+
+def test_powmod(rng, cpu):
+    need("mpb_batch_powm")
+    for bits in SIZES:
+        m = odd_modulus(rng, bits)
+        bases = [rng.randrange(m) for _ in range(10)] + [0, 1, m - 1]
+        exps = [rng.getrandbits(bits) for _ in bases[:-1]] + [0]
+        assert powmod(bases, exps, m, ctx=cpu) == [pow(x, e, m) for x, e in zip(bases, exps)]
+        assert powmod(bases, 65537, m, ctx=cpu) == [pow(x, 65537, m) for x in bases]
+        ms = [odd_modulus(rng, bits) for _ in range(9)]
+        bs = [rng.randrange(mm) for mm in ms]
+        es = [rng.getrandbits(rng.randrange(1, 2 * bits)) for _ in ms]
+        assert powmod(bs, es, ms, ctx=cpu) == [pow(x, e, mm) for x, e, mm in zip(bs, es, ms)]
+        assert powmod(bs, 0, ms) == [1 % mm for mm in ms]
+    # a larger batch: spreads over threads / SIMD lanes (not a multiple of 8)
+    m = odd_modulus(rng, 1024)
+    bases = [rng.randrange(m) for _ in range(37)]
+    e = rng.getrandbits(1024)
+    assert powmod(bases, e, m) == [pow(x, e, m) for x in bases]
+    with Context("cpu", constant_time=True) as ct:
+        assert powmod(bases[:5], e, m, ctx=ct) == [pow(x, e, m) for x in bases[:5]]
+
+
+def test_powmod_errors():
+    need("mpb_batch_powm")
+    with pytest.raises(ValueError):
+        powmod([1, 2], 3, 10)  # even modulus
+    with pytest.raises(ValueError):
+        powmod([1], 3, 1)
+    with pytest.raises(ValueError):
+        powmod([8], 3, 7)  # base >= m
+    with pytest.raises(ValueError, match="exponents for 2 bases"):
+        powmod([1, 2], [3], 7)
+    with pytest.raises(ValueError, match="negative"):
+        powmod([1], -3, 7)
+    with pytest.raises(ValueError, match="negative"):
+        powmod([1], [-3], 7)
+    with pytest.raises(TypeError):
+        powmod([1], 3.0, 7)
+
+
+# ---- RSA / DH ------------------------------------------------------------------------------
+def _small_key():
+    p, q, e = 1000000007, 998244353, 65537
+    n = p * q
+    d = pow(e, -1, (p - 1) * (q - 1))
+    return RSAKey(n, e, d, p, q, d % (p - 1), d % (q - 1), pow(q, -1, p))
+
+
+def test_rsa_small_and_errors():
+    need("mpb_batch_rsa_crt")
+    k = _small_key()
+    cs = [0, 1, 2, 12345, k.n - 1]
+    assert rsa_private(cs, k) == [pow(c, k.d, k.n) for c in cs]
+    assert rsa_private(cs, [k] * len(cs)) == [pow(c, k.d, k.n) for c in cs]
+    with pytest.raises(ValueError):
+        rsa_private([k.n], k)  # c >= n
+    bad = k._replace(qinv=(k.qinv + 1) % k.p)
+    with pytest.raises(ValueError):
+        rsa_private([5], bad)
+    with pytest.raises(ValueError, match="keys for 2"):
+        rsa_private([1, 2], [k])
+    with pytest.raises(TypeError, match="RSAKey"):
+        rsa_private([1], [(1, 2)])
+    with pytest.raises(TypeError):
+        rsa_private([1], (1, 2, 3))
+
+
+def test_dh_small_and_errors():
+    need("mpb_batch_dh_keygen", "mpb_batch_dh_shared")
+    p = 2**127 - 1
+    xs = [2, 3, 2**100 + 5]
+    assert dh(xs, p) == [pow(2, x, p) for x in xs]
+    assert dh(xs, p, 5) == [pow(5, x, p) for x in xs]
+    peers = [7, 11, p - 2]
+    assert dh(xs, p, peers=peers) == [pow(y, x, p) for x, y in zip(xs, peers)]
+    with pytest.raises(ValueError):
+        dh([5], p, peers=[p - 1])
+    with pytest.raises(ValueError, match="different lengths"):
+        dh([5, 6], p, peers=[3])
+    with pytest.raises(ValueError):
+        dh([5], 100)  # even p
+    with pytest.raises(ValueError, match="negative"):
+        dh([-5], p)
+
+
+# ---- GF(2)[x] ------------------------------------------------------------------------------
+GF2_F = [0b111, 0b1011, (1 << 63) | 0b11011, (1 << 64) | 0b11011,
+         (1 << 163) | (1 << 7) | (1 << 6) | (1 << 3) | 1,
+         (1 << 233) | (1 << 74) | 1, (1 << 571) | (1 << 10) | (1 << 5) | (1 << 2) | 1]
+
+
+def test_gf2x_mul_sqr(rng, cpu):
+    need("mpb_batch_gf2x_mul", "mpb_batch_gf2x_sqr")
+    for bits in (1, 63, 64, 65, 128, 300, 1000, 4096):
+        a = [rng.getrandbits(bits) for _ in range(12)] + [0, 1, (1 << bits) - 1]
+        b = [rng.getrandbits(bits) for _ in range(12)] + [(1 << bits) - 1, 1, (1 << bits) - 1]
+        assert gf2x_mul(a, b, ctx=cpu) == [gf2ref.clmul(x, y) for x, y in zip(a, b)]
+        assert gf2x_sqr(a, ctx=cpu) == [gf2ref.clmul(x, x) for x in a]
+
+
+def test_gf2x_mulmod_inv(rng, cpu):
+    need("mpb_batch_gf2x_mulmod", "mpb_batch_gf2x_inv")
+    for f in GF2_F:
+        d = f.bit_length() - 1
+        a = [rng.getrandbits(d) for _ in range(10)] + [1, (1 << d) - 1]
+        b = [rng.getrandbits(d) for _ in range(10)] + [(1 << d) - 1, 1]
+        assert gf2x_mulmod(a, b, f, ctx=cpu) == [gf2ref.mulmod(x, y, f) for x, y in zip(a, b)]
+        a = [x for x in a if gf2ref.inv(x, f) is not None]
+        inv = gf2x_inv(a, f, ctx=cpu)
+        assert inv == [gf2ref.inv(x, f) for x in a]
+        assert all(gf2ref.mulmod(x, y, f) == 1 for x, y in zip(a, inv))
+
+
+def test_gf2x_errors():
+    need("mpb_batch_gf2x_mulmod", "mpb_batch_gf2x_inv", "mpb_batch_gf2x_mul")
+    f = GF2_F[4]
+    with pytest.raises(ValueError) as ei:
+        gf2x_inv([1, 0, 3], f)
+    assert getattr(ei.value, "bad_index", 1) == 1
+    assert ei.value.status == -9  # MPB_ENOTINV
+    with pytest.raises(ValueError):
+        gf2x_inv([0b11], 0b101)  # x^2+1 = (x+1)^2: x+1 not invertible
+    with pytest.raises(ValueError, match="degree"):
+        gf2x_mulmod([1], [1], 1)
+    with pytest.raises(ValueError):
+        gf2x_mulmod([f], [1], f)  # deg a >= deg f
+    with pytest.raises(ValueError, match="different lengths"):
+        gf2x_mul([1], [1, 2])
+    with pytest.raises(ValueError, match="negative"):
+        gf2x_mul([-1], [1])
+
+
+# ---- NumPy limb variants -------------------------------------------------------------------
+def test_limbs_variants(rng, cpu):
+    need("mpb_batch_mul", "mpb_batch_modmul", "mpb_batch_powm", "mpb_batch_sqr")
+    w, n = 32, 50
+    m = odd_modulus(rng, 64 * w)
+    a = [rng.randrange(m) for _ in range(n)]
+    b = [rng.randrange(m) for _ in range(n)]
+    A, B, M = ints_to_limbs(a, w), ints_to_limbs(b, w), ints_to_limbs([m], w)
+    P = mul_limbs(A, B, ctx=cpu)
+    assert P.shape == (n, 2 * w) and P.dtype == np.uint64
+    assert limbs_to_ints(P) == [x * y for x, y in zip(a, b)]
+    assert limbs_to_ints(sqr_limbs(A)) == [x * x for x in a]
+    for Mx in (M, M[0], np.repeat(M, n, axis=0)):
+        R = mulmod_limbs(A, B, Mx, ctx=cpu)
+        assert R.shape == (n, w)
+        assert limbs_to_ints(R) == [x * y % m for x, y in zip(a, b)]
+    e = rng.getrandbits(300)
+    E = ints_to_limbs([e], 5)
+    assert limbs_to_ints(powmod_limbs(A, E, M)) == [pow(x, e, m) for x in a]
+    es = [rng.getrandbits(100) for _ in a]
+    assert limbs_to_ints(powmod_limbs(A, ints_to_limbs(es, 2), M[0])) == \
+        [pow(x, y, m) for x, y in zip(a, es)]
+    # non-contiguous input is accepted (copied)
+    A2 = np.asfortranarray(A)
+    assert limbs_to_ints(mulmod_limbs(A2, B, M)) == [x * y % m for x, y in zip(a, b)]
+
+
+def test_limbs_errors():
+    need("mpb_batch_modmul", "mpb_batch_mul")
+    A = np.zeros((4, 2), dtype=np.uint64)
+    with pytest.raises(TypeError, match="uint64"):
+        mul_limbs(A.astype(np.int64), A)
+    with pytest.raises(TypeError, match="ndarray"):
+        mul_limbs([[1]], A)
+    with pytest.raises(ValueError, match="different shapes"):
+        mul_limbs(A, A[:3])
+    with pytest.raises(ValueError, match="shape"):
+        mul_limbs(A[0], A[0])
+    with pytest.raises(ValueError, match="rows"):
+        mulmod_limbs(A, A, np.ones((3, 2), dtype=np.uint64))
+    with pytest.raises(ValueError, match="limbs per row"):
+        mulmod_limbs(A, A, np.ones((1, 3), dtype=np.uint64))
+    with pytest.raises(ValueError):  # zero modulus, detected by the library
+        mulmod_limbs(A, A, np.zeros((1, 2), dtype=np.uint64))
