@@ -11,13 +11,49 @@ using mpn::limb;
 namespace {
 constexpr size_t STACK_LIMBS = 640;  // 5 KiB: covers 64x64-limb products with aliasing
 
-int sqr_into(const mp_int *a, mp_int *c) {
+// mpn::mul_n_itch / mpn::sqr_itch depend only on n (they are recursive): a table for the
+// small sizes, filled when the library loads. Before that (a call from another static
+// initialiser) `ready` is still false (zero-initialised storage) and the functions are called.
+constexpr size_t ITCH_TAB = 128;
+struct ItchTab {
+  bool ready;
+  uint32_t mul[ITCH_TAB + 1], sqr[ITCH_TAB + 1];
+};
+ItchTab make_itch_tab() {
+  ItchTab t{};
+  for (size_t n = 1; n <= ITCH_TAB; n++) {
+    t.mul[n] = (uint32_t)mpn::mul_n_itch(n);
+    t.sqr[n] = (uint32_t)mpn::sqr_itch(n);
+  }
+  t.ready = true;
+  return t;
+}
+const ItchTab g_itch = make_itch_tab();
+inline size_t mul_n_itch(size_t n) { return n <= ITCH_TAB && g_itch.ready ? g_itch.mul[n] : mpn::mul_n_itch(n); }
+inline size_t sqr_itch(size_t n) { return n <= ITCH_TAB && g_itch.ready ? g_itch.sqr[n] : mpn::sqr_itch(n); }
+
+// Fast path for balanced products of up to FAST_MAX limbs into a distinct output that already
+// has room: no allocation, no copies, few branches (the 256..1024-bit sizes where the wrapper
+// cost matters against GMP's mpn_mul_n).
+constexpr int FAST_MAX = 16;
+constexpr size_t FAST_SCRATCH = 128;
+
+// c->dp[0, rn) holds a product of normalized operands: the top limb may be zero, no other.
+inline void finish_product(mp_int *c, int rn, int sign) {
+  int old = c->used;
+  int n = rn - (c->dp[rn - 1] == 0);
+  if (old > n) std::memset(c->dp + n, 0, (size_t)(old - n) * sizeof(mp_digit));
+  c->used = n;
+  c->sign = sign;
+}
+
+__attribute__((noinline)) int sqr_into(const mp_int *a, mp_int *c) {
   size_t n = bn::used(a);
   if (n == 0) { mpb_mp_zero(c); return MP_OKAY; }
   size_t rn = 2 * n;
   if (!bn::size_ok(rn)) return MP_MEM;
   const bool alias = (c == a);
-  const size_t itch = mpn::sqr_itch(n);
+  const size_t itch = sqr_itch(n);
   ScratchLimbs<STACK_LIMBS> s(itch + (alias ? rn : 0));
   if (!s.ok()) return MP_MEM;
   if (c->alloc < (int)rn) {
@@ -35,12 +71,10 @@ int sqr_into(const mp_int *a, mp_int *c) {
   bn::finish(c, rn, old, MP_ZPOS);
   return MP_OKAY;
 }
-}  // namespace
 
-extern "C" {
-
-MPB_API int mpb_mp_mul(const mp_int *a, const mp_int *b, mp_int *c) {
-  if (!a || !b || !c) return MP_VAL;
+// The general case (any sizes, aliasing, growing c, heap scratch), kept out of line so that
+// the fast path of mpb_mp_mul has a small frame.
+__attribute__((noinline)) int mul_general(const mp_int *a, const mp_int *b, mp_int *c) {
   if (a == b) return sqr_into(a, c);
   size_t an = bn::used(a), bnn = bn::used(b);
   if (an == 0 || bnn == 0) { mpb_mp_zero(c); return MP_OKAY; }
@@ -49,7 +83,7 @@ MPB_API int mpb_mp_mul(const mp_int *a, const mp_int *b, mp_int *c) {
   const size_t rn = an + bnn;
   if (!bn::size_ok(rn)) return MP_MEM;
   const bool alias = (c == a || c == b);
-  const size_t itch = an == bnn ? mpn::mul_n_itch(an) : mpn::mul_itch(an, bnn);
+  const size_t itch = an == bnn ? mul_n_itch(an) : mpn::mul_itch(an, bnn);
   ScratchLimbs<STACK_LIMBS> s(itch + (alias ? rn : 0));
   if (!s.ok()) return MP_MEM;
   if (c->alloc < (int)rn) {
@@ -65,10 +99,33 @@ MPB_API int mpb_mp_mul(const mp_int *a, const mp_int *b, mp_int *c) {
   bn::finish(c, rn, old, sign);
   return MP_OKAY;
 }
+}  // namespace
+
+extern "C" {
 
 MPB_API int mpb_mp_sqr(const mp_int *a, mp_int *b) {
   if (!a || !b) return MP_VAL;
+  const int n = a->used;
+  if (n > 0 && n <= FAST_MAX && b != a && b->alloc >= 2 * n && g_itch.ready && g_itch.sqr[n] <= FAST_SCRATCH) {
+    limb scratch[FAST_SCRATCH];
+    mpn::sqr(b->dp, a->dp, (size_t)n, scratch);
+    finish_product(b, 2 * n, MP_ZPOS);
+    return MP_OKAY;
+  }
   return sqr_into(a, b);
+}
+
+MPB_API int mpb_mp_mul(const mp_int *a, const mp_int *b, mp_int *c) {
+  if (!a || !b || !c) return MP_VAL;
+  const int n = a->used;
+  if (n == b->used && n > 0 && n <= FAST_MAX && c != a && c != b && a != b && c->alloc >= 2 * n &&
+      g_itch.ready && g_itch.mul[n] <= FAST_SCRATCH) {
+    limb scratch[FAST_SCRATCH];
+    mpn::mul_n(c->dp, a->dp, b->dp, (size_t)n, scratch);
+    finish_product(c, 2 * n, a->sign ^ b->sign);
+    return MP_OKAY;
+  }
+  return mul_general(a, b, c);
 }
 
 }  // extern "C"

@@ -239,3 +239,32 @@ TEST_CASE("mp_add/sub/mul/sqr/div/mod: MP_MEM on allocation failure, output unto
         if (n >= 300 && alias == 0) CHECK(k >= 1);  // big operands must have grown c
       }
 }
+
+TEST_CASE("mp_mul / mp_sqr fast path: output with room and stale digits, every small size",
+          "[bn][arith][mul]") {
+  auto rng = make_rng(106);
+  for (size_t n = 1; n <= 20; n++)
+    for (int rep = 0; rep < 20; rep++) {
+      Z za, zb, zc, want;
+      rand_z(rng, za, n);
+      rand_z(rng, zb, n);
+      rand_z(rng, zc, 45);  // c holds a longer value: its high digits must be cleared
+      M a, b, c;
+      setz(&a, za);
+      setz(&b, zb);
+      setz(&c, zc);
+      mpz_mul(want, za, zb);
+      REQUIRE(mp_mul(&a, &b, &c) == MP_OKAY);
+      BN_EQ(&c, want);
+      for (int i = c.v.used; i < c.v.alloc; i++) REQUIRE(c.v.dp[i] == 0);
+      setz(&c, zc);
+      mpz_mul(want, za, za);
+      REQUIRE(mp_sqr(&a, &c) == MP_OKAY);
+      BN_EQ(&c, want);
+      for (int i = c.v.used; i < c.v.alloc; i++) REQUIRE(c.v.dp[i] == 0);
+      // and again into the now exactly-sized output (no growth, fast path again)
+      mpz_mul(want, za, zb);
+      REQUIRE(mp_mul(&a, &b, &c) == MP_OKAY);
+      BN_EQ(&c, want);
+    }
+}
