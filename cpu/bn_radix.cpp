@@ -6,6 +6,9 @@
 // chunk (mul_1 + add_1), writing divides by radix^k (divrem_1) and splits the remainder.
 // Quadratic in the length; nothing is written to the output before the input is validated
 // and all memory is obtained.
+#include <array>
+#include <utility>
+
 #include "bn_ops.h"
 
 using namespace mpb;
@@ -14,15 +17,64 @@ using mpn::limb;
 namespace {
 const char ALPHABET[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz+/";
 
-int digit_value(unsigned char ch, int radix) {
-  int v;
-  if (ch >= '0' && ch <= '9') v = ch - '0';
-  else if (ch >= 'A' && ch <= 'Z') v = ch - 'A' + 10;
-  else if (ch >= 'a' && ch <= 'z') v = ch - 'a' + (radix <= 36 ? 10 : 36);
-  else if (ch == '+') v = 62;
-  else if (ch == '/') v = 63;
-  else return -1;
+// Character -> digit value (64 = not a digit), for radix <= 36 (letters case-insensitive)
+// and for radix > 36 (a-z are 36..61).
+struct DigitTab {
+  unsigned char lo[256], hi[256];
+  constexpr DigitTab() : lo(), hi() {
+    for (int i = 0; i < 256; i++) lo[i] = hi[i] = 64;
+    for (int i = 0; i < 64; i++) {
+      unsigned char ch = (unsigned char)ALPHABET[i];
+      hi[ch] = (unsigned char)i;
+      if (i < 36) lo[ch] = (unsigned char)i;
+    }
+    for (int i = 0; i < 26; i++) lo['a' + i] = (unsigned char)(10 + i);
+  }
+};
+constexpr DigitTab DIGITS{};
+
+inline int digit_value(unsigned char ch, int radix) {
+  int v = radix <= 36 ? DIGITS.lo[ch] : DIGITS.hi[ch];
   return v < radix ? v : -1;
+}
+
+// Division of a limb array by one limb with a precomputed inverse (Moller-Granlund,
+// "Improved division by invariant integers", 2011, algorithm 4): no hardware division in the
+// loop. d is normalized (top bit set) and v = floor((2^128 - 1) / d) - 2^64.
+inline limb div_2by1_preinv(limb u1, limb u0, limb d, limb v, limb *r) {
+  mpn::dlimb q = (mpn::dlimb)v * u1 + (((mpn::dlimb)u1 << 64) | u0);
+  limb q1 = (limb)(q >> 64) + 1, q0 = (limb)q;
+  limb rr = u0 - q1 * d;
+  if (rr > q0) { q1--; rr += d; }
+  if (rr >= d) { q1++; rr -= d; }
+  *r = rr;
+  return q1;
+}
+struct Divisor {
+  limb d;      // normalized divisor  (divisor << shift)
+  limb v;      // its inverse
+  unsigned shift;
+  explicit Divisor(limb divisor) {
+    shift = (unsigned)__builtin_clzll(divisor);
+    d = divisor << shift;
+    v = (limb)(~(mpn::dlimb)0 / d);  // floor((2^128-1)/d) - 2^64, the low 64 bits
+  }
+};
+// q[0..n) = x / divisor, returns the remainder. q may equal x. n >= 1.
+limb divrem_1_preinv(limb *q, const limb *x, size_t n, const Divisor &dv) {
+  limb r;
+  if (dv.shift == 0) {
+    r = 0;
+    for (size_t i = n; i-- > 0;) q[i] = div_2by1_preinv(r, x[i], dv.d, dv.v, &r);
+    return r;
+  }
+  const unsigned s = dv.shift;
+  r = x[n - 1] >> (64 - s);  // < 2^s <= d
+  for (size_t i = n; i-- > 0;) {
+    limb u = (x[i] << s) | (i ? x[i - 1] >> (64 - s) : 0);
+    q[i] = div_2by1_preinv(r, u, dv.d, dv.v, &r);
+  }
+  return r >> s;
 }
 
 // log2(radix) for a power of two, else 0
@@ -43,6 +95,32 @@ unsigned ceil_log2(int radix) {
   return s;
 }
 
+// Writes the digits of one chunk r (least significant first): exactly k digits when `full`
+// (a chunk below the top one, with its leading zeros), else until r is exhausted. Returns the
+// count. A template per radix so the divisions by R become multiplications.
+template <unsigned R>
+size_t emit_digits(limb r, unsigned k, bool full, unsigned char *out) {
+  size_t c = 0;
+  if (full) {
+    for (unsigned i = 0; i < k; i++, c++) {
+      if (out) out[c] = (unsigned char)ALPHABET[r % R];
+      r /= R;
+    }
+  } else {
+    for (; r; c++) {
+      if (out) out[c] = (unsigned char)ALPHABET[r % R];
+      r /= R;
+    }
+  }
+  return c;
+}
+using EmitFn = size_t (*)(limb, unsigned, bool, unsigned char *);
+template <size_t... I>
+constexpr std::array<EmitFn, sizeof...(I)> make_emitters(std::index_sequence<I...>) {
+  return {{&emit_digits<(unsigned)(I < 2 ? 2 : I)>...}};
+}
+constexpr std::array<EmitFn, 65> EMIT = make_emitters(std::make_index_sequence<65>{});
+
 // Number of radix digits of the magnitude in x[0..n) (destroys x unless pow2). n > 0.
 // If out != NULL the digits are also written, least significant first.
 size_t digits_of(limb *x, size_t n, int radix, unsigned char *out) {
@@ -62,23 +140,13 @@ size_t digits_of(limb *x, size_t n, int radix, unsigned char *out) {
   unsigned k;
   limb big;
   chunk_of(radix, &k, &big);
+  const Divisor dv(big);
+  const EmitFn emit = EMIT[(size_t)radix];
   size_t count = 0;
   while (n > 0) {
-    limb r = mpn::divrem_1(x, x, n, big);
+    limb r = divrem_1_preinv(x, x, n, dv);
     n = mpn::normalized_size(x, n);
-    if (n > 0) {
-      for (unsigned i = 0; i < k; i++) {
-        if (out) out[count] = (unsigned char)ALPHABET[r % (limb)radix];
-        r /= (limb)radix;
-        count++;
-      }
-    } else {
-      while (r) {
-        if (out) out[count] = (unsigned char)ALPHABET[r % (limb)radix];
-        r /= (limb)radix;
-        count++;
-      }
-    }
+    count += emit(r, k, n > 0, out ? out + count : nullptr);
   }
   return count;
 }
