@@ -17,7 +17,7 @@ Run:  python3 cpu/mul_fixed_adx_gen.py > cpu/mul_fixed_adx.cpp
 """
 
 NMAX = 8
-COPY_FROM = 7  # from this n on, a and b are copied to the stack (saves two pointer registers)
+COPY_FROM = 7  # from this n on, a and b are copied to one stack array (saves a pointer register)
 
 
 class Gen:
@@ -42,16 +42,16 @@ class Gen:
         self.free.append(self.pos.pop(p))
 
 
-def addr(base, k, local):
-    return f"{8 * k}+%[{base}]" if local else f"{8 * k}(%[{base}])"
+def addr(base, k):
+    return f"{8 * k}(%[{base}])"
 
 
 def gen_mul(n):
     local = n >= COPY_FROM
     g = Gen(n + 2)
     T_LO, T_HI = "%[tl]", "%[th]"
-    A = lambda j: addr("ap", j, local)
-    B = lambda i: addr("bp", i, local)
+    A = lambda j: addr("ab", j) if local else addr("ap", j)
+    B = lambda i: addr("ab", n + i) if local else addr("bp", i)
     R = lambda k: f"{8 * k}(%[rp])"
     e = g.emit
     e(f"xor %k[tl], %k[tl]")
@@ -155,7 +155,7 @@ def asm_block(g, kind, n, local):
     outs = f'{regs}, [tl] "=&r"(tl), [th] "=&r"(th), "=&d"(dx)'
     if kind == "mul":
         if local:
-            ins = ('[rp] "r"(rp), [ap] "m"(*(const limb(*)[%d])a), [bp] "m"(*(const limb(*)[%d])b), [zero] "m"(kZero)' % (n, n))
+            ins = '[rp] "r"(rp), [ab] "r"(ab), [zero] "m"(kZero)'
         else:
             ins = '[rp] "r"(rp), [ap] "r"(ap), [bp] "r"(bp), [zero] "m"(kZero)'
     else:
@@ -181,8 +181,8 @@ def main():
         print(f"__attribute__((noinline)) void mul_{n}x{n}(limb *rp, const limb *ap, const limb *bp) {{")
         print(f"  limb x[{g.peak}], tl, th, dx;")
         if local:
-            print(f"  limb a[{n}], b[{n}];")
-            print(f"  for (int i = 0; i < {n}; i++) a[i] = ap[i], b[i] = bp[i];")
+            print(f"  limb ab[{2 * n}];")
+            print(f"  for (int i = 0; i < {n}; i++) ab[i] = ap[i], ab[{n} + i] = bp[i];")
         print(asm_block(g, "mul", n, local))
         print("  (void)x, (void)tl, (void)th, (void)dx;")
         print("}\n")

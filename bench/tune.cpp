@@ -1,0 +1,140 @@
+// tune: measures the size thresholds of include/mpbatch/tuning.h on this machine and prints
+// a replacement block for that file (with machine, date and command).
+//
+//   tune --int     integer multiplication / squaring: Comba vs schoolbook, Karatsuba cut-offs
+//
+// Method (as GMP's tuneup): for each size n, time the dispatcher with the algorithm under test
+// forced at the top level only (its recursive calls use the current lower thresholds) against
+// the dispatcher without it; the threshold is the first n from which the new algorithm wins
+// at that size and the next three.  Minimum of several timed batches per point.
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/report.h"
+#include "cpu_features.h"
+#include "mpn.h"
+#include "mul_internal.h"
+#include <mpbatch/tuning.h>
+
+namespace mpn = mpb::mpn;
+using limb = mpn::limb;
+
+namespace {
+
+inline void clobber(void *p) { __asm__ volatile("" : : "r"(p) : "memory"); }
+
+template <class F> double time_ns(F &&f, double work) {
+  long iters = (long)(2e5 / work) + 10;
+  double best = 1e300;
+  for (int r = 0; r < 9; r++) {
+    auto t0 = std::chrono::steady_clock::now();
+    for (long i = 0; i < iters; i++) f();
+    auto t1 = std::chrono::steady_clock::now();
+    best = std::min(best, std::chrono::duration<double, std::nano>(t1 - t0).count() / (double)iters);
+  }
+  return best;
+}
+
+struct Ops {
+  std::vector<limb> a, b, r, s;
+  explicit Ops(size_t n) : a(n), b(n), r(2 * n), s(mpn::mul_n_itch(n) + mpn::sqr_itch(n) + 8) {
+    std::mt19937_64 rng(n * 7919 + 1);
+    for (auto &x : a) x = rng();
+    for (auto &x : b) x = rng();
+  }
+};
+
+// First n in [lo, hi] where `better(n)` holds for n .. n+3; hi+1 if never.
+int crossover(int lo, int hi, const std::function<bool(int)> &better, bool verbose, const char *what) {
+  std::vector<int> win(hi + 5, 0);
+  for (int n = lo; n <= hi + 3; n++) win[n] = better(n);
+  for (int n = lo; n <= hi; n++)
+    if (win[n] && win[n + 1] && win[n + 2] && win[n + 3]) return n;
+  if (verbose) std::fprintf(stderr, "%s: no crossover in [%d, %d]\n", what, lo, hi);
+  return hi + 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  bool do_int = false, verbose = false;
+  for (int i = 1; i < argc; i++) {
+    if (!std::strcmp(argv[i], "--int")) do_int = true;
+    else if (!std::strcmp(argv[i], "-v")) verbose = true;
+    else if (!std::strcmp(argv[i], "--portable")) mpb::cpu::force_portable(true);
+    else {
+      std::fprintf(stderr, "usage: tune --int [-v] [--portable]\n");
+      return 2;
+    }
+  }
+  if (!do_int) {
+    std::fprintf(stderr, "usage: tune --int [-v] [--portable]\n");
+    return 2;
+  }
+  auto &p = mpb::tuning::params();
+  mpb::tuning::reset_params();
+  const int BIG = 1 << 30;
+
+  // 1. Comba vs schoolbook rows (only matters above the MULX/ADX fixed kernels, or portable).
+  p.mul_karatsuba = p.sqr_karatsuba = BIG;
+  auto comba_better = [&](int n, bool sqr) {
+    Ops o(n);
+    double tc, tb;
+    if (sqr) {
+      tc = time_ns([&] { mpn::sqr_comba(o.r.data(), o.a.data(), n); clobber(o.r.data()); }, (double)n * n / 2);
+      tb = time_ns([&] { mpn::sqr_basecase(o.r.data(), o.a.data(), n); clobber(o.r.data()); }, (double)n * n / 2);
+    } else {
+      tc = time_ns([&] { mpn::mul_comba(o.r.data(), o.a.data(), o.b.data(), n); clobber(o.r.data()); }, (double)n * n);
+      tb = time_ns([&] { mpn::mul_basecase(o.r.data(), o.a.data(), n, o.b.data(), n); clobber(o.r.data()); }, (double)n * n);
+    }
+    if (verbose) std::fprintf(stderr, "%s n=%d comba %.1f basecase %.1f\n", sqr ? "sqr" : "mul", n, tc, tb);
+    return tc <= tb;
+  };
+  // comba_max = last n where Comba still wins (first n where basecase wins 4 times, minus 1)
+  int mul_comba_max = crossover(2, 40, [&](int n) { return !comba_better(n, false); }, verbose, "mul comba") - 1;
+  int sqr_comba_max = crossover(2, 40, [&](int n) { return !comba_better(n, true); }, verbose, "sqr comba") - 1;
+  p.mul_comba_max = mul_comba_max;
+  p.sqr_comba_max = sqr_comba_max;
+
+  // 2. Karatsuba at the top level vs the small-size dispatch.
+  auto kara_better = [&](int n, bool sqr) {
+    Ops o(n);
+    int save = sqr ? p.sqr_karatsuba : p.mul_karatsuba;
+    auto run = [&] {
+      if (sqr) mpn::sqr(o.r.data(), o.a.data(), n, o.s.data());
+      else mpn::mul_n(o.r.data(), o.a.data(), o.b.data(), n, o.s.data());
+      clobber(o.r.data());
+    };
+    (sqr ? p.sqr_karatsuba : p.mul_karatsuba) = BIG;
+    double t_small = time_ns(run, (double)n * n);
+    // Karatsuba at the top only: halves (< n) go to the small-size code.
+    (sqr ? p.sqr_karatsuba : p.mul_karatsuba) = n;
+    double t_kara = time_ns(run, (double)n * n);
+    (sqr ? p.sqr_karatsuba : p.mul_karatsuba) = save;
+    if (verbose) std::fprintf(stderr, "%s n=%d small %.1f karatsuba %.1f\n", sqr ? "sqr" : "mul", n, t_small, t_kara);
+    return t_kara < t_small;
+  };
+  int mul_kara = crossover(4, 60, [&](int n) { return kara_better(n, false); }, verbose, "mul karatsuba");
+  int sqr_kara = crossover(4, 60, [&](int n) { return kara_better(n, true); }, verbose, "sqr karatsuba");
+
+  std::string cmd = "build/bench/tune --int";
+  for (int i = 2; i < argc; i++) cmd += std::string(" ") + argv[i];
+  std::printf("/* ---- integer multiplication / squaring (limbs of 64 bits) ------------------------------\n");
+  std::printf(" * Machine: %s (%s), %s.\n", mpbench::machine().c_str(),
+              mpb::cpu::portable_forced() ? "portable C kernels" : (mpb::cpu::has_mulx_adx() ? "MULX/ADX kernels" : "portable C kernels"),
+              mpbench::today().c_str());
+  std::printf(" * Command: %s   (commit %s)\n", cmd.c_str(), mpbench::commit().c_str());
+  std::printf(" * With MULX/ADX, n <= 8 always uses the unrolled kernels (cpu/mul_fixed_adx.cpp); the\n");
+  std::printf(" * Comba limits below then only matter for 9..Karatsuba and for the portable path.\n");
+  std::printf(" * Toom-3: not implemented (Karatsuba is used at every size). */\n");
+  std::printf("constexpr int MUL_COMBA_MAX = %d;          /* delayed-carry Comba used up to this many limbs */\n", mul_comba_max);
+  std::printf("constexpr int SQR_COMBA_MAX = %d;\n", sqr_comba_max);
+  std::printf("constexpr int MUL_KARATSUBA_CUTOFF = %d;   /* Karatsuba at n >= this */\n", mul_kara);
+  std::printf("constexpr int SQR_KARATSUBA_CUTOFF = %d;\n", sqr_kara);
+  return 0;
+}
