@@ -268,3 +268,52 @@ TEST_CASE("mp_mul / mp_sqr fast path: output with room and stale digits, every s
       BN_EQ(&c, want);
     }
 }
+
+TEST_CASE("mp_mul / mp_sqr / mp_div with thresholds forced low (Karatsuba scratch at small sizes)",
+          "[bn][arith][mul]") {
+  auto &p = mpb::tuning::params();
+  p.mul_karatsuba = 2;
+  p.sqr_karatsuba = 2;
+  p.mul_comba_max = 1;
+  p.sqr_comba_max = 1;
+  auto rng = make_rng(107);
+  for (size_t n = 0; n <= 40; n++)
+    for (size_t m : {size_t(1), n / 2, n}) {
+      Z za, zb;
+      rand_z(rng, za, n);
+      rand_z(rng, zb, m);
+      check_binop(mp_mul, mpz_mul, za, zb);
+      check_binop(bn_sqr2, gmp_sqr, za, za);
+      if (mpz_sgn(zb.v)) check_binop(mp_mod, gmp_mod, za, zb, true);
+    }
+  mpb::tuning::reset_params();
+}
+
+TEST_CASE("cleared mp_int as input and output; size limits", "[bn][arith]") {
+  mp_int z;  // cleared: dp == NULL, used == alloc == 0
+  REQUIRE(mp_init(&z) == MP_OKAY);
+  mp_clear(&z);
+  M a, c;
+  mp_set(&a, 5);
+  REQUIRE(mp_add(&z, &a, &c) == MP_OKAY);
+  REQUIRE(mp_cmp_d(&c, 5) == MP_EQ);
+  REQUIRE(mp_mul(&a, &z, &c) == MP_OKAY);
+  REQUIRE(mp_iszero(&c.v));
+  REQUIRE(mp_div(&z, &a, &c, nullptr) == MP_OKAY);
+  REQUIRE(mp_iszero(&c.v));
+  REQUIRE(mp_sub(&z, &a, &z) == MP_OKAY);  // output with no storage grows
+  REQUIRE(z.sign == MP_NEG);
+  REQUIRE(z.dp[0] == 5);
+  mp_clear(&z);
+  // results over MAX_DIGITS are refused with MP_MEM, output untouched
+  REQUIRE(mp_mul_2d(&a, 2147483647, &c) == MP_MEM);
+  REQUIRE(mp_lshd(&a, 2147483647) == MP_MEM);
+  REQUIRE(mp_cmp_d(&a, 5) == MP_EQ);
+  // a value of exactly MAX_DIGITS/2 + 1 digits squared is too big
+  M big;
+  REQUIRE(mp_mul_2d(&a, 64 * ((1 << 23) + 1), &big) == MP_OKAY);
+  mp_set(&c, 9);
+  REQUIRE(mp_sqr(&big, &c) == MP_MEM);
+  REQUIRE(mp_mul(&big, &big, &c) == MP_MEM);
+  REQUIRE(mp_cmp_d(&c, 9) == MP_EQ);
+}
