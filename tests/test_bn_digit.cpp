@@ -102,6 +102,17 @@ TEST_CASE("mp_addmod / mp_submod / mp_mulmod / mp_sqrmod agree with GMP", "[bn][
         REQUIRE(f.first(&a, &b, &c, &c) == MP_OKAY);  // d == c
         BN_EQ(&c, want);
         setz(&c, zc);
+        REQUIRE(f.first(&a, &b, &c, &b) == MP_OKAY);  // d == b
+        BN_EQ(&b, want);
+        setz(&b, zb);
+        Z waa;  // a == b
+        f.second(t, za, za);
+        mpz_mod(waa, t, zc);
+        REQUIRE(f.first(&a, &a, &c, &d) == MP_OKAY);
+        BN_EQ(&d, waa);
+        REQUIRE(f.first(&a, &a, &c, &a) == MP_OKAY);
+        BN_EQ(&a, waa);
+        setz(&a, za);
       }
       mpz_mul(t, za, za);
       mpz_mod(want, t, zc);

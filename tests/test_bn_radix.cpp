@@ -216,7 +216,7 @@ TEST_CASE("binary formats: unsigned and signed round trips against GMP", "[bn][b
 
 TEST_CASE("radix and binary readers/writers: MP_MEM on allocation failure, no leak", "[bn][radix][alloc]") {
   auto rng = make_rng(404);
-  for (int which = 0; which < 6; which++)
+  for (int which = 0; which < 7; which++)
     for (int radix : {10, 16, 7}) {
       INFO("which=" << which << " radix=" << radix);
       Z za, zo;
@@ -245,7 +245,8 @@ TEST_CASE("radix and binary readers/writers: MP_MEM on allocation failure, no le
           case 2: size_rc = mp_radix_size(&a, radix); return size_rc < 0 ? size_rc : MP_OKAY;
           case 3: return mp_read_signed_bin(&o, bytes.data(), (int)cnt + 1);
           case 4: return mp_read_unsigned_bin(&o, bytes.data() + 1, (int)cnt);
-          default: return mp_neg(&a, &o);
+          case 5: return mp_neg(&a, &o);
+          default: return mp_abs(&a, &o);
         }
       };
       fc.unchanged = [&] { return equal(&a, za) && equal(&o, zo) && out == out0; };
@@ -258,7 +259,8 @@ TEST_CASE("radix and binary readers/writers: MP_MEM on allocation failure, no le
           case 1: return std::string(reinterpret_cast<char *>(out.data())) == s;
           case 2: return size_rc == (int)s.size() + 1;
           case 4: return equal(&o, absz);
-          default: return equal(&o, negz);
+          case 5: return equal(&o, negz);
+          default: return equal(&o, absz);
         }
       };
       fc.teardown = [&] { mp_clear(&a); mp_clear(&o); };

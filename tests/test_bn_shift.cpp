@@ -112,7 +112,7 @@ TEST_CASE("mp_div_2d / mp_mod_2d / mp_mul_2d / mp_div_2 / mp_mul_2 agree with GM
 TEST_CASE("shifts: MP_MEM on allocation failure, outputs untouched, no leak", "[bn][shift][alloc]") {
   auto rng = make_rng(203);
   for (size_t n : {size_t(5), size_t(200)})
-    for (int which = 0; which < 5; which++) {
+    for (int which = 0; which < 7; which++) {
       INFO("which=" << which << " n=" << n);
       Z za, zc0, zd0, want, want_r;
       rand_z(rng, za, n);
@@ -124,6 +124,8 @@ TEST_CASE("shifts: MP_MEM on allocation failure, outputs untouched, no leak", "[
       if (which == 1) mpz_mul_2exp(want, za, b);
       if (which == 2) mpz_set(want, want_r);
       if (which == 3) mpz_mul_2exp(want, za, 64 * 300);
+      if (which == 5) mpz_mul_2exp(want, za, 1);
+      if (which == 6) mpz_tdiv_q_2exp(want, za, 1);
       mp_int a, c, d;
       FailCase fc;
       fc.setup = [&] {
@@ -142,6 +144,8 @@ TEST_CASE("shifts: MP_MEM on allocation failure, outputs untouched, no leak", "[
           case 1: return mp_mul_2d(&a, b, &c);
           case 2: return mp_mod_2d(&a, b, &c);
           case 3: return mp_lshd(&a, 300);
+          case 5: return mp_mul_2(&a, &c);
+          case 6: return mp_div_2(&a, &c);
           default: return mp_div_2d(&a, b, &c, &a);
         }
       };
@@ -150,6 +154,7 @@ TEST_CASE("shifts: MP_MEM on allocation failure, outputs untouched, no leak", "[
         if (which == 3) return equal(&a, want) && well_formed(&a);
         if (which == 0) return equal(&c, want) && equal(&d, want_r) && well_formed(&d);
         if (which == 4) return equal(&c, want) && equal(&a, want_r);
+        if (which >= 5) return equal(&c, want) && well_formed(&c) && equal(&a, za);
         return equal(&c, want) && well_formed(&c);
       };
       fc.teardown = [&] { mp_clear(&a); mp_clear(&c); mp_clear(&d); };
