@@ -61,12 +61,12 @@ void mul(limb *c, const limb *a, size_t an, const limb *b, size_t bn, limb *scra
     }
     return;
   }
-  if (an < (size_t)P.gf2x_toom3)
-    mul_karatsuba(c, a, an, b, bn, scratch);
-  else if (an < (size_t)P.gf2x_toom4)
+  if (an >= (size_t)P.gf2x_toom4)
+    mul_toom4(c, a, an, b, bn, scratch);
+  else if (an >= (size_t)P.gf2x_toom3)
     mul_toom3(c, a, an, b, bn, scratch);
   else
-    mul_toom4(c, a, an, b, bn, scratch);
+    mul_karatsuba(c, a, an, b, bn, scratch);
 }
 
 } // namespace gf2x
