@@ -105,6 +105,7 @@ extern "C" MPB_API int mpb_batch_rsa_crt(mpb_ctx *ctx, uint64_t *out, const uint
     return call.fail(MPB_ERANGE, MPB_ARG_WIDTH, -1, "half_width must be in 1..width");
   Settings s = snapshot(ctx);
   if ((st = check_backend(call, s))) return st;
+  call.set_ct(s.ct != MPB_CT_OFF);
   if (count == 0) {
     call.choose(MPB_BACKEND_CPU, 1, "empty batch");
     return call.finish(MPB_OK);
