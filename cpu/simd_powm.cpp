@@ -23,6 +23,10 @@ namespace {
 using detail::Job;
 using detail::kTable;
 
+// Largest modulus: 16384 bits. Keeps every lazy accumulator digit < 2^63, i.e. fewer than
+// 2^11 terms of < 2^52 (IFMA: about 4N terms, N <= 316; AVX2: about 2N terms, N <= 631).
+constexpr size_t kMaxLimbs = 256;
+
 size_t max_digits(unsigned K, size_t n) { return (64 * n + 2 + K - 1) / K; }
 // Limbs of the numerator 2^(2KN) used to get R^2 mod m.
 size_t r2_limbs(unsigned K, size_t N) { return (2 * (size_t)K * N) / 64 + 1; }
@@ -35,7 +39,7 @@ size_t scalar_limbs(unsigned K, size_t N, size_t n) {
 }
 
 size_t itch(unsigned L, unsigned K, size_t n) {
-  if (n == 0) return 0;
+  if (n == 0 || n > kMaxLimbs) return 0;
   size_t N = max_digits(K, n);
   return 8 + vec_limbs(L, N) + scalar_limbs(K, N, n);
 }
@@ -85,7 +89,7 @@ int run(unsigned L, unsigned K, void (*kernel)(const Job &), uint64_t *const r[]
         const uint64_t *const base[], const uint64_t *const exp[], size_t en,
         const uint64_t *const m[], size_t n, bool ct, uint64_t *scratch) {
   if (!r) return MPB_ENULL;
-  if (n == 0) return MPB_ERANGE;
+  if (n == 0 || n > kMaxLimbs) return MPB_ERANGE;
   // ---- validation: nothing is written before all of it passes
   int first = -1;
   size_t mbits = 0;

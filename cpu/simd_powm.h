@@ -23,7 +23,7 @@
 //  - scratch: at least powm_x8_itch(n) / powm_x4_itch(n) limbs, any alignment.
 //    It is wiped (secure_zero) before return when constant_time is true.
 //  - returns MPB_OK, MPB_ENULL (null pointer for a used lane / scratch / modulus),
-//    MPB_ERANGE (n == 0), MPB_EVAL (an even or zero modulus, or a base >= its modulus), or
+//    MPB_ERANGE (n == 0 or n > 256 limbs = 16384 bits), MPB_EVAL (an even or zero modulus, or a base >= its modulus), or
 //    MPB_EUNSUPPORTED (the CPU lacks the instruction set: check *_available() first).
 //    On error no output is written.
 // Thread safety: reentrant; each thread needs its own scratch.

@@ -3,7 +3,7 @@
 // One item per 64-bit lane, numbers as N digits of 26 bits (lane-interleaved), products by
 // VPMULUDQ (32x32 -> 64, exact 52-bit products). Word-by-word almost-Montgomery
 // multiplication with lazy carries: each accumulator digit receives at most 2 products of
-// < 2^52 per step over N steps (< 2^63 for N < 2^10, i.e. moduli up to ~26,000 bits); only the
+// < 2^52 per step over N steps (< 2^63 for N < 1000; the driver allows N <= 631); only the
 // low digit's carry is pushed each step and the result is normalised once at the end.
 // Inputs in [0, 2m) give outputs in [0, 2m) because R = 2^(26N) > 4m.
 //

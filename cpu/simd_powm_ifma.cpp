@@ -2,8 +2,8 @@
 //
 // One item per 64-bit lane, numbers as N digits of 52 bits (lane-interleaved), multiplied
 // with VPMADD52LUQ/VPMADD52HUQ. Almost-Montgomery multiplication, word by word: the
-// accumulator digits stay un-normalised (each receives at most 4 products of < 2^52 per
-// step and N+1 steps, < 2^63 for N < 2^9), only the low digit's carry is pushed up each step
+// accumulator digits stay un-normalised (each receives at most 4 product halves of < 2^52
+// per step over at most N steps, < 2^63 for N < 500; the driver allows N <= 316), only the low digit's carry is pushed up each step
 // so that the quotient digit is exact, and the result is normalised once at the end.
 // Inputs in [0, 2m) give outputs in [0, 2m) because R = 2^(52N) > 4m.
 //
@@ -26,16 +26,23 @@ namespace detail {
 namespace {
 
 using V = __m512i;
+constexpr size_t kRegDigits = 30;  // fully unrolled, register-resident accumulator up to this
 
 static inline V madlo(V z, V x, V y) { return _mm512_madd52lo_epu64(z, x, y); }
 static inline V madhi(V z, V x, V y) { return _mm512_madd52hi_epu64(z, x, y); }
 
 // r = a*b/R mod m (almost: result in [0, 2m) for a, b in [0, 2m)). r may alias a or b.
 // t: 2N vectors of scratch.
-static void amm(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t N) {
+template <size_t NC>
+static void amm(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t Nrt) {
+  const size_t N = NC ? NC : Nrt;
   const V zero = _mm512_setzero_si512();
   const V mask = _mm512_set1_epi64((1ll << 52) - 1);
+  // with a compile-time size and full unrolling the accumulator lives in registers
+  V tl[NC && NC <= kRegDigits ? 2 * NC : 1];
+  if (NC && NC <= kRegDigits) t = tl;
   for (size_t k = 0; k < N; ++k) t[k] = zero;
+#pragma GCC unroll 64
   for (size_t i = 0; i < N; ++i) {
     const V bi = b[i];
     V *ti = t + i;
@@ -43,6 +50,7 @@ static void amm(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t N
     const V q = madlo(zero, x, minv);  // < 2^52: only the low 52 bits of x and minv are used
     x = madlo(x, m[0], q);             // low 52 bits now zero
     const V carry = _mm512_srli_epi64(x, 52);
+#pragma GCC unroll 64
     for (size_t j = 1; j < N; ++j) {
       V y = madlo(ti[j], a[j], bi);
       y = madhi(y, a[j - 1], bi);
@@ -54,6 +62,59 @@ static void amm(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t N
     ti[1] = _mm512_add_epi64(ti[1], carry);
   }
   V c = zero;
+#pragma GCC unroll 64
+  for (size_t k = 0; k < N; ++k) {
+    V v = _mm512_add_epi64(t[N + k], c);
+    c = _mm512_srli_epi64(v, 52);
+    r[k] = _mm512_and_si512(v, mask);
+  }
+}
+
+// r = a^2/R mod m (almost), as amm(r, a, a, ...): the off-diagonal products once, doubled,
+// the diagonal added, then word-by-word Montgomery reduction of the 2N-digit square.
+// Bounds: before doubling a digit holds < N products' halves (< N*2^52), after doubling and
+// the diagonal < (2N+2)*2^52, the reduction adds < 2N*2^52 + carries: < 2^63 for N < 500.
+template <size_t NC>
+static void ams(V *r, const V *a, const V *m, V minv, V *t, size_t Nrt) {
+  const size_t N = NC ? NC : Nrt;
+  const V zero = _mm512_setzero_si512();
+  const V mask = _mm512_set1_epi64((1ll << 52) - 1);
+  V tl[NC && NC <= kRegDigits ? 2 * NC : 1];
+  if (NC && NC <= kRegDigits) t = tl;
+#pragma GCC unroll 64
+  for (size_t k = 0; k < 2 * N; ++k) t[k] = zero;
+#pragma GCC unroll 64
+  for (size_t i = 0; i + 1 < N; ++i) {
+    const V ai = a[i];
+    V *ti = t + i;
+    ti[i + 1] = madlo(ti[i + 1], ai, a[i + 1]);
+#pragma GCC unroll 64
+  for (size_t j = i + 2; j < N; ++j) ti[j] = madhi(madlo(ti[j], ai, a[j]), ai, a[j - 1]);
+    ti[N] = madhi(ti[N], ai, a[N - 1]);
+  }
+#pragma GCC unroll 64
+  for (size_t k = 1; k < 2 * N; ++k) t[k] = _mm512_add_epi64(t[k], t[k]);
+#pragma GCC unroll 64
+  for (size_t i = 0; i < N; ++i) {
+    t[2 * i] = madlo(t[2 * i], a[i], a[i]);
+    t[2 * i + 1] = madhi(t[2 * i + 1], a[i], a[i]);
+  }
+#pragma GCC unroll 64
+  for (size_t i = 0; i < N; ++i) {
+    V *ti = t + i;
+    const V q = madlo(zero, ti[0], minv);
+    const V x = madlo(ti[0], m[0], q);
+    const V carry = _mm512_srli_epi64(x, 52);
+    V y = ti[1];
+    if (N > 1) y = madlo(y, m[1], q);
+    y = madhi(y, m[0], q);
+    ti[1] = _mm512_add_epi64(y, carry);
+#pragma GCC unroll 64
+  for (size_t j = 2; j < N; ++j) ti[j] = madhi(madlo(ti[j], m[j], q), m[j - 1], q);
+    if (N > 1) ti[N] = madhi(ti[N], m[N - 1], q);
+  }
+  V c = zero;
+#pragma GCC unroll 64
   for (size_t k = 0; k < N; ++k) {
     V v = _mm512_add_epi64(t[N + k], c);
     c = _mm512_srli_epi64(v, 52);
@@ -78,9 +139,8 @@ static V window(const Job &job, size_t pos, unsigned len) {
   return _mm512_load_si512(reinterpret_cast<const void *>(w));
 }
 
-}  // namespace
-
-void ifma_kernel(const Job &job) {
+template <size_t NC>
+static void run_kernel(const Job &job) {
   const size_t N = job.N;
   V *M = reinterpret_cast<V *>(job.M);
   const V minv = _mm512_load_si512(reinterpret_cast<const void *>(job.MINV));
@@ -92,9 +152,9 @@ void ifma_kernel(const Job &job) {
   V *SEL = reinterpret_cast<V *>(job.SEL);
   V *T = reinterpret_cast<V *>(job.T);
 
-  amm(TAB, R2, ONE, M, minv, T, N);          // R mod m (Montgomery one)
-  amm(TAB + N, B, R2, M, minv, T, N);        // base * R mod m
-  for (unsigned k = 2; k < kTable; ++k) amm(TAB + k * N, TAB + (k - 1) * N, TAB + N, M, minv, T, N);
+  amm<NC>(TAB, R2, ONE, M, minv, T, N);          // R mod m (Montgomery one)
+  amm<NC>(TAB + N, B, R2, M, minv, T, N);        // base * R mod m
+  for (unsigned k = 2; k < kTable; ++k) amm<NC>(TAB + k * N, TAB + (k - 1) * N, TAB + N, M, minv, T, N);
 
   const size_t bits = job.ebits;
   if (bits == 0) {
@@ -106,12 +166,25 @@ void ifma_kernel(const Job &job) {
     select(ACC, TAB, N, window(job, pos, top));
     while (pos > 0) {
       pos -= kWindow;
-      for (unsigned s = 0; s < kWindow; ++s) amm(ACC, ACC, ACC, M, minv, T, N);
+      for (unsigned s = 0; s < kWindow; ++s) ams<NC>(ACC, ACC, M, minv, T, N);
       select(SEL, TAB, N, window(job, pos, kWindow));
-      amm(ACC, ACC, SEL, M, minv, T, N);
+      amm<NC>(ACC, ACC, SEL, M, minv, T, N);
     }
   }
-  amm(ACC, ACC, ONE, M, minv, T, N);  // leave the Montgomery domain: result in [0, m]
+  amm<NC>(ACC, ACC, ONE, M, minv, T, N);  // leave the Montgomery domain: result in [0, m]
+}
+
+}  // namespace
+
+void ifma_kernel(const Job &job) {
+  switch (job.N) {  // compile-time digit counts for the common sizes (1024..4096-bit moduli)
+    case 20: run_kernel<20>(job); break;
+    case 30: run_kernel<30>(job); break;
+    case 40: run_kernel<40>(job); break;
+    case 60: run_kernel<60>(job); break;
+    case 79: run_kernel<79>(job); break;
+    default: run_kernel<0>(job); break;
+  }
 }
 
 } // namespace detail

@@ -125,9 +125,9 @@ TEST_CASE("simd powm: random operands at many sizes, shared modulus", "[simd][po
   for (const Path &p : kPaths) {
     if (!usable(p)) continue;
     auto rng = make_rng(0x51D0 + p.L);
-    for (size_t bits : {3, 50, 52, 64, 100, 200, 511, 512, 1000, 1024, 1100, 1536, 2048, 3072, 4096}) {
+    for (size_t bits : {3, 50, 52, 64, 100, 200, 511, 512, 1000, 1024, 1040, 1100, 1536, 2048, 2080, 3072, 4096, 8192, 16384}) {
       for (bool ct : {false, true}) {
-        size_t ebits = bits <= 1100 ? bits : (bits <= 2048 ? 300 : 130);  // full length below 1100
+        size_t ebits = bits <= 1100 ? bits : (bits <= 2080 ? 300 : (bits <= 4096 ? 130 : 70));  // full length up to 1100
         random_round(p, rng, bits, ebits, true, ct);
       }
     }
@@ -278,6 +278,7 @@ TEST_CASE("simd powm: bad input gives an error and writes nothing", "[simd][powm
     REQUIRE(p.shared(r, b, e, n, m.data(), n, true, scratch.data()) == MPB_EVAL);
     b[L - 1] = bases[L - 1].data();
     REQUIRE(p.shared(r, b, e, n, m.data(), 0, false, scratch.data()) == MPB_ERANGE);
+    REQUIRE(p.shared(r, b, e, n, m.data(), 257, false, scratch.data()) == MPB_ERANGE);  // > 16384 bits
     REQUIRE(p.shared(r, b, e, n, nullptr, n, false, scratch.data()) == MPB_ENULL);
     REQUIRE(p.shared(r, b, e, n, m.data(), n, false, nullptr) == MPB_ENULL);
     ms[2] = even.data();
