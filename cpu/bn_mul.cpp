@@ -11,10 +11,11 @@ using mpn::limb;
 namespace {
 constexpr size_t STACK_LIMBS = 640;  // 5 KiB: covers 64x64-limb products with aliasing
 
-// mpn::mul_n_itch / mpn::sqr_itch depend only on n (they are recursive): a table for the
-// small sizes, filled when the library loads. Before that (a call from another static
+// mpn::mul_n_itch / mpn::sqr_itch depend only on n, not on the runtime thresholds (documented
+// in cpu/mul.cpp and cpu/sqr.cpp); they are recursive, so the fast path below reads them from
+// a table for n <= FAST_MAX, filled when the library loads (the general path calls them). Before that (a call from another static
 // initialiser) `ready` is still false (zero-initialised storage) and the functions are called.
-constexpr size_t ITCH_TAB = 128;
+constexpr size_t ITCH_TAB = 16;  // = FAST_MAX
 struct ItchTab {
   bool ready;
   uint32_t mul[ITCH_TAB + 1], sqr[ITCH_TAB + 1];
@@ -29,8 +30,6 @@ ItchTab make_itch_tab() {
   return t;
 }
 const ItchTab g_itch = make_itch_tab();
-inline size_t mul_n_itch(size_t n) { return n <= ITCH_TAB && g_itch.ready ? g_itch.mul[n] : mpn::mul_n_itch(n); }
-inline size_t sqr_itch(size_t n) { return n <= ITCH_TAB && g_itch.ready ? g_itch.sqr[n] : mpn::sqr_itch(n); }
 
 // Fast path for balanced products of up to FAST_MAX limbs into a distinct output that already
 // has room: no allocation, no copies, few branches (the 256..1024-bit sizes where the wrapper
@@ -53,7 +52,7 @@ __attribute__((noinline)) int sqr_into(const mp_int *a, mp_int *c) {
   size_t rn = 2 * n;
   if (!bn::size_ok(rn)) return MP_MEM;
   const bool alias = (c == a);
-  const size_t itch = sqr_itch(n);
+  const size_t itch = mpn::sqr_itch(n);
   ScratchLimbs<STACK_LIMBS> s(itch + (alias ? rn : 0));
   if (!s.ok()) return MP_MEM;
   if (c->alloc < (int)rn) {
@@ -83,7 +82,7 @@ __attribute__((noinline)) int mul_general(const mp_int *a, const mp_int *b, mp_i
   const size_t rn = an + bnn;
   if (!bn::size_ok(rn)) return MP_MEM;
   const bool alias = (c == a || c == b);
-  const size_t itch = an == bnn ? mul_n_itch(an) : mpn::mul_itch(an, bnn);
+  const size_t itch = an == bnn ? mpn::mul_n_itch(an) : mpn::mul_itch(an, bnn);
   ScratchLimbs<STACK_LIMBS> s(itch + (alias ? rn : 0));
   if (!s.ok()) return MP_MEM;
   if (c->alloc < (int)rn) {

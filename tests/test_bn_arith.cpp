@@ -269,7 +269,7 @@ TEST_CASE("mp_mul / mp_sqr fast path: output with room and stale digits, every s
     }
 }
 
-TEST_CASE("mp_mul / mp_sqr / mp_div with thresholds forced low (Karatsuba scratch at small sizes)",
+TEST_CASE("mp_mul / mp_sqr / mp_mod with thresholds forced low (Karatsuba scratch at small sizes)",
           "[bn][arith][mul]") {
   auto &p = mpb::tuning::params();
   p.mul_karatsuba = 2;
