@@ -171,12 +171,14 @@ def test_powmod(rng, cpu):
     for bits in SIZES:
         m = odd_modulus(rng, bits)
         bases = [rng.randrange(m) for _ in range(10)] + [0, 1, m - 1]
-        exps = [rng.getrandbits(bits) for _ in bases[:-1]] + [0]
+        # Python's pow is the slow side: full-size exponents for a few items only
+        exps = [rng.getrandbits(bits if i < 2 else min(bits, 300))
+                for i in range(len(bases) - 1)] + [0]
         assert powmod(bases, exps, m, ctx=cpu) == [pow(x, e, m) for x, e in zip(bases, exps)]
         assert powmod(bases, 65537, m, ctx=cpu) == [pow(x, 65537, m) for x in bases]
         ms = [odd_modulus(rng, bits) for _ in range(9)]
         bs = [rng.randrange(mm) for mm in ms]
-        es = [rng.getrandbits(rng.randrange(1, 2 * bits)) for _ in ms]
+        es = [rng.getrandbits(rng.randrange(1, min(2 * bits, 400))) for _ in ms]
         assert powmod(bs, es, ms, ctx=cpu) == [pow(x, e, mm) for x, e, mm in zip(bs, es, ms)]
         assert powmod(bs, 0, ms) == [1 % mm for mm in ms]
     # a larger batch: spreads over threads / SIMD lanes (not a multiple of 8)

@@ -38,41 +38,58 @@ def test_wycheproof_keys_consistent(wycheproof):
         assert k.n == k.p * k.q and k.qinv * k.q % k.p == 1
 
 
-def test_wycheproof_rsa_crt(wycheproof):
-    need("mpb_batch_rsa_crt")
-    all_c, all_k, expected, valid_msgs = [], [], [], []
+@pytest.fixture(scope="module")
+def wycheproof_plain(wycheproof):
+    """[(key, c, c^d mod n (Python's pow), test)] for every ciphertext < n"""
+    out = []
     for g in wycheproof["testGroups"]:
         k = _key(g)
-        ok = [c for c, _ in _cts(g) if c < k.n]
-        # one key for the batch
-        got = rsa_private(ok, k)
-        assert got == [pow(c, k.d, k.n) for c in ok]
         for c, t in _cts(g):
-            if c >= k.n:
+            out.append((k, c, pow(c, k.d, k.n) if c < k.n else None, t))
+    return out
+
+
+def test_wycheproof_rsa_crt(wycheproof_plain):
+    need("mpb_batch_rsa_crt")
+    by_key = {}
+    for k, c, m, t in wycheproof_plain:
+        by_key.setdefault(k, []).append((c, m, t))
+    for k, items in by_key.items():
+        ok = [(c, m) for c, m, _ in items if m is not None]
+        # one key for the batch
+        assert rsa_private([c for c, _ in ok], k) == [m for _, m in ok]
+        for c, m, _ in items:
+            if m is None:  # c >= n: rejected
                 with pytest.raises(ValueError):
                     rsa_private([c], k)
-                continue
-            all_c.append(c)
-            all_k.append(k)
-            expected.append(pow(c, k.d, k.n))
-            if t["result"] == "valid":
-                valid_msgs.append((len(all_c) - 1, bytes.fromhex(t["msg"])))
     # one key per item, every group mixed in one batch
-    got = rsa_private(all_c, all_k)
-    assert got == expected
+    good = [(k, c, m, t) for k, c, m, t in wycheproof_plain if m is not None]
+    got = rsa_private([c for _, c, _, _ in good], [k for k, _, _, _ in good])
+    assert got == [m for _, _, m, _ in good]
     # valid tests decrypt to 00 02 PS 00 msg
-    for i, msg in valid_msgs:
-        em = got[i].to_bytes(256, "big")
-        assert em[:2] == b"\x00\x02" and em.endswith(b"\x00" + msg)
+    nvalid = 0
+    for (k, c, m, t), r in zip(good, got):
+        if t["result"] == "valid":
+            em = r.to_bytes(256, "big")
+            assert em[:2] == b"\x00\x02" and em.endswith(b"\x00" + bytes.fromhex(t["msg"]))
+            nvalid += 1
+    assert nvalid == 42
 
 
-def test_wycheproof_public_and_plain_powmod(wycheproof):
+def test_wycheproof_constant_time_modes(wycheproof_plain):
+    need("mpb_batch_rsa_crt")
+    k, c, m, _ = wycheproof_plain[0]
+    for mode in ("on", "off"):
+        with Context("cpu", constant_time=mode) as ctx:
+            assert rsa_private([c], k, ctx=ctx) == [m]
+
+
+def test_wycheproof_public_and_plain_powmod(wycheproof_plain):
     need("mpb_batch_powm")
-    for g in wycheproof["testGroups"][:6]:
-        k = _key(g)
-        ms = [c for c, _ in _cts(g) if c < k.n]
-        ms = [pow(c, k.d, k.n) for c in ms]
-        assert powmod(ms, k.e, k.n) == [pow(m, k.e, k.n) for m in ms]
+    items = [(k, m) for k, c, m, _ in wycheproof_plain if m is not None][:40]
+    # per-item modulus and exponent: encrypt back with (n, e) -> the ciphertext
+    got = powmod([m for _, m in items], [k.e for k, _ in items], [k.n for k, _ in items])
+    assert got == [pow(m, k.e, k.n) for k, m in items]
 
 
 def _dh_groups():
