@@ -6,6 +6,7 @@
 // batches alternate inside one loop, so both see the same machine state.
 //
 // usage: bench_mul [output-dir (default <source>/bench/results)] [--quick] [--portable]
+//        bench_mul --scan    (every size 1..80 limbs vs GMP, printed, no files)
 #include <gmp.h>
 
 #include <chrono>
@@ -60,15 +61,33 @@ std::vector<limb> rand_limbs(std::mt19937_64 &rng, size_t n) {
 
 int main(int argc, char **argv) {
   std::string dir = std::string(MPB_SOURCE_DIR) + "/bench/results";
-  bool quick = false;
+  bool quick = false, scan = false;
   for (int i = 1; i < argc; i++) {
     if (!std::strcmp(argv[i], "--quick")) quick = true;
     else if (!std::strcmp(argv[i], "--portable")) mpb::cpu::force_portable(true);
+    else if (!std::strcmp(argv[i], "--scan")) scan = true;
     else dir = argv[i];
   }
   if (quick) g_reps = 7;
   std::mt19937_64 rng(20261121);
   std::string paths = mpb::cpu::portable_forced() ? "portable C (forced)" : (mpb::cpu::has_mulx_adx() ? "MULX/ADX" : "portable C");
+
+  // ---- (0) optional: every size 1..80 limbs (--scan), printed only -----------------------
+  if (scan) {
+    std::printf("limbs  mul_n  gmp  ratio  |  sqr  gmp  ratio\n");
+    for (size_t n = 1; n <= 80; n++) {
+      auto a = rand_limbs(rng, n), b = rand_limbs(rng, n);
+      std::vector<limb> r(2 * n), s(std::max(mpn::mul_n_itch(n), mpn::sqr_itch(n)) + 1);
+      mp_limb_t *gr = (mp_limb_t *)r.data();
+      const mp_limb_t *ga = (const mp_limb_t *)a.data(), *gb = (const mp_limb_t *)b.data();
+      auto t = race((double)(n * n), [&] { mpn::mul_n(r.data(), a.data(), b.data(), n, s.data()); clobber(r.data()); },
+                    [&] { mpn_mul_n(gr, ga, gb, n); clobber(gr); },
+                    [&] { mpn::sqr(r.data(), a.data(), n, s.data()); clobber(r.data()); },
+                    [&] { mpn_sqr(gr, ga, n); clobber(gr); });
+      std::printf("%3zu %9.1f %9.1f %5.2f | %9.1f %9.1f %5.2f\n", n, t[0], t[1], t[0] / t[1], t[2], t[3], t[2] / t[3]);
+    }
+    return 0;
+  }
 
   // ---- (1) seed-003 table ----------------------------------------------------------------
   {

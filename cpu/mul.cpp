@@ -2,6 +2,7 @@
 // mpb::tuning::params() (defaults in include/mpbatch/tuning.h), so tests and the tuner can
 // force an algorithm:
 //   n <= 8 and the CPU has MULX+ADX    unrolled MULX/ADX kernels (cpu/mul_fixed_adx.cpp)
+//   9..16 (<= comba_max), MULX+ADX     unrolled product-scanning asm kernels (same file)
 //   n <= mul_comba_max                 delayed-carry Comba (unrolled for n <= 16)
 //   mul_comba_max < n < mul_karatsuba  schoolbook rows (MULX/ADX addmul_1)
 //   n >= mul_karatsuba                 Karatsuba (recursing through this same choice)
@@ -21,9 +22,15 @@ namespace mpn {
 namespace kern {
 void mul_n_small(limb *rp, const limb *ap, const limb *bp, size_t n) {
 #ifdef MPB_HAVE_ADX_ASM
-  if (n <= FIXED_ADX_MAX && use_adx()) {
-    mul_fixed_adx(rp, ap, bp, n);
-    return;
+  if (n <= COMBA_ADX_MAX && use_adx()) {
+    if (n <= FIXED_ADX_MAX) {
+      mul_fixed_adx(rp, ap, bp, n);
+      return;
+    }
+    if ((int)n <= tuning::params().mul_comba_max) {
+      mul_comba_adx(rp, ap, bp, n);
+      return;
+    }
   }
 #endif
   if ((int)n <= tuning::params().mul_comba_max)

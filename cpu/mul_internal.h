@@ -27,6 +27,11 @@ limb submul_1_adx(limb *rp, const limb *ap, size_t n, limb b);
 constexpr size_t FIXED_ADX_MAX = 8;
 void mul_fixed_adx(limb *rp, const limb *ap, const limb *bp, size_t n);
 void sqr_fixed_adx(limb *rp, const limb *ap, size_t n);
+// Fully unrolled product-scanning kernels (same file), COMBA_ADX_MIN <= n <= COMBA_ADX_MAX.
+// They use MULX (BMI2) only; they are gated with the ADX kernels.
+constexpr size_t COMBA_ADX_MIN = 9, COMBA_ADX_MAX = 16;
+void mul_comba_adx(limb *rp, const limb *ap, const limb *bp, size_t n);
+void sqr_comba_adx(limb *rp, const limb *ap, size_t n);
 #endif
 
 // True when the MULX/ADX kernels are in use (compiled in, supported, not forced off).
