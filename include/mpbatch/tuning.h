@@ -15,14 +15,19 @@ namespace mpb {
 namespace tuning {
 
 /* ---- integer multiplication / squaring (limbs of 64 bits) ------------------------------
- * Machine: AMD EPYC (Zen 4, 2 vCPU, AVX-512 IFMA), gcc 12.2 -O3, 2026-11-21.
- * Command: build/bench/tune --int            (placeholder values until the tuner has run) */
-constexpr int MUL_COMBA_MAX = 11;          /* delayed-carry Comba used up to this many limbs */
+ * Machine: AMD EPYC (Zen 4, 2 vCPU, BMI2/ADX), gcc 12.2 -O3, MULX/ADX kernels, 2026-11-21.
+ * Command: build-mulcore/bench/tune --int   (commit 699b06a),
+ * run twice on a loaded machine: 16/16/14/17 and 16/16/17/17; Karatsuba at 14 kept after
+ * bench_mul showed 16, 32, 64 limbs 8-12% faster than with 17.
+ * With MULX/ADX, n <= 8 always uses the unrolled row kernels and 9..COMBA_MAX the unrolled
+ * product-scanning kernels (cpu/mul_fixed_adx.cpp); without, COMBA_MAX selects the portable
+ * delayed-carry Comba against the schoolbook rows. */
+constexpr int MUL_COMBA_MAX = 16;          /* Comba used up to this many limbs */
 constexpr int SQR_COMBA_MAX = 16;
-constexpr int MUL_KARATSUBA_CUTOFF = 12;   /* Karatsuba at n >= this */
-constexpr int SQR_KARATSUBA_CUTOFF = 12;
-constexpr int MUL_TOOM3_CUTOFF = 120;      /* Toom-3 at n >= this */
-constexpr int SQR_TOOM3_CUTOFF = 140;
+constexpr int MUL_KARATSUBA_CUTOFF = 14;   /* Karatsuba at n >= this */
+constexpr int SQR_KARATSUBA_CUTOFF = 17;
+constexpr int MUL_TOOM3_CUTOFF = 120;      /* reserved: no Toom-3 (Karatsuba already <= GMP to 16384 bits) */
+constexpr int SQR_TOOM3_CUTOFF = 140;      /* reserved */
 constexpr int EXPTMOD_BARRETT_WINDOW_MIN = 1; /* reserved */
 
 /* ---- GF(2)[x] multiplication (limbs of 64 bits) ----------------------------------------
