@@ -344,3 +344,29 @@ def test_limbs_errors():
         mulmod_limbs(A, A, np.ones((1, 3), dtype=np.uint64))
     with pytest.raises(ValueError):  # zero modulus, detected by the library
         mulmod_limbs(A, A, np.zeros((1, 2), dtype=np.uint64))
+
+
+def test_forced_backends():
+    need("mpb_ctx_create", "mpb_batch_mul")
+    for name in ("cpu_ifma", "multipartite"):
+        if mpbatch.backend_available(name):
+            with Context(name) as ctx:
+                assert ctx.backend == name
+        else:
+            with pytest.raises(mpbatch.UnsupportedError, match="not available"):
+                Context(name)
+    with Context("auto") as ctx:
+        assert mul([2**64 - 1], [2**64 - 1], ctx=ctx) == [(2**64 - 1) ** 2]
+        info = ctx.info()
+        assert info["status"] == 0 and info["backend"] != "auto" and info["threads"] >= 1
+
+
+def test_library_validation_error_details():
+    """An error found by the library carries its status, the bad item and argument."""
+    need("mpb_batch_modmul")
+    with pytest.raises(ValueError) as ei:
+        mulmod([1, 2, 3, 4], [1, 2, 3, 4], [7, 7, 0, 7])
+    e = ei.value
+    assert e.status == -3 and e.function == "mpb_batch_modmul"
+    assert e.bad_index == 2 and e.bad_arg == "m"
+    assert "item 2" in str(e) and "argument m" in str(e)

@@ -170,3 +170,23 @@ def test_candidate_order():
     assert paths, "no candidate"
     if os.environ.get("MPBATCH_LIBRARY"):
         assert paths[0] == os.environ["MPBATCH_LIBRARY"]
+
+
+def test_raw_setter_rejects_bad_values():
+    if not _lib.have("mpb_ctx_create"):
+        pytest.skip("no batch context")
+    ctx = mpbatch.Context("cpu")
+    try:
+        with pytest.raises(ValueError):
+            _lib.C.mpb_ctx_set_backend(ctx.handle, 99)
+        with pytest.raises(ValueError):
+            _lib.C.mpb_ctx_set_constant_time(ctx.handle, 7)
+    finally:
+        ctx.close()
+
+
+def test_null_pointer_is_an_error_not_a_crash():
+    if not _lib.have("mpb_batch_mul"):
+        pytest.skip("no batch mul")
+    with pytest.raises(ValueError, match="NULL|null|pointer"):
+        _lib.C.mpb_batch_mul(None, None, None, None, 1, 1, None)
