@@ -58,12 +58,21 @@ uint32_t probe() {
   return f;
 }
 
-// bit 31 marks "computed"; bit 30 marks "portable forced".
-constexpr uint32_t kValid = 1u << 31;
+using detail::kValid;
+// bit 31 (kValid) marks "computed".
 std::atomic<uint32_t> g_detected{0};
 std::atomic<bool> g_forced{false};
 
 } // namespace
+
+namespace detail {
+std::atomic<uint32_t> g_effective{0};
+uint32_t init_effective() {
+  uint32_t v = (g_forced.load(std::memory_order_relaxed) ? 0 : detected()) | kValid;
+  g_effective.store(v, std::memory_order_relaxed);
+  return v;
+}
+} // namespace detail
 
 uint32_t detected() {
   uint32_t v = g_detected.load(std::memory_order_relaxed);
@@ -74,12 +83,10 @@ uint32_t detected() {
   return v & ~kValid;
 }
 
-uint32_t features() {
-  if (g_forced.load(std::memory_order_relaxed)) return 0;
-  return detected();
+void force_portable(bool on) {
+  g_forced.store(on, std::memory_order_relaxed);
+  detail::init_effective();
 }
-
-void force_portable(bool on) { g_forced.store(on, std::memory_order_relaxed); }
 bool portable_forced() { return g_forced.load(std::memory_order_relaxed); }
 
 const char *describe() {

@@ -8,6 +8,7 @@
 // exercise the portable C code paths on a machine that has the extensions.  It is an
 // internal, process-wide switch: flip it only while no other thread is computing.
 #pragma once
+#include <atomic>
 #include <cstdint>
 
 namespace mpb {
@@ -28,8 +29,20 @@ enum Feature : uint32_t {
 
 // The detected feature bits (hardware and OS support, ignoring force_portable).
 uint32_t detected();
+
+namespace detail {
+constexpr uint32_t kValid = 1u << 31;
+// The effective bits | kValid once computed (0 before): one relaxed load per query.
+extern std::atomic<uint32_t> g_effective;
+uint32_t init_effective();  // computes, stores and returns the effective bits | kValid
+} // namespace detail
+
 // The effective feature bits: detected() unless force_portable(true) is in effect (then 0).
-uint32_t features();
+inline uint32_t features() {
+  uint32_t v = detail::g_effective.load(std::memory_order_relaxed);
+  if (__builtin_expect(!(v & detail::kValid), 0)) v = detail::init_effective();
+  return v & ~detail::kValid;
+}
 
 // Force the portable code paths (true) or go back to the detected ones (false).
 void force_portable(bool on);

@@ -40,14 +40,6 @@ limb submul_1_portable(limb *rp, const limb *ap, size_t n, limb b) {
   return c;
 }
 
-bool use_adx() {
-#ifdef MPB_HAVE_ADX_ASM
-  return cpu::has_mulx_adx();
-#else
-  return false;
-#endif
-}
-
 } // namespace kern
 
 limb mul_1(limb *rp, const limb *ap, size_t n, limb b) {

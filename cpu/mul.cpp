@@ -45,6 +45,12 @@ size_t mul_n_itch(size_t n) { return mul_karatsuba_itch(n); }
 void mul_n(limb *rp, const limb *ap, const limb *bp, size_t n, limb *scratch) {
   MPB_ASSERT(n >= 1);
   MPB_ASSERT(!overlap(rp, 2 * n, ap, n) && !overlap(rp, 2 * n, bp, n));
+#ifdef MPB_HAVE_ADX_ASM
+  if (n <= kern::FIXED_ADX_MAX && kern::use_adx()) {  // fast path for the smallest sizes
+    kern::mul_fixed_adx(rp, ap, bp, n);
+    return;
+  }
+#endif
   if ((int)n < tuning::params().mul_karatsuba)
     kern::mul_n_small(rp, ap, bp, n);
   else

@@ -2,6 +2,7 @@
 // public contract): the portable and the MULX/ADX variants of the single-limb products,
 // the fixed-size Comba kernels and the Karatsuba recursion entry points.
 #pragma once
+#include "cpu_features.h"
 #include "mpn.h"
 
 #if defined(__x86_64__) && !defined(MPB_NO_ASM)
@@ -35,7 +36,13 @@ void sqr_comba_adx(limb *rp, const limb *ap, size_t n);
 #endif
 
 // True when the MULX/ADX kernels are in use (compiled in, supported, not forced off).
-bool use_adx();
+inline bool use_adx() {
+#ifdef MPB_HAVE_ADX_ASM
+  return cpu::has_mulx_adx();
+#else
+  return false;
+#endif
+}
 
 // Fully unrolled delayed-carry Comba kernels exist for 1 <= n <= COMBA_FIXED_MAX.
 constexpr size_t COMBA_FIXED_MAX = 16;

@@ -37,6 +37,12 @@ size_t sqr_itch(size_t n) { return sqr_karatsuba_itch(n); }
 void sqr(limb *rp, const limb *ap, size_t n, limb *scratch) {
   MPB_ASSERT(n >= 1);
   MPB_ASSERT(!overlap(rp, 2 * n, ap, n));
+#ifdef MPB_HAVE_ADX_ASM
+  if (n <= kern::FIXED_ADX_MAX && kern::use_adx()) {  // fast path for the smallest sizes
+    kern::sqr_fixed_adx(rp, ap, n);
+    return;
+  }
+#endif
   if ((int)n < tuning::params().sqr_karatsuba)
     kern::sqr_small(rp, ap, n);
   else
