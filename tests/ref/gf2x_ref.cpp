@@ -139,9 +139,12 @@ Poly mulmod(const Poly &a, const Poly &b, const Poly &f) { return mod(mul(mod(a,
 Poly powmod(const Poly &a, const std::vector<uint64_t> &e, const Poly &f) {
   // right-to-left binary powering (the library uses left-to-right)
   Poly result = mod(Poly{1}, f), base = mod(a, f);
-  for (size_t i = 0; i < 64 * e.size(); i++) {
+  size_t top = 0;  // one past the highest set bit of e
+  for (size_t i = 0; i < 64 * e.size(); i++)
+    if ((e[i / 64] >> (i % 64)) & 1) top = i + 1;
+  for (size_t i = 0; i < top; i++) {
     if ((e[i / 64] >> (i % 64)) & 1) result = mulmod(result, base, f);
-    base = mulmod(base, base, f);
+    if (i + 1 < top) base = mulmod(base, base, f);
   }
   return result;
 }
