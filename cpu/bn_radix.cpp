@@ -4,7 +4,9 @@
 // Power-of-two radices move bits directly; other radices work in chunks of k digits per
 // limb (radix^k the largest power below 2^64): reading multiplies by radix^k and adds a
 // chunk (mul_1 + add_1), writing divides by radix^k (divrem_1) and splits the remainder.
-// Quadratic in the length; nothing is written to the output before the input is validated
+// Numbers of DC_MIN limbs and more are written by divide and conquer (Knuth division by
+// precomputed powers radix^(k*2^j), see conv_dc), still quadratic but with the division chain
+// replaced by submul_1 passes. Nothing is written to the output before the input is validated
 // and all memory is obtained.
 #include <array>
 #include <utility>
@@ -152,6 +154,94 @@ size_t digits_of(limb *x, size_t n, int radix, unsigned char *out) {
 }
 
 constexpr size_t STACK_LIMBS = 256;
+
+// ---- divide and conquer output for long numbers (non-power-of-two radix) -----------------
+// x = hi * P + lo with P = radix^(k * 2^j) (a precomputed power of the chunk base), lo written
+// with exactly k*2^j digits, hi recursively: the expensive part becomes a Knuth division
+// (submul_1, throughput bound) instead of a chain of single-limb divisions (latency bound).
+constexpr size_t DC_MIN = 16;       // limbs; below this the chunked divrem_1 loop is used
+constexpr int MAX_LEVELS = 40;
+
+struct Powers {
+  const limb *p[MAX_LEVELS];
+  size_t len[MAX_LEVELS];
+  size_t digits[MAX_LEVELS];  // P_j = radix^digits[j]
+  int levels = 0;
+};
+
+// Writes the digits of x[0..n) (destroyed), most significant first, into out (NULL: count
+// only). width != 0: exactly `width` digits, zero padded (x < radix^width). Returns the count.
+// arena: free limbs for quotients, remainders and division scratch.
+size_t conv_dc(limb *x, size_t n, size_t width, int radix, const Powers &pw, int j, limb *arena,
+               limb *arena_end, unsigned char *out) {
+  n = mpn::normalized_size(x, n);
+  while (j >= 0 && 2 * pw.len[j] > n + 1) j--;
+  while (j >= 0 && mpn::cmp2(x, n, pw.p[j], pw.len[j]) < 0) j--;
+  // room for q, r and the division scratch (never short with the sizes digits_dc allocates;
+  // if it were, the base case below is still correct, only slower)
+  const bool room = j >= 0 && (size_t)(arena_end - arena) >= (n + 1) + mpn::tdiv_qr_itch(n, pw.len[j]);
+  if (n < DC_MIN || !room) {
+    // chunked single-limb divisions, least significant digit first, then reversed and padded
+    size_t cnt = n ? digits_of(x, n, radix, out) : 0;
+    size_t pad = width > cnt ? width - cnt : 0;
+    if (out) {
+      for (size_t i = 0, e = cnt; i + 1 < e; i++, e--) {
+        unsigned char t = out[i];
+        out[i] = out[e - 1];
+        out[e - 1] = t;
+      }
+      if (pad) {
+        std::memmove(out + pad, out, cnt);
+        std::memset(out, '0', pad);
+      }
+    }
+    return pad + cnt;
+  }
+  const size_t pn = pw.len[j], qn = n - pn + 1, lo_digits = pw.digits[j];
+  limb *q = arena, *r = q + qn, *scratch = r + pn;
+  mpn::tdiv_qr(q, r, x, n, pw.p[j], pn, scratch);
+  size_t hi = conv_dc(q, qn, width ? width - lo_digits : 0, radix, pw, j, r + pn, arena_end, out);
+  conv_dc(r, pn, lo_digits, radix, pw, j - 1, r + pn, arena_end, out ? out + hi : nullptr);
+  return hi + lo_digits;
+}
+
+// Digits of |a| (n >= DC_MIN limbs, radix not a power of two) by divide and conquer; writes
+// them most significant first when out != NULL. Returns the count or MP_MEM (as size_t).
+constexpr size_t DC_FAIL = ~(size_t)0;
+size_t digits_dc(const limb *ap, size_t n, int radix, unsigned char *out) {
+  unsigned k;
+  limb big;
+  chunk_of(radix, &k, &big);
+  // powers area: P_0 .. P_L with len(P_{j+1}) <= 2 len(P_j), stopped once 2 len > n + 1
+  const size_t pow_limbs = 2 * n + 2 * MAX_LEVELS;
+  const size_t conv_limbs = 8 * n + 16 * MAX_LEVELS;
+  const size_t sq_limbs = mpn::sqr_itch(n / 2 + 1);
+  const size_t work = conv_limbs > sq_limbs ? conv_limbs : sq_limbs;
+  ScratchLimbs<STACK_LIMBS> s(n + pow_limbs + work);
+  if (!s.ok()) return DC_FAIL;
+  limb *x = s.get(), *pbuf = x + n, *arena = pbuf + pow_limbs;
+  mpn::copy(x, ap, n);
+  Powers pw;
+  pbuf[0] = big;
+  pw.p[0] = pbuf;
+  pw.len[0] = 1;
+  pw.digits[0] = k;
+  pw.levels = 1;
+  limb *next = pbuf + 1;
+  while (pw.levels < MAX_LEVELS) {
+    const int j = pw.levels - 1;
+    const size_t len = pw.len[j];
+    if (2 * (2 * len) > n + 1 + 2) break;  // the square would be too long to split with
+    mpn::sqr(next, pw.p[j], len, arena);
+    size_t l2 = mpn::normalized_size(next, 2 * len);
+    pw.p[j + 1] = next;
+    pw.len[j + 1] = l2;
+    pw.digits[j + 1] = 2 * pw.digits[j];
+    pw.levels++;
+    next += l2;
+  }
+  return conv_dc(x, n, 0, radix, pw, pw.levels - 1, arena, arena + work, out);
+}
 }  // namespace
 
 extern "C" {
@@ -219,6 +309,9 @@ MPB_API int mpb_mp_radix_size(const mp_int *a, int radix) {
   size_t nd;
   if (pow2_shift(radix)) {
     nd = digits_of(const_cast<limb *>(a->dp), n, radix, nullptr);  // does not modify for powers of two
+  } else if (n >= DC_MIN) {
+    nd = digits_dc(a->dp, n, radix, nullptr);
+    if (nd == DC_FAIL) return MP_MEM;
   } else {
     ScratchLimbs<STACK_LIMBS> s(n);
     if (!s.ok()) return MP_MEM;
@@ -234,6 +327,15 @@ MPB_API int mpb_mp_toradix(const mp_int *a, unsigned char *str, int radix) {
   if (n == 0) {
     str[0] = '0';
     str[1] = 0;
+    return MP_OKAY;
+  }
+  if (!pow2_shift(radix) && n >= DC_MIN) {
+    // most significant digit first; digits_dc allocates before it writes anything
+    const bool neg = a->sign == MP_NEG;
+    size_t nd = digits_dc(a->dp, n, radix, str + (neg ? 1 : 0));
+    if (nd == DC_FAIL) return MP_MEM;
+    if (neg) str[0] = '-';
+    str[nd + (neg ? 1 : 0)] = 0;
     return MP_OKAY;
   }
   ScratchLimbs<STACK_LIMBS> s(pow2_shift(radix) ? 0 : n);

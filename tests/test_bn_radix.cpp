@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstring>
 
 using namespace bnt;
@@ -265,5 +266,44 @@ TEST_CASE("radix and binary readers/writers: MP_MEM on allocation failure, no le
       };
       fc.teardown = [&] { mp_clear(&a); mp_clear(&o); };
       run_alloc_failures(fc);
+    }
+}
+
+TEST_CASE("mp_toradix / mp_radix_size: long numbers (divide and conquer) and digit-boundary values",
+          "[bn][radix]") {
+  auto rng = make_rng(405);
+  auto check = [&](mpz_srcptr z, int radix) {
+    INFO("radix " << radix << " bits " << mpz_sizeinbase(z, 2));
+    M a, b;
+    setz(&a, z);
+    std::string ref = ref_radix(z, radix);
+    int size = mp_radix_size(&a, radix);
+    REQUIRE(size == (int)ref.size() + 1);
+    std::vector<unsigned char> buf((size_t)size + 4, 0xAA);
+    REQUIRE(mp_toradix(&a, buf.data(), radix) == MP_OKAY);
+    REQUIRE(std::string(reinterpret_cast<char *>(buf.data())) == ref);
+    REQUIRE(buf[(size_t)size] == 0xAA);
+    REQUIRE(mp_read_radix(&b, buf.data(), radix) == MP_OKAY);
+    BN_EQ(&b, z);
+  };
+  for (int radix : {3, 7, 10, 12, 36, 37, 62, 63})
+    for (size_t n : {15, 16, 17, 23, 24, 25, 31, 32, 33, 40, 47, 48, 49, 64, 100, 128, 129, 300, 700}) {
+      Z z;
+      rand_z(rng, z, n);
+      check(z, radix);
+      // radix^m - 1, radix^m, radix^m + 1 for m near the size (long runs of max / zero digits)
+      size_t m = (size_t)((double)n * 64 / std::log2((double)radix));
+      Z p;
+      mpz_ui_pow_ui(p, (unsigned long)radix, m);
+      check(p, radix);
+      mpz_sub_ui(z, p, 1);
+      check(z, radix);
+      mpz_add_ui(z, p, 1);
+      mpz_neg(z, z);
+      check(z, radix);
+      // a power times a random small factor: zero digits in every low half
+      mpz_ui_pow_ui(p, (unsigned long)radix, m / 2);
+      mpz_mul_ui(z, p, (unsigned long)(rng() >> 40) + 1);
+      check(z, radix);
     }
 }
