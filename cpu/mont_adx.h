@@ -7,39 +7,62 @@
 namespace mpb {
 namespace mpn {
 #if defined(__x86_64__) && defined(__GNUC__)
-// One REDC row: up[0..n) += m[0..n) * q, returns the carry limb. n >= 1.
-// MULX (rdx = q) + ADCX (chain 1: low words into up) + ADOX (chain 2: high words).
+// One REDC row: up[0..n) += mp[0..n) * q, returns the carry limb. n >= 1.
+// MULX (rdx = q); chain 1 (ADCX, CF) adds the low product words and up[i], chain 2 (ADOX, OF)
+// adds the high word of the previous limb's product. The n mod 4 leading limbs go one at a
+// time, the rest four per iteration; loop control by lea/jrcxz, which leave CF and OF alone.
 __attribute__((always_inline)) static inline limb addmul_row_adx(limb *up, const limb *mp, size_t n,
                                                                  limb q) {
-  limb cy;
-  limb lo, hi, t;
-  size_t cnt = n;
-  // Loop: per limb i: (hi:lo) = m[i]*q; up[i] = up[i] + lo + c1 (ADCX) ; lo' of next gets hi via ADOX.
-  // We keep "pending hi" in register r_hi and add it with ADOX into the next up[i].
+  limb l0, h0, l1, h1;
+  size_t r = n & 3, g = n >> 2;
   __asm__ volatile(
-      "xor %%r8d, %%r8d\n\t"          // r8 = pending high word = 0; clears CF and OF
-      "1:\n\t"
-      "mulx (%[m]), %[lo], %[hi]\n\t"  // hi:lo = m[i] * q
-      "mov (%[u]), %[t]\n\t"
-      "adcx %[lo], %[t]\n\t"           // t = up[i] + lo + CF
-      "adox %%r8, %[t]\n\t"            // t += previous hi + OF
-      "mov %[t], (%[u])\n\t"
-      "mov %[hi], %%r8\n\t"
+      "xor %k[h1], %k[h1]\n\t"           // h1 = pending high word = 0; CF = OF = 0
+      "jrcxz 2f\n\t"
+      "1:\n\t"                           // single limbs (n mod 4 of them)
+      "mulx (%[m]), %[l0], %[h0]\n\t"
+      "adcx (%[u]), %[l0]\n\t"
+      "adox %[h1], %[l0]\n\t"
+      "mov %[l0], (%[u])\n\t"
+      "mov %[h0], %[h1]\n\t"
       "lea 8(%[m]), %[m]\n\t"
       "lea 8(%[u]), %[u]\n\t"
-      "lea -1(%[cnt]), %[cnt]\n\t"     // lea/jrcxz leave CF and OF alone
+      "lea -1(%%rcx), %%rcx\n\t"
       "jrcxz 2f\n\t"
       "jmp 1b\n\t"
       "2:\n\t"
-      "mov $0, %[t]\n\t"
-      "adcx %[t], %%r8\n\t"            // r8 = last hi + CF + OF (cannot overflow)
-      "adox %[t], %%r8\n\t"
-      "mov %%r8, %[cy]\n\t"
-      : [m] "+r"(mp), [u] "+r"(up), [cnt] "+c"(cnt), [lo] "=&r"(lo), [hi] "=&r"(hi), [t] "=&r"(t),
-        [cy] "=&r"(cy)
-      : "d"(q)
-      : "r8", "cc", "memory");
-  return cy;
+      "mov %[g], %%rcx\n\t"
+      "jrcxz 4f\n\t"
+      "3:\n\t"                           // four limbs per iteration
+      "mulx (%[m]), %[l0], %[h0]\n\t"
+      "adcx (%[u]), %[l0]\n\t"
+      "adox %[h1], %[l0]\n\t"
+      "mov %[l0], (%[u])\n\t"
+      "mulx 8(%[m]), %[l1], %[h1]\n\t"
+      "adcx 8(%[u]), %[l1]\n\t"
+      "adox %[h0], %[l1]\n\t"
+      "mov %[l1], 8(%[u])\n\t"
+      "mulx 16(%[m]), %[l0], %[h0]\n\t"
+      "adcx 16(%[u]), %[l0]\n\t"
+      "adox %[h1], %[l0]\n\t"
+      "mov %[l0], 16(%[u])\n\t"
+      "mulx 24(%[m]), %[l1], %[h1]\n\t"
+      "adcx 24(%[u]), %[l1]\n\t"
+      "adox %[h0], %[l1]\n\t"
+      "mov %[l1], 24(%[u])\n\t"
+      "lea 32(%[m]), %[m]\n\t"
+      "lea 32(%[u]), %[u]\n\t"
+      "lea -1(%%rcx), %%rcx\n\t"
+      "jrcxz 4f\n\t"
+      "jmp 3b\n\t"
+      "4:\n\t"
+      "mov $0, %k[l0]\n\t"               // mov leaves the flags alone
+      "adcx %[l0], %[h1]\n\t"            // carry = last high word + CF + OF (no overflow)
+      "adox %[l0], %[h1]\n\t"
+      : [m] "+r"(mp), [u] "+r"(up), "+c"(r), [l0] "=&r"(l0), [h0] "=&r"(h0), [l1] "=&r"(l1),
+        [h1] "=&r"(h1)
+      : "d"(q), [g] "r"(g)
+      : "cc", "memory");
+  return h1;
 }
 
 #endif
