@@ -138,7 +138,8 @@ extern "C" MPB_API int mpb_batch_rsa_crt(mpb_ctx *ctx, uint64_t *out, const uint
     why = s.backend == MPB_BACKEND_AUTO
               ? (simd::ifma_available() ? "auto: scalar (fewer than 8 items or width outside the IFMA range)"
                                         : "auto: scalar (no AVX-512 IFMA)")
-              : "cpu (multipartite has no RSA path: scalar CRT)";
+              : s.backend == MPB_BACKEND_CPU ? "forced cpu: scalar CRT"
+                                             : "multipartite has no RSA path: scalar CRT";
   }
   size_t groups = ifma ? count / 8 : 0;
   size_t tasks = groups + (count - groups * 8);
