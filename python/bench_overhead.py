@@ -112,9 +112,21 @@ def main(argv=None):
         t_c.append(best_of(c_api, 1)[0])
         t_np.append(best_of(numpy_variant, 1)[0])
         t_list.append(best_of(lists, 1)[0])
+    from mpbatch import batch as _batch
+
+    def lists_unpipelined():
+        saved = _batch.PIPELINE_MIN
+        _batch.PIPELINE_MIN = 1 << 62
+        try:
+            return mpbatch.mulmod(a, b, m, ctx=ctx)
+        finally:
+            _batch.PIPELINE_MIN = saved
+
+    t_l1 = [best_of(lists_unpipelined, 1)[0] for _ in range(max(1, args.reps // 2))]
     results["C API (ctypes call on prebuilt arrays)"] = min(t_c)
     results["NumPy mulmod_limbs"] = min(t_np)
     results["lists mulmod (ints in, ints out)"] = min(t_list)
+    results["  lists, one chunk (no conversion/C overlap)"] = min(t_l1)
     # parts of the list path
     results["  lists part: ints -> limbs (a, b, m)"] = best_of(
         lambda: (ints_to_limbs(a, w), ints_to_limbs(b, w), ints_to_limbs([m], w)), args.reps)[0]

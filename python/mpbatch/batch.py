@@ -259,9 +259,10 @@ def _as_list(xs, name: str) -> list:
                         f"{type(xs).__name__}") from None
 
 
-def _explain(xs: list, name: str, width: Optional[int] = None, bound: str = ""):
-    """Slow path after the fast conversion failed: find the first bad item and raise."""
-    for i, x in enumerate(xs):
+def _explain(xs: list, name: str, width: Optional[int] = None, bound: str = "", start: int = 0):
+    """Slow path after the fast conversion failed: find the first bad item and raise
+    (indices reported from `start`)."""
+    for i, x in enumerate(xs, start):
         if isinstance(x, bool) or not isinstance(x, int):
             try:
                 operator.index(x)
@@ -287,10 +288,10 @@ def _limbs_needed(xs: list, name: str) -> int:
     return max(1, (bits + 63) >> 6)
 
 
-def _normalize(xs: list, name: str) -> list:
+def _normalize(xs: list, name: str, start: int = 0) -> list:
     """Replace integer-like items (numpy integers) by ints; TypeError for anything else."""
     out = []
-    for i, x in enumerate(xs):
+    for i, x in enumerate(xs, start):
         if isinstance(x, bool) or not isinstance(x, int):
             try:
                 x = operator.index(x)
@@ -301,9 +302,10 @@ def _normalize(xs: list, name: str) -> list:
 
 
 def ints_to_limbs(xs, width: Optional[int] = None, name: str = "values",
-                  bound: str = "") -> np.ndarray:
+                  bound: str = "", start: int = 0) -> np.ndarray:
     """A list of non-negative ints -> a C-contiguous uint64 array of shape (count, width).
-    width=None: the smallest width that holds every value."""
+    width=None: the smallest width that holds every value.  Error messages name items as
+    name[start + i]."""
     xs = _as_list(xs, name)
     if width is None:
         width = _limbs_needed(xs, name)
@@ -311,12 +313,12 @@ def ints_to_limbs(xs, width: Optional[int] = None, name: str = "values",
     try:
         raw = b"".join(map(int.to_bytes, xs, repeat(nb), repeat("little")))
     except (TypeError, OverflowError):
-        _explain(xs, name, width, bound)
-        xs = _normalize(xs, name)  # numpy integers etc.
+        _explain(xs, name, width, bound, start)
+        xs = _normalize(xs, name, start)  # numpy integers etc.
         try:
             raw = b"".join(map(int.to_bytes, xs, repeat(nb), repeat("little")))
         except OverflowError:
-            _explain(xs, name, width, bound)
+            _explain(xs, name, width, bound, start)
             raise
     return np.frombuffer(raw, dtype="<u8").reshape(len(xs), width)
 
@@ -371,6 +373,76 @@ def _ptr(a: np.ndarray) -> int:
     return a.ctypes.data
 
 
+# Large list batches are cut into chunks: while the C call of chunk k runs in a worker thread
+# (ctypes releases the GIL), the main thread converts the ints of chunk k+1 and the results of
+# chunk k-1.  Below PIPELINE_MIN items there is one conversion and one C call.
+PIPELINE_MIN = 32768
+PIPELINE_CHUNK = 8192  # a multiple of 8 (the IFMA kernels take groups of 8 items)
+_pool = None
+_pool_lock = threading.Lock()
+
+
+def _worker():
+    global _pool
+    if _pool is None:
+        with _pool_lock:
+            if _pool is None:
+                from concurrent.futures import ThreadPoolExecutor
+                _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mpbatch")
+    return _pool
+
+
+def _shift_index(exc: BaseException, offset: int) -> None:
+    """Make a chunk's bad_index refer to the whole batch."""
+    old = getattr(exc, "bad_index", -1)
+    if offset and isinstance(old, int) and old >= 0:
+        exc.bad_index = old + offset  # type: ignore[attr-defined]
+        if exc.args and isinstance(exc.args[0], str):
+            exc.args = (exc.args[0].replace(f"item {old}", f"item {old + offset}", 1),) + \
+                exc.args[1:]
+
+
+def _run_list(ctx: Context, count: int, out_width: int, convert, call) -> List[int]:
+    """convert(i0, i1) -> operand arrays for items [i0, i1); call(ctx, R, arrays, n) makes the
+    C call writing R (n rows of out_width limbs).  Returns the results as ints, in order."""
+    if count < PIPELINE_MIN:
+        arrays = convert(0, count)
+        R = np.empty((count, out_width), dtype=np.uint64)
+        call(ctx, R, arrays, count)
+        return limbs_to_ints(R)
+    pool = _worker()
+    out: List[int] = []
+    pending = None
+
+    def finish(p):
+        fut, R, i0 = p[0], p[1], p[2]
+        try:
+            fut.result()
+        except BaseException as e:
+            _shift_index(e, i0)
+            raise
+        out.extend(limbs_to_ints(R))
+
+    try:
+        for i0 in range(0, count, PIPELINE_CHUNK):
+            i1 = min(count, i0 + PIPELINE_CHUNK)
+            arrays = convert(i0, i1)
+            R = np.empty((i1 - i0, out_width), dtype=np.uint64)
+            fut = pool.submit(call, ctx, R, arrays, i1 - i0)
+            if pending is not None:
+                finish(pending)
+            pending = (fut, R, i0, arrays)
+        finish(pending)
+        pending = None
+    finally:
+        if pending is not None:  # an error: let the running call end before returning
+            try:
+                pending[0].result()
+            except BaseException:
+                pass
+    return out
+
+
 # ---- integer arithmetic ----------------------------------------------------------------------
 def mul(a, b, ctx: Optional[Context] = None) -> List[int]:
     """[a[i] * b[i]] for two equal-length lists of non-negative ints."""
@@ -380,8 +452,11 @@ def mul(a, b, ctx: Optional[Context] = None) -> List[int]:
         return []
     w = max(_limbs_needed(a, "a"), _limbs_needed(b, "b"))
     _check_width(w, "mul operand")
-    A, B = ints_to_limbs(a, w, "a"), ints_to_limbs(b, w, "b")
-    return limbs_to_ints(_mul_rows(_ctx(ctx), A, B))
+    return _run_list(_ctx(ctx), len(a), 2 * w,
+                     lambda i, j: (ints_to_limbs(a[i:j], w, "a", start=i),
+                                   ints_to_limbs(b[i:j], w, "b", start=i)),
+                     lambda cx, R, ab, n: _Call.run(cx, C.mpb_batch_mul, _ptr(R), _ptr(ab[0]),
+                                                    _ptr(ab[1]), w, n))
 
 
 def sqr(a, ctx: Optional[Context] = None) -> List[int]:
@@ -391,7 +466,8 @@ def sqr(a, ctx: Optional[Context] = None) -> List[int]:
         return []
     w = _limbs_needed(a, "a")
     _check_width(w, "sqr operand")
-    return limbs_to_ints(_sqr_rows(_ctx(ctx), ints_to_limbs(a, w, "a")))
+    return _run_list(_ctx(ctx), len(a), 2 * w, lambda i, j: (ints_to_limbs(a[i:j], w, "a", start=i),),
+                     lambda cx, R, A, n: _Call.run(cx, C.mpb_batch_sqr, _ptr(R), _ptr(A[0]), w, n))
 
 
 def _mul_rows(ctx, A, B):
@@ -419,10 +495,23 @@ def mulmod(a, b, m, ctx: Optional[Context] = None) -> List[int]:
         return []
     w = _limbs_needed(ms, "m")
     _check_width(w, "the modulus")
-    M = ints_to_limbs(ms, w, "m")
-    A = ints_to_limbs(a, w, "a", " (operands must be < m)")
-    B = ints_to_limbs(b, w, "b", " (operands must be < m)")
-    return limbs_to_ints(_mulmod_rows(_ctx(ctx), A, B, M, m_rows))
+    lt = " (operands must be < m)"
+    if m_rows == 1:
+        M = ints_to_limbs(ms, w, "m")
+
+        def conv(i, j):
+            return (ints_to_limbs(a[i:j], w, "a", lt, i), ints_to_limbs(b[i:j], w, "b", lt, i),
+                    M)
+    else:
+        def conv(i, j):
+            return (ints_to_limbs(a[i:j], w, "a", lt, i), ints_to_limbs(b[i:j], w, "b", lt, i),
+                    ints_to_limbs(ms[i:j], w, "m", start=i))
+
+    def call(cx, R, ops, n):
+        _Call.run(cx, C.mpb_batch_modmul, _ptr(R), _ptr(ops[0]), _ptr(ops[1]), _ptr(ops[2]),
+                  ops[2].shape[0], w, n)
+
+    return _run_list(_ctx(ctx), len(a), w, conv, call)
 
 
 def _mulmod_rows(ctx, A, B, M, m_rows):
@@ -453,10 +542,21 @@ def powmod(bases, exps, m, ctx: Optional[Context] = None) -> List[int]:
     _check_width(w, "the modulus")
     ew = _limbs_needed(es, "exps")
     _check_width(ew, "the exponent")
-    M = ints_to_limbs(ms, w, "m")
-    A = ints_to_limbs(bases, w, "bases", " (bases must be < m)")
-    E = ints_to_limbs(es, ew, "exps")
-    return limbs_to_ints(_powm_rows(_ctx(ctx), A, E, e_rows, M, m_rows))
+    lt = " (bases must be < m)"
+    M = ints_to_limbs(ms, w, "m") if m_rows == 1 else None
+    E = ints_to_limbs(es, ew, "exps") if e_rows == 1 else None
+
+    def conv(i, j):
+        return (ints_to_limbs(bases[i:j], w, "bases", lt, i),
+                E if E is not None else ints_to_limbs(es[i:j], ew, "exps", start=i),
+                M if M is not None else ints_to_limbs(ms[i:j], w, "m", start=i))
+
+    def call(cx, R, ops, n):
+        A, Ex, Mx = ops
+        _Call.run(cx, C.mpb_batch_powm, _ptr(R), _ptr(A), _ptr(Ex), ew, Ex.shape[0], _ptr(Mx),
+                  Mx.shape[0], w, n)
+
+    return _run_list(_ctx(ctx), count, w, conv, call)
 
 
 def _powm_rows(ctx, A, E, e_rows, M, m_rows):

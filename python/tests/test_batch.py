@@ -370,3 +370,47 @@ def test_library_validation_error_details():
     assert e.status == -3 and e.function == "mpb_batch_modmul"
     assert e.bad_index == 2 and e.bad_arg == "m"
     assert "item 2" in str(e) and "argument m" in str(e)
+
+
+@pytest.fixture
+def small_pipeline(monkeypatch):
+    """Make the chunked (pipelined) list path run on small batches."""
+    from mpbatch import batch
+    monkeypatch.setattr(batch, "PIPELINE_MIN", 16)
+    monkeypatch.setattr(batch, "PIPELINE_CHUNK", 8)
+
+
+def test_pipelined_list_path(rng, small_pipeline):
+    need("mpb_batch_mul", "mpb_batch_sqr", "mpb_batch_modmul", "mpb_batch_powm")
+    n = 53  # not a multiple of the chunk
+    m = odd_modulus(rng, 300)
+    a = [rng.randrange(m) for _ in range(n)]
+    b = [rng.randrange(m) for _ in range(n)]
+    assert mul(a, b) == [x * y for x, y in zip(a, b)]
+    assert sqr(a) == [x * x for x in a]
+    assert mulmod(a, b, m) == [x * y % m for x, y in zip(a, b)]
+    ms = [odd_modulus(rng, 300) for _ in range(n)]
+    a2 = [x % mm for x, mm in zip(a, ms)]
+    b2 = [x % mm for x, mm in zip(b, ms)]
+    assert mulmod(a2, b2, ms) == [x * y % mm for x, y, mm in zip(a2, b2, ms)]
+    es = [rng.getrandbits(100) for _ in range(n)]
+    assert powmod(a, es, m) == [pow(x, e, m) for x, e in zip(a, es)]
+    assert powmod(a2, 65537, ms) == [pow(x, 65537, mm) for x, mm in zip(a2, ms)]
+
+
+def test_pipelined_errors_name_global_index(rng, small_pipeline):
+    need("mpb_batch_modmul")
+    n = 40
+    a = list(range(1, n + 1))
+    ms = [1001] * n
+    ms[37] = 0
+    with pytest.raises(ValueError) as ei:
+        mulmod(a, a, ms)
+    assert ei.value.bad_index == 37 and "item 37" in str(ei.value)
+    bad = list(a)
+    bad[30] = -5
+    with pytest.raises(ValueError, match=r"a\[30\] is negative"):
+        mulmod(bad, a, 1001)
+    bad[30] = 2.5
+    with pytest.raises(TypeError, match=r"b\[30\] must be an int"):
+        mul(a, bad)
