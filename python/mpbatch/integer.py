@@ -93,6 +93,9 @@ class Integer:
         except ValueError as e:
             raise ValueError(f"invalid literal for Integer with radix {radix}: {s.decode('ascii', 'replace')!r} ({e})") from None
 
+    def __reduce__(self):  # pickle / copy
+        return (Integer, (int(self),))
+
     def __int__(self) -> int:
         mp = self._mp
         if mp.used == 0:

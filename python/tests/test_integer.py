@@ -362,3 +362,12 @@ def test_allocation_failure_is_memory_error():
     finally:
         _lib.C.mpb_set_allocator(_lib.MALLOC_FN(), _lib.REALLOC_FN(), _lib.FREE_FN())
     assert a == 2**5000
+
+
+def test_pickle_and_copy():
+    import copy
+    import pickle
+    for x in (0, -1, 2**200 + 3):
+        a = Integer(x)
+        assert pickle.loads(pickle.dumps(a)) == x
+        assert copy.deepcopy(a) == x and copy.copy(a) == x
