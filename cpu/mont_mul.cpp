@@ -81,6 +81,12 @@ void mont_sqr(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch) {
   mont_redc(rp, t, ctx);
 }
 
+void mont_sqr_ct(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch) {
+  limb *t = scratch;  // 2n
+  sqr_basecase(t, ap, ctx.n);
+  mont_redc(rp, t, ctx);
+}
+
 void mont_mul_redc(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch) {
   const size_t n = ctx.n;
   limb *t = scratch;

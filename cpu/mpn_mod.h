@@ -68,6 +68,10 @@ void mont_mul_portable(limb *rp, const limb *ap, const limb *bp, const MontCtx &
 // rp may equal ap. scratch: mont_sqr_itch(n) limbs.
 size_t mont_sqr_itch(size_t n);
 void mont_sqr(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch);
+// Same with the schoolbook squaring mpn::sqr_basecase, whose control flow and memory accesses
+// depend only on n (mpn::sqr may switch to Karatsuba, which branches on the data): used by
+// powm_ct. rp may equal ap. scratch: mont_sqr_itch(n) limbs.
+void mont_sqr_ct(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch);
 // Multiplication by product + REDC (mpn::mul_n + redc): rp = a*b/R (mod m), rp < R.
 // rp may equal ap and/or bp. scratch: mont_sqr_itch(n) limbs (the same size).
 void mont_mul_redc(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch);
@@ -98,7 +102,7 @@ size_t powm_ct_itch(size_t n);
 // cpu/powm_ct.cpp: constant-time rp = b^e mod m (fully reduced). The exponent is processed as
 // exactly 64*en bits in fixed 5-bit windows (pass en >= n limbs, zero-padded, so that only the
 // modulus size is revealed); table lookups read every entry with masks; no branch or memory
-// index depends on b or e. Same argument rules as powm; scratch: powm_ct_itch(n) limbs.
+// index depends on b or e (squarings by mont_sqr_ct, multiplications by the CIOS mont_mul). Same argument rules as powm; scratch: powm_ct_itch(n) limbs.
 void powm_ct(limb *rp, const limb *bp, const limb *ep, size_t en, const MontCtx &ctx, limb *scratch);
 
 // ================================ Barrett ================================================

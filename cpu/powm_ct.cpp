@@ -2,6 +2,8 @@
 // exactly 64*en exponent bits (top window first), 32-entry table b^0..b^31, each lookup
 // reads all 32 entries and keeps one with masks, every window does 5 squarings and one
 // multiplication (also by b^0 = R mod m), and all reductions subtract with masks.
+// Squarings: schoolbook sqr_basecase + REDC (mont_sqr_ct), never Karatsuba (data-dependent
+// |a0 - a1| branch); multiplications: the CIOS mont_mul.
 // Memory addresses and branches depend only on n and en.
 #include "memory.h"
 #include "mpn_mod.h"
@@ -56,7 +58,7 @@ void powm_ct(limb *rp, const limb *bp, const limb *ep, size_t en, const MontCtx 
   ct_select(acc, tab, n, window_at(ep, en, lo));
   while (lo > 0) {
     lo -= CT_W;
-    for (unsigned s = 0; s < CT_W; s++) mont_sqr(acc, acc, ctx, ms);
+    for (unsigned s = 0; s < CT_W; s++) mont_sqr_ct(acc, acc, ctx, ms);
     ct_select(sel, tab, n, window_at(ep, en, lo));
     mont_mul(acc, acc, sel, ctx, ms);
   }

@@ -153,6 +153,11 @@ TEST_CASE("mpn Montgomery primitives: redc_1, mont_mul, mont_sqr vs GMP", "[powm
         to_mpz(zr, t.data(), n);
         mpz_mod(zr, zr, zm);
         REQUIRE(mpz_cmp(zr, zw) == 0);
+        t = a;
+        mpn::mont_sqr_ct(t.data(), t.data(), mc.ctx, sc.data());
+        to_mpz(zr, t.data(), n);
+        mpz_mod(zr, zr, zm);
+        REQUIRE(mpz_cmp(zr, zw) == 0);
         // redc_1 on a full 2n-limb value: result + carry*R == (T + qm)/R, == T/R mod m
         V T = hard_limbs(rng, 2 * n), T0 = T, rr(n);
         limb cy = mpn::redc_1(rr.data(), T.data(), m.data(), n, mc.ctx.minv);
