@@ -13,6 +13,7 @@
 //   bench_gf2x [--out DIR] [--gf2x-pclmul /tmp/gf2x-pclmul/lib/libgf2x.so] [--sizes a,b,c]
 //              [--only name,name] [--comb-max N] [--reps R] [--min-time S] [--tag TAG]
 //              [--params kara,toom3,toom4]   (override the cut-offs for this run)
+//              [--path portable|pclmul|vpclmul]  (force a carry-less kernel set)
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -151,7 +152,12 @@ int main(int argc, char **argv) {
     else if (a == "--reps") o.reps = std::atoi(next());
     else if (a == "--min-time") o.min_time = std::atof(next());
     else if (a == "--tag") o.tag = next();
-    else if (a == "--params") {  // kara,toom3,toom4 cut-offs for this run (tuning experiments)
+    else if (a == "--path") {  // force a carry-less kernel set: portable, pclmul, vpclmul
+      std::string v = next();
+      g::ClmulPath cp = v == "portable" ? g::ClmulPath::Portable : v == "pclmul" ? g::ClmulPath::Pclmul
+                                                                                  : g::ClmulPath::Vpclmul;
+      if (!g::set_clmul_path(cp)) { std::fprintf(stderr, "path %s not available\n", v.c_str()); return 2; }
+    } else if (a == "--params") {  // kara,toom3,toom4 cut-offs for this run (tuning experiments)
       auto v = parse_sizes(next());
       if (v.size() == 3) with_params((int)v[0], (int)v[1], (int)v[2]);
     }

@@ -165,8 +165,62 @@ MPB_TGT_VPCLMUL static inline __attribute__((always_inline)) void school_vpclmul
   }
 }
 
+// Same product scanning, with b copied between 8 zero limbs on each side (bp = b[0] in the
+// padded copy), so every load of b is a plain unaligned load. Two accumulator pairs.
+MPB_TGT_VPCLMUL static inline __attribute__((always_inline)) void school_vpclmul_padded(
+    limb *c, const limb *a, size_t an, const limb *bp, size_t bn) {
+  size_t cn = an + bn;
+  __m512i prev1 = _mm512_setzero_si512();
+  for (size_t k = 0; k < cn; k += 8) {
+    __m512i acc0 = _mm512_setzero_si512(), acc1 = _mm512_setzero_si512();
+    __m512i acc2 = _mm512_setzero_si512(), acc3 = _mm512_setzero_si512();
+    size_t ilo = k + 1 > bn ? k + 1 - bn : 0;
+    size_t ihi = k + 7 < an - 1 ? k + 7 : an - 1;
+    const limb *bk = bp + k;  // bk - i = &b[k - i]
+    size_t i = ilo;
+    for (; i + 1 <= ihi; i += 2) {
+      __m512i A0 = _mm512_set1_epi64((long long)a[i]);
+      __m512i B0 = _mm512_loadu_si512((const void *)(bk - i));
+      __m512i A1 = _mm512_set1_epi64((long long)a[i + 1]);
+      __m512i B1 = _mm512_loadu_si512((const void *)(bk - i - 1));
+      acc0 = _mm512_xor_si512(acc0, _mm512_clmulepi64_epi128(A0, B0, 0x00));
+      acc1 = _mm512_xor_si512(acc1, _mm512_clmulepi64_epi128(A0, B0, 0x10));
+      acc2 = _mm512_xor_si512(acc2, _mm512_clmulepi64_epi128(A1, B1, 0x00));
+      acc3 = _mm512_xor_si512(acc3, _mm512_clmulepi64_epi128(A1, B1, 0x10));
+    }
+    if (i <= ihi) {
+      __m512i A0 = _mm512_set1_epi64((long long)a[i]);
+      __m512i B0 = _mm512_loadu_si512((const void *)(bk - i));
+      acc0 = _mm512_xor_si512(acc0, _mm512_clmulepi64_epi128(A0, B0, 0x00));
+      acc1 = _mm512_xor_si512(acc1, _mm512_clmulepi64_epi128(A0, B0, 0x10));
+    }
+    acc0 = _mm512_xor_si512(acc0, acc2);
+    acc1 = _mm512_xor_si512(acc1, acc3);
+    __m512i out = _mm512_xor_si512(acc0, _mm512_alignr_epi64(acc1, prev1, 7));
+    prev1 = acc1;
+    if (k + 8 <= cn)
+      _mm512_storeu_si512((void *)(c + k), out);
+    else
+      _mm512_mask_storeu_epi64((void *)(c + k), (__mmask8)((1u << (cn - k)) - 1u), out);
+  }
+}
+
+constexpr size_t PAD_MAX = 256;  // b up to this many limbs is copied into a padded stack buffer
+
 MPB_TGT_VPCLMUL static void school_vpclmul(limb *c, const limb *a, size_t an, const limb *b, size_t bn) {
-  school_vpclmul_impl(c, a, an, b, bn);
+  if (bn > an) {
+    const limb *t = a; a = b; b = t;
+    size_t s = an; an = bn; bn = s;
+  }
+  if (bn > PAD_MAX) {
+    school_vpclmul_impl(c, a, an, b, bn);
+    return;
+  }
+  alignas(64) limb buf[PAD_MAX + 16];
+  _mm512_store_si512((void *)buf, _mm512_setzero_si512());
+  std::memcpy(buf + 8, b, bn * sizeof(limb));
+  _mm512_storeu_si512((void *)(buf + 8 + bn), _mm512_setzero_si512());
+  school_vpclmul_padded(c, a, an, buf + 8, bn);
 }
 template <size_t N>
 MPB_TGT_VPCLMUL static void base_vpclmul(limb *c, const limb *a, const limb *b) {

@@ -17,8 +17,20 @@ inline void zero(limb *r, size_t n) {
 inline void copy(limb *r, const limb *a, size_t n) {
   if (n) std::memcpy(r, a, n * sizeof(limb));
 }
+// Vectorized linear passes (cpu/gf2x_mul_linear.cpp), used from LINEAR_MIN limbs on.
+struct LinearOps {
+  void (*xor_into)(limb *r, const limb *a, size_t n);
+  void (*xor_shl)(limb *r, size_t rn, const limb *a, size_t an, unsigned s);  // 1 <= s <= 63
+};
+extern const LinearOps g_linear;
+constexpr size_t LINEAR_MIN = 24;
+
 // r ^= a over n limbs
 inline void xor_into(limb *r, const limb *a, size_t n) {
+  if (n >= LINEAR_MIN) {
+    g_linear.xor_into(r, a, n);
+    return;
+  }
   for (size_t i = 0; i < n; ++i) r[i] ^= a[i];
 }
 // r = a ^ b over n limbs
@@ -30,6 +42,10 @@ inline void xor_shl(limb *r, size_t rn, const limb *a, size_t an, unsigned s) {
   size_t m = an < rn ? an : rn;
   if (s == 0) {
     xor_into(r, a, m);
+    return;
+  }
+  if (m >= LINEAR_MIN) {
+    g_linear.xor_shl(r, rn, a, an, s);
     return;
   }
   limb prev = 0;

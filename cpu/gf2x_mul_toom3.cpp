@@ -20,17 +20,30 @@ inline void shr_bits(limb *p, size_t n, unsigned s) {
   for (size_t i = 0; i + 1 < n; ++i) p[i] = (p[i] >> s) | (p[i + 1] << (64 - s));
   if (n) p[n - 1] >>= s;
 }
-// p = x^S (1 + x^D) q exactly: p <- q. First drop the S zero low bits, then q_j = p_j + q_(j-D),
-// a strided prefix XOR inside each limb with the top D bits of the previous quotient limb.
+// p = x^S (1 + x^D) q exactly: p <- q. First drop the S zero low bits, then q_j = p_j + q_(j-D).
+// Per limb: t = strided prefix XOR of p_i (independent of the other limbs), and the D top
+// bits v of the previous quotient limb enter as spread(v) = v * (1 + x^D + x^2D + ...)
+// (an integer multiply: the shifted copies of v do not overlap). The carried v follows a
+// short recurrence, v' = top_D(t) + top_D(spread(v)), so the limbs do not wait on each other.
+template <unsigned D>
+inline limb spread_mask() {
+  return D == 1 ? ~(limb)0 : D == 2 ? 0x5555555555555555ULL : 0x9249249249249249ULL;
+}
+template <unsigned D>
+inline limb top_of_spread(limb v) {  // the D top bits of spread(v), as a D-bit number
+  if (D == 3) return (v >> 1) | ((v & 1) << 2);  // positions 61, 62, 63 hold v1, v2, v0
+  return v;                                       // D = 1, 2: 64 is a multiple of D
+}
 template <unsigned S, unsigned D>
 inline void divexact_impl(limb *p, size_t n) {
   if (S) shr_bits(p, n, S);
-  limb prev = 0;
+  const limb M = spread_mask<D>();
+  limb v = 0;
   for (size_t i = 0; i < n; ++i) {
-    limb t = p[i] ^ (prev >> (64 - D));
+    limb t = p[i];
     for (unsigned sh = D; sh < 64; sh <<= 1) t ^= t << sh;
-    p[i] = t;
-    prev = t;
+    p[i] = t ^ (v * M);
+    v = (t >> (64 - D)) ^ top_of_spread<D>(v);
   }
 }
 inline size_t piece(size_t n, size_t i, size_t k) {  // size of piece i (of k limbs) of n limbs
