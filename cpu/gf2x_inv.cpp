@@ -3,6 +3,7 @@
 // division b/a (seed: MP_Division_Bin_Inv; HMV Alg. 2.49 started from g1 = b).
 #include <algorithm>
 
+#include "gf2x_mpn.h"
 #include "gf2x_poly.h"
 
 namespace mpb {
@@ -47,49 +48,102 @@ bool inv_euclid(limb *r, const limb *a, size_t an, const limb *f, size_t fn, lim
   return true;
 }
 
-static inline void shr1(limb *p, size_t n) {
-  for (size_t i = 0; i + 1 < n; i++) p[i] = (p[i] >> 1) | (p[i + 1] << 63);
-  p[n - 1] >>= 1;
+// p (n limbs) >>= t, 1 <= t <= 63
+static inline void shr_bits(limb *p, size_t n, unsigned t) {
+  for (size_t i = 0; i + 1 < n; i++) p[i] = (p[i] >> t) | (p[i + 1] << (64 - t));
+  p[n - 1] >>= t;
+}
+
+// g = g / x^t mod f (g: fn + 1 limbs, g[fn] == 0, deg g < deg f; f(0) = 1; 1 <= t <= 63):
+// pick c, deg c < t, with g + c f = 0 mod x^t (coefficient by coefficient on the low limb),
+// add c f with one word-by-polynomial carry-less product, then shift right by t.
+static inline void div_xt(limb *g, const limb *f, size_t fn, unsigned t) {
+  limb w = g[0], c = 0;
+  const limb f0 = f[0];
+  for (unsigned i = 0; i < t; i++)
+    if ((w >> i) & 1) {
+      c |= (limb)1 << i;
+      w ^= f0 << i;
+    }
+  if (c && __builtin_popcountll(c) <= 3) {
+    // few terms (the usual case, t is small): add x^i f for each of them
+    while (c) {
+      unsigned i = (unsigned)__builtin_ctzll(c);
+      c &= c - 1;
+      if (i == 0) {
+        xor_n(g, f, fn);
+      } else {
+        limb prev = 0;
+        for (size_t j = 0; j < fn; j++) {
+          g[j] ^= (f[j] << i) | (prev >> (64 - i));
+          prev = f[j];
+        }
+        g[fn] ^= prev >> (64 - i);
+      }
+    }
+  } else if (c) {
+    limb carry = 0;
+    for (size_t i = 0; i < fn; i++) {
+      limb lo, hi;
+      mpb::gf2x::mul_1x1(&lo, &hi, c, f[i]);
+      g[i] ^= lo ^ carry;
+      carry = hi;
+    }
+    g[fn] ^= carry;
+  }
+  shr_bits(g, fn + 1, t);
+}
+
+// u = u / x^s (u has un limbs, u != 0, s = its number of trailing zero coefficients), and
+// g = g / x^s mod f. Returns the new limb count of u.
+static size_t strip_x(limb *u, size_t un, limb *g, const limb *f, size_t fn) {
+  size_t z = 0;
+  while (u[z] == 0) z++;  // whole zero limbs: 64 coefficients each
+  if (z) {
+    std::memmove(u, u + z, (un - z) * sizeof(limb));
+    std::memset(u + un - z, 0, z * sizeof(limb));
+    un -= z;
+    for (size_t i = 0; i < z; i++) {
+      div_xt(g, f, fn, 32);
+      div_xt(g, f, fn, 32);
+    }
+  }
+  unsigned t = (unsigned)__builtin_ctzll(u[0]);
+  if (t) {
+    shr_bits(u, un, t);
+    div_xt(g, f, fn, t);
+  }
+  return norm(u, un);
 }
 
 bool div_binary(limb *r, const limb *b, const limb *a, const limb *f, size_t fn, limb *work) {
-  limb *u = work, *v = u + fn, *g1 = v + fn, *g2 = g1 + fn;
+  // u, v: fn limbs; g1, g2: fn + 1 limbs (one spare for div_xt)
+  limb *u = work, *v = u + fn, *g1 = v + fn, *g2 = g1 + fn + 1;
   std::memcpy(u, a, fn * sizeof(limb));
   std::memcpy(v, f, fn * sizeof(limb));
+  std::memset(g1, 0, 2 * (fn + 1) * sizeof(limb));
   std::memcpy(g1, b, fn * sizeof(limb));
-  std::memset(g2, 0, fn * sizeof(limb));
-  auto is_one = [fn](const limb *p) {
-    if (p[0] != 1) return false;
-    for (size_t i = 1; i < fn; i++)
-      if (p[i]) return false;
-    return true;
-  };
   size_t un = norm(u, fn), vn = fn;
   if (un == 0) return false;
-  while (!is_one(u) && !is_one(v)) {
-    while (!(u[0] & 1)) {  // u != 0 here
-      shr1(u, fn);
-      if (g1[0] & 1) xor_n(g1, f, fn);
-      shr1(g1, fn);
-    }
-    while (!(v[0] & 1)) {
-      shr1(v, fn);
-      if (g2[0] & 1) xor_n(g2, f, fn);
-      shr1(g2, fn);
-    }
-    un = norm(u, fn);
-    vn = norm(v, fn);
+  auto is_one = [](const limb *p, size_t n) { return n == 1 && p[0] == 1; };
+  while (true) {
+    un = strip_x(u, un, g1, f, fn);
+    if (is_one(u, un)) break;
+    if (!(v[0] & 1)) vn = strip_x(v, vn, g2, f, fn);
+    if (is_one(v, vn)) break;
     if (deg(u, un) > deg(v, vn)) {
-      xor_n(u, v, fn);
+      xor_n(u, v, vn);
       xor_n(g1, g2, fn);
-      if (norm(u, fn) == 0) return false;
+      un = norm(u, un);
+      if (un == 0) return false;
     } else {
-      xor_n(v, u, fn);
+      xor_n(v, u, un);
       xor_n(g2, g1, fn);
-      if (norm(v, fn) == 0) return false;  // u == v: gcd(a, f) = u != 1
+      vn = norm(v, vn);
+      if (vn == 0) return false;  // u == v: gcd(a, f) = u != 1
     }
   }
-  std::memcpy(r, is_one(u) ? g1 : g2, fn * sizeof(limb));
+  std::memcpy(r, is_one(u, un) ? g1 : g2, fn * sizeof(limb));
   return true;
 }
 
@@ -164,7 +218,7 @@ MPB_API int mpb_gf2m_div(const mpb_gf2m_field *F, mpb_gf2x *r, const mpb_gf2x *b
   const size_t fn = F->fn;
   size_t tn = std::max(std::max(va.n, vb.n), fn);
   Buf bx, by, tmp, work, res;
-  if (!bx.alloc(fn) || !by.alloc(fn) || !tmp.alloc(tn) || !work.alloc(4 * fn, false) || !res.alloc(fn))
+  if (!bx.alloc(fn) || !by.alloc(fn) || !tmp.alloc(tn) || !work.alloc(4 * fn + 2, false) || !res.alloc(fn))
     return MPB_EMEM;
   field_load(F, va, bx.p, tmp.p);  // a mod f, zero padded to fn limbs
   field_load(F, vb, by.p, tmp.p);
