@@ -70,6 +70,74 @@ static void amm(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t N
   }
 }
 
+// amm with two multiplier digits per pass over the accumulator (halves its loads and
+// stores; for the sizes whose accumulator does not fit the registers). Same terms, same
+// bounds as amm; the quotient digit of the second row is computed after the first row's
+// contribution to its position.
+template <size_t NC>
+static void amm2(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t Nrt) {
+  const size_t N = NC ? NC : Nrt;
+  const V zero = _mm512_setzero_si512();
+  const V mask = _mm512_set1_epi64((1ll << 52) - 1);
+  for (size_t k = 0; k < N; ++k) t[k] = zero;
+  size_t i = 0;
+  for (; i + 1 < N; i += 2) {
+    const V b0 = b[i], b1 = b[i + 1];
+    V *ti = t + i;
+    V x0 = madlo(ti[0], a[0], b0);
+    const V q0 = madlo(zero, x0, minv);
+    x0 = madlo(x0, m[0], q0);
+    V x1 = _mm512_add_epi64(ti[1], _mm512_srli_epi64(x0, 52));
+    x1 = madhi(madlo(x1, a[1], b0), a[0], b0);
+    x1 = madhi(madlo(x1, m[1], q0), m[0], q0);
+    x1 = madlo(x1, a[0], b1);
+    const V q1 = madlo(zero, x1, minv);
+    x1 = madlo(x1, m[0], q1);
+    V y = _mm512_add_epi64(ti[2], _mm512_srli_epi64(x1, 52));
+    // position i+2 .. i+N-1: both rows complete
+    for (size_t j = 2; j < N; ++j) {
+      if (j > 2) y = ti[j];
+      y = madlo(y, a[j], b0);
+      y = madhi(y, a[j - 1], b0);
+      y = madlo(y, a[j - 1], b1);
+      y = madhi(y, a[j - 2], b1);
+      y = madlo(y, m[j], q0);
+      y = madhi(y, m[j - 1], q0);
+      y = madlo(y, m[j - 1], q1);
+      y = madhi(y, m[j - 2], q1);
+      ti[j] = y;
+    }
+    V z = madhi(madhi(zero, a[N - 1], b0), m[N - 1], q0);
+    z = madhi(madlo(z, a[N - 1], b1), a[N - 2], b1);
+    z = madhi(madlo(z, m[N - 1], q1), m[N - 2], q1);
+    ti[N] = z;
+    ti[N + 1] = madhi(madhi(zero, a[N - 1], b1), m[N - 1], q1);
+  }
+  if (i < N) {  // odd N: one last single row
+    const V bi = b[i];
+    V *ti = t + i;
+    V x = madlo(ti[0], a[0], bi);
+    const V q = madlo(zero, x, minv);
+    x = madlo(x, m[0], q);
+    const V carry = _mm512_srli_epi64(x, 52);
+    for (size_t j = 1; j < N; ++j) {
+      V y = madlo(ti[j], a[j], bi);
+      y = madhi(y, a[j - 1], bi);
+      y = madlo(y, m[j], q);
+      y = madhi(y, m[j - 1], q);
+      ti[j] = y;
+    }
+    ti[N] = madhi(madhi(zero, a[N - 1], bi), m[N - 1], q);
+    ti[1] = _mm512_add_epi64(ti[1], carry);
+  }
+  V c = zero;
+  for (size_t k = 0; k < N; ++k) {
+    V v = _mm512_add_epi64(t[N + k], c);
+    c = _mm512_srli_epi64(v, 52);
+    r[k] = _mm512_and_si512(v, mask);
+  }
+}
+
 // r = a^2/R mod m (almost), as amm(r, a, a, ...): the off-diagonal products once, doubled,
 // the diagonal added, then word-by-word Montgomery reduction of the 2N-digit square.
 // Bounds: before doubling a digit holds < N products' halves (< N*2^52), after doubling and
@@ -122,6 +190,19 @@ static void ams(V *r, const V *a, const V *m, V minv, V *t, size_t Nrt) {
   }
 }
 
+// The multiplication and squaring used by the exponentiation, chosen by size.
+template <size_t NC>
+static inline void mulw(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t N) {
+  if (NC && NC <= kRegDigits) amm<NC>(r, a, b, m, minv, t, N);
+  else if (N >= 3) amm2<NC>(r, a, b, m, minv, t, N);
+  else amm<NC>(r, a, b, m, minv, t, N);
+}
+template <size_t NC>
+static inline void sqrw(V *r, const V *a, const V *m, V minv, V *t, size_t N) {
+  if (NC && NC <= kRegDigits) ams<NC>(r, a, m, minv, t, N);
+  else mulw<NC>(r, a, a, m, minv, t, N);
+}
+
 // out = tab[idx[lane]] lane by lane, reading every entry (masked moves, no secret addresses).
 static void select(V *out, const V *tab, size_t N, V idx) {
   const V zero = _mm512_setzero_si512();
@@ -152,9 +233,9 @@ static void run_kernel(const Job &job) {
   V *SEL = reinterpret_cast<V *>(job.SEL);
   V *T = reinterpret_cast<V *>(job.T);
 
-  amm<NC>(TAB, R2, ONE, M, minv, T, N);          // R mod m (Montgomery one)
-  amm<NC>(TAB + N, B, R2, M, minv, T, N);        // base * R mod m
-  for (unsigned k = 2; k < kTable; ++k) amm<NC>(TAB + k * N, TAB + (k - 1) * N, TAB + N, M, minv, T, N);
+  mulw<NC>(TAB, R2, ONE, M, minv, T, N);          // R mod m (Montgomery one)
+  mulw<NC>(TAB + N, B, R2, M, minv, T, N);        // base * R mod m
+  for (unsigned k = 2; k < kTable; ++k) mulw<NC>(TAB + k * N, TAB + (k - 1) * N, TAB + N, M, minv, T, N);
 
   const size_t bits = job.ebits;
   if (bits == 0) {
@@ -166,12 +247,12 @@ static void run_kernel(const Job &job) {
     select(ACC, TAB, N, window(job, pos, top));
     while (pos > 0) {
       pos -= kWindow;
-      for (unsigned s = 0; s < kWindow; ++s) ams<NC>(ACC, ACC, M, minv, T, N);
+      for (unsigned s = 0; s < kWindow; ++s) sqrw<NC>(ACC, ACC, M, minv, T, N);
       select(SEL, TAB, N, window(job, pos, kWindow));
-      amm<NC>(ACC, ACC, SEL, M, minv, T, N);
+      mulw<NC>(ACC, ACC, SEL, M, minv, T, N);
     }
   }
-  amm<NC>(ACC, ACC, ONE, M, minv, T, N);  // leave the Montgomery domain: result in [0, m]
+  mulw<NC>(ACC, ACC, ONE, M, minv, T, N);  // leave the Montgomery domain: result in [0, m]
 }
 
 }  // namespace
