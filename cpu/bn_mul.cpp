@@ -11,31 +11,21 @@ using mpn::limb;
 namespace {
 constexpr size_t STACK_LIMBS = 640;  // 5 KiB: covers 64x64-limb products with aliasing
 
-// mpn::mul_n_itch / mpn::sqr_itch depend only on n, not on the runtime thresholds (documented
-// in cpu/mul.cpp and cpu/sqr.cpp); they are recursive, so the fast path below reads them from
-// a table for n <= FAST_MAX, filled when the library loads (the general path calls them). Before that (a call from another static
-// initialiser) `ready` is still false (zero-initialised storage) and the functions are called.
-constexpr size_t ITCH_TAB = 16;  // = FAST_MAX
-struct ItchTab {
-  bool ready;
-  uint32_t mul[ITCH_TAB + 1], sqr[ITCH_TAB + 1];
-};
-ItchTab make_itch_tab() {
-  ItchTab t{};
-  for (size_t n = 1; n <= ITCH_TAB; n++) {
-    t.mul[n] = (uint32_t)mpn::mul_n_itch(n);
-    t.sqr[n] = (uint32_t)mpn::sqr_itch(n);
-  }
-  t.ready = true;
-  return t;
-}
-const ItchTab g_itch = make_itch_tab();
-
 // Fast path for balanced products of up to FAST_MAX limbs into a distinct output that already
 // has room: no allocation, no copies, few branches (the 256..1024-bit sizes where the wrapper
-// cost matters against GMP's mpn_mul_n).
+// cost matters against GMP's mpn_mul_n). Its scratch is a fixed stack array: mpn::mul_n_itch /
+// mpn::sqr_itch depend only on n, not on the runtime thresholds (documented in cpu/mul.cpp and
+// cpu/sqr.cpp), so one check when the library loads decides whether FAST_SCRATCH covers every
+// n <= FAST_MAX. Before that check has run (a call from another static initialiser) g_fast_ok
+// is still false (zero-initialised storage) and the general path is taken.
 constexpr int FAST_MAX = 16;
-constexpr size_t FAST_SCRATCH = 128;
+constexpr size_t FAST_SCRATCH = 64;
+bool fast_scratch_suffices() {
+  for (size_t n = 1; n <= (size_t)FAST_MAX; n++)
+    if (mpn::mul_n_itch(n) > FAST_SCRATCH || mpn::sqr_itch(n) > FAST_SCRATCH) return false;
+  return true;
+}
+const bool g_fast_ok = fast_scratch_suffices();
 
 // c->dp[0, rn) holds a product of normalized operands: the top limb may be zero, no other.
 inline void finish_product(mp_int *c, int rn, int sign) {
@@ -105,7 +95,7 @@ extern "C" {
 MPB_API int mpb_mp_sqr(const mp_int *a, mp_int *b) {
   if (!a || !b) return MP_VAL;
   const int n = a->used;
-  if (n > 0 && n <= FAST_MAX && b != a && b->alloc >= 2 * n && g_itch.ready && g_itch.sqr[n] <= FAST_SCRATCH) {
+  if (n > 0 && n <= FAST_MAX && b != a && b->alloc >= 2 * n && g_fast_ok) {
     limb scratch[FAST_SCRATCH];
     mpn::sqr(b->dp, a->dp, (size_t)n, scratch);
     finish_product(b, 2 * n, MP_ZPOS);
@@ -117,8 +107,7 @@ MPB_API int mpb_mp_sqr(const mp_int *a, mp_int *b) {
 MPB_API int mpb_mp_mul(const mp_int *a, const mp_int *b, mp_int *c) {
   if (!a || !b || !c) return MP_VAL;
   const int n = a->used;
-  if (n == b->used && n > 0 && n <= FAST_MAX && c != a && c != b && a != b && c->alloc >= 2 * n &&
-      g_itch.ready && g_itch.mul[n] <= FAST_SCRATCH) {
+  if (n == b->used && n > 0 && n <= FAST_MAX && c != a && c != b && a != b && c->alloc >= 2 * n && g_fast_ok) {
     limb scratch[FAST_SCRATCH];
     mpn::mul_n(c->dp, a->dp, b->dp, (size_t)n, scratch);
     finish_product(c, 2 * n, a->sign ^ b->sign);

@@ -317,3 +317,26 @@ TEST_CASE("cleared mp_int as input and output; size limits", "[bn][arith]") {
   REQUIRE(mp_mul(&big, &big, &c) == MP_MEM);
   REQUIRE(mp_cmp_d(&c, 9) == MP_EQ);
 }
+
+TEST_CASE("mp_mul / mp_sqr do not allocate when the output has room and no operand aliases it",
+          "[bn][arith][mul][alloc]") {
+  auto rng = make_rng(108);
+  for (size_t n = 1; n <= 70; n++) {
+    Z za, zb, want;
+    rand_z(rng, za, n);
+    rand_z(rng, zb, n);
+    M a, b, c;
+    setz(&a, za);
+    setz(&b, zb);
+    REQUIRE(mp_grow(&c.v, (int)(2 * n)) == MP_OKAY);
+    CountingAllocator hook;
+    REQUIRE(mp_mul(&a, &b, &c) == MP_OKAY);
+    REQUIRE(mp_sqr(&a, &c) == MP_OKAY);
+    // scratch above the stack buffers may come from the heap for larger sizes; up to 64
+    // limbs (4096 bits) nothing may be allocated
+    INFO("n = " << n << " allocations " << stats().calls);
+    if (n <= 64) REQUIRE(stats().calls == 0);
+    mpz_mul(want, za, za);
+    BN_EQ(&c, want);
+  }
+}
