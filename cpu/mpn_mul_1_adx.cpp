@@ -3,8 +3,9 @@
 // CPUID through cpu::has_mulx_adx() before calling these).
 //
 // Main loops handle 4 limbs per iteration; the n mod 4 leading limbs go through the same
-// instructions one limb at a time first (no C fallback, so the carry stays in a register).
-// Loop control uses LEA + JRCXZ, which leave CF and OF alone.
+// instructions one limb at a time first, inside the same asm block, so the carries stay in
+// CF/OF and the carry limb in a register.  Loop control uses LEA + JRCXZ (and MOV to reload
+// the counter), which leave CF and OF alone.
 #include "mul_internal.h"
 
 #ifdef MPB_HAVE_ADX_ASM
@@ -16,20 +17,28 @@ namespace kern {
 // rp[0..n) = ap * b, returns the high limb.  One carry chain (CF) adds the previous high
 // half to the current low half.
 limb mul_1_adx(limb *rp, const limb *ap, size_t n, limb b) {
-  limb c = 0;
-  size_t r = n & 3;
-  for (size_t i = 0; i < r; i++) {  // leading n mod 4 limbs, C (at most 3)
-    dlimb p = (dlimb)ap[i] * b + c;
-    rp[i] = (limb)p;
-    c = (limb)(p >> 64);
-  }
-  size_t q = n >> 2;
-  if (q == 0) return c;
-  ap += r;
-  rp += r;
-  limb lo0, hi0, lo1, cnt = (limb)0 - q;
+  if (n == 0) return 0;
+  limb c = 0, lo0, hi0, lo1;
+  limb cnt = (limb)0 - (n & 3), nq = (limb)0 - (n >> 2);
   __asm__ volatile(
       "xor %k[lo0], %k[lo0]\n\t"  // CF = OF = 0
+      "jrcxz 3f\n"
+      "4:\n\t"                    // n mod 4 single limbs
+      "mulx (%[ap]), %[lo0], %[hi0]\n\t"
+      "adcx %[c], %[lo0]\n\t"
+      "mov %[lo0], (%[rp])\n\t"
+      "mov %[hi0], %[c]\n\t"
+      "lea 8(%[ap]), %[ap]\n\t"
+      "lea 8(%[rp]), %[rp]\n\t"
+      "lea 1(%[cnt]), %[cnt]\n\t"
+      "jrcxz 3f\n\t"
+      "jmp 4b\n"
+      "3:\n\t"
+      "mov %[nq], %[cnt]\n\t"
+      "jrcxz 5f\n\t"  // JRCXZ reaches only rel8: hop over the loop through a near JMP
+      "jmp 1f\n"
+      "5:\n\t"
+      "jmp 2f\n"
       "1:\n\t"
       "mulx (%[ap]), %[lo0], %[hi0]\n\t"
       "adcx %[c], %[lo0]\n\t"
@@ -53,7 +62,7 @@ limb mul_1_adx(limb *rp, const limb *ap, size_t n, limb b) {
       "adcx %[lo0], %[c]\n\t"
       : [c] "+&r"(c), [ap] "+&r"(ap), [rp] "+&r"(rp), [cnt] "+&c"(cnt), [lo0] "=&r"(lo0),
         [hi0] "=&r"(hi0), [lo1] "=&r"(lo1)
-      : "d"(b)
+      : "d"(b), [nq] "r"(nq)
       : "cc", "memory");
   return c;
 }
@@ -61,20 +70,29 @@ limb mul_1_adx(limb *rp, const limb *ap, size_t n, limb b) {
 // rp[0..n) += ap * b, returns the carry limb.  CF chain: low half + previous high half;
 // OF chain: + rp[i].
 limb addmul_1_adx(limb *rp, const limb *ap, size_t n, limb b) {
-  limb c = 0;
-  size_t r = n & 3;
-  for (size_t i = 0; i < r; i++) {
-    dlimb p = (dlimb)ap[i] * b + rp[i] + c;
-    rp[i] = (limb)p;
-    c = (limb)(p >> 64);
-  }
-  size_t q = n >> 2;
-  if (q == 0) return c;
-  ap += r;
-  rp += r;
-  limb lo0, hi0, lo1, cnt = (limb)0 - q;
+  if (n == 0) return 0;
+  limb c = 0, lo0, hi0, lo1;
+  limb cnt = (limb)0 - (n & 3), nq = (limb)0 - (n >> 2);
   __asm__ volatile(
       "xor %k[lo0], %k[lo0]\n\t"
+      "jrcxz 3f\n"
+      "4:\n\t"
+      "mulx (%[ap]), %[lo0], %[hi0]\n\t"
+      "adcx %[c], %[lo0]\n\t"
+      "adox (%[rp]), %[lo0]\n\t"
+      "mov %[lo0], (%[rp])\n\t"
+      "mov %[hi0], %[c]\n\t"
+      "lea 8(%[ap]), %[ap]\n\t"
+      "lea 8(%[rp]), %[rp]\n\t"
+      "lea 1(%[cnt]), %[cnt]\n\t"
+      "jrcxz 3f\n\t"
+      "jmp 4b\n"
+      "3:\n\t"
+      "mov %[nq], %[cnt]\n\t"
+      "jrcxz 5f\n\t"  // JRCXZ reaches only rel8: hop over the loop through a near JMP
+      "jmp 1f\n"
+      "5:\n\t"
+      "jmp 2f\n"
       "1:\n\t"
       "mulx (%[ap]), %[lo0], %[hi0]\n\t"
       "adcx %[c], %[lo0]\n\t"
@@ -103,7 +121,7 @@ limb addmul_1_adx(limb *rp, const limb *ap, size_t n, limb b) {
       "adox %[lo0], %[c]\n\t"
       : [c] "+&r"(c), [ap] "+&r"(ap), [rp] "+&r"(rp), [cnt] "+&c"(cnt), [lo0] "=&r"(lo0),
         [hi0] "=&r"(hi0), [lo1] "=&r"(lo1)
-      : "d"(b)
+      : "d"(b), [nq] "r"(nq)
       : "cc", "memory");
   return c;
 }
@@ -111,23 +129,32 @@ limb addmul_1_adx(limb *rp, const limb *ap, size_t n, limb b) {
 // rp[0..n) -= ap * b, returns the borrow limb.  Uses r - t - bin = ~(~r + t + bin): the OF
 // chain adds the product word t to ~rp[i]; its carry is the borrow.
 limb submul_1_adx(limb *rp, const limb *ap, size_t n, limb b) {
-  limb c = 0;
-  size_t r = n & 3;
-  for (size_t i = 0; i < r; i++) {
-    dlimb p = (dlimb)ap[i] * b + c;
-    limb lo = (limb)p;
-    c = (limb)(p >> 64);
-    limb x = rp[i];
-    rp[i] = x - lo;
-    c += (x < lo);
-  }
-  size_t q = n >> 2;
-  if (q == 0) return c;
-  ap += r;
-  rp += r;
-  limb lo0, hi0, lo1, t0, cnt = (limb)0 - q;
+  if (n == 0) return 0;
+  limb c = 0, lo0, hi0, lo1, t0;
+  limb cnt = (limb)0 - (n & 3), nq = (limb)0 - (n >> 2);
   __asm__ volatile(
       "xor %k[lo0], %k[lo0]\n\t"
+      "jrcxz 3f\n"
+      "4:\n\t"
+      "mulx (%[ap]), %[lo0], %[hi0]\n\t"
+      "adcx %[c], %[lo0]\n\t"
+      "mov (%[rp]), %[t0]\n\t"
+      "not %[t0]\n\t"
+      "adox %[lo0], %[t0]\n\t"
+      "not %[t0]\n\t"
+      "mov %[t0], (%[rp])\n\t"
+      "mov %[hi0], %[c]\n\t"
+      "lea 8(%[ap]), %[ap]\n\t"
+      "lea 8(%[rp]), %[rp]\n\t"
+      "lea 1(%[cnt]), %[cnt]\n\t"
+      "jrcxz 3f\n\t"
+      "jmp 4b\n"
+      "3:\n\t"
+      "mov %[nq], %[cnt]\n\t"
+      "jrcxz 5f\n\t"  // JRCXZ reaches only rel8: hop over the loop through a near JMP
+      "jmp 1f\n"
+      "5:\n\t"
+      "jmp 2f\n"
       "1:\n\t"
       "mulx (%[ap]), %[lo0], %[hi0]\n\t"
       "adcx %[c], %[lo0]\n\t"
@@ -168,7 +195,7 @@ limb submul_1_adx(limb *rp, const limb *ap, size_t n, limb b) {
       "adox %[lo0], %[c]\n\t"
       : [c] "+&r"(c), [ap] "+&r"(ap), [rp] "+&r"(rp), [cnt] "+&c"(cnt), [lo0] "=&r"(lo0),
         [hi0] "=&r"(hi0), [lo1] "=&r"(lo1), [t0] "=&r"(t0)
-      : "d"(b)
+      : "d"(b), [nq] "r"(nq)
       : "cc", "memory");
   return c;
 }
