@@ -26,17 +26,37 @@ static inline V add(V a, V b) { return _mm256_add_epi64(a, b); }
 static inline V mul(V a, V b) { return _mm256_mul_epu32(a, b); }
 
 // r = a*b/R mod m (almost: result in [0, 2m) for a, b in [0, 2m)). r may alias a or b.
-// t: 2N vectors of scratch.
-static void amm(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t N) {
+// t: 2N vectors of scratch. Two multiplier digits per pass over the accumulator (the second
+// row's quotient digit is computed once the first row's terms at its position are in).
+template <size_t NC>
+static void amm(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t Nrt) {
+  const size_t N = NC ? NC : Nrt;
   const V zero = _mm256_setzero_si256();
   const V mask = _mm256_set1_epi64x((1ll << 26) - 1);
   for (size_t k = 0; k < 2 * N; ++k) t[k] = zero;
-  for (size_t i = 0; i < N; ++i) {
+  size_t i = 0;
+  for (; i + 1 < N; i += 2) {
+    const V b0 = b[i], b1 = b[i + 1];
+    V *ti = t + i;
+    V x0 = add(ti[0], mul(a[0], b0));
+    const V q0 = _mm256_and_si256(mul(x0, minv), mask);  // low 32 bits of x0 suffice
+    x0 = add(x0, mul(m[0], q0));                         // low 26 bits now zero
+    V x1 = add(add(ti[1], _mm256_srli_epi64(x0, 26)), add(mul(a[1], b0), mul(m[1], q0)));
+    x1 = add(x1, mul(a[0], b1));
+    const V q1 = _mm256_and_si256(mul(x1, minv), mask);
+    x1 = add(x1, mul(m[0], q1));
+    const V c1 = _mm256_srli_epi64(x1, 26);
+    for (size_t j = 2; j < N; ++j)
+      ti[j] = add(ti[j], add(add(mul(a[j], b0), mul(m[j], q0)), add(mul(a[j - 1], b1), mul(m[j - 1], q1))));
+    ti[N] = add(ti[N], add(mul(a[N - 1], b1), mul(m[N - 1], q1)));
+    ti[2] = add(ti[2], c1);
+  }
+  if (i < N) {  // odd N: one last single row
     const V bi = b[i];
     V *ti = t + i;
     V x = add(ti[0], mul(a[0], bi));
-    const V q = _mm256_and_si256(mul(x, minv), mask);  // low 32 bits of x suffice
-    x = add(x, mul(m[0], q));                           // low 26 bits now zero
+    const V q = _mm256_and_si256(mul(x, minv), mask);
+    x = add(x, mul(m[0], q));
     const V carry = _mm256_srli_epi64(x, 26);
     for (size_t j = 1; j < N; ++j) ti[j] = add(ti[j], add(mul(a[j], bi), mul(m[j], q)));
     ti[1] = add(ti[1], carry);
@@ -65,9 +85,8 @@ static V window(const Job &job, size_t pos, unsigned len) {
   return _mm256_load_si256(reinterpret_cast<const V *>(w));
 }
 
-}  // namespace
-
-void avx2_kernel(const Job &job) {
+template <size_t NC>
+static void run_kernel(const Job &job) {
   const size_t N = job.N;
   V *M = reinterpret_cast<V *>(job.M);
   const V minv = _mm256_load_si256(reinterpret_cast<const V *>(job.MINV));
@@ -79,9 +98,9 @@ void avx2_kernel(const Job &job) {
   V *SEL = reinterpret_cast<V *>(job.SEL);
   V *T = reinterpret_cast<V *>(job.T);
 
-  amm(TAB, R2, ONE, M, minv, T, N);
-  amm(TAB + N, B, R2, M, minv, T, N);
-  for (unsigned k = 2; k < kTable; ++k) amm(TAB + k * N, TAB + (k - 1) * N, TAB + N, M, minv, T, N);
+  amm<NC>(TAB, R2, ONE, M, minv, T, N);
+  amm<NC>(TAB + N, B, R2, M, minv, T, N);
+  for (unsigned k = 2; k < kTable; ++k) amm<NC>(TAB + k * N, TAB + (k - 1) * N, TAB + N, M, minv, T, N);
 
   const size_t bits = job.ebits;
   if (bits == 0) {
@@ -93,12 +112,25 @@ void avx2_kernel(const Job &job) {
     select(ACC, TAB, N, window(job, pos, top));
     while (pos > 0) {
       pos -= kWindow;
-      for (unsigned s = 0; s < kWindow; ++s) amm(ACC, ACC, ACC, M, minv, T, N);
+      for (unsigned s = 0; s < kWindow; ++s) amm<NC>(ACC, ACC, ACC, M, minv, T, N);
       select(SEL, TAB, N, window(job, pos, kWindow));
-      amm(ACC, ACC, SEL, M, minv, T, N);
+      amm<NC>(ACC, ACC, SEL, M, minv, T, N);
     }
   }
-  amm(ACC, ACC, ONE, M, minv, T, N);
+  amm<NC>(ACC, ACC, ONE, M, minv, T, N);
+}
+
+}  // namespace
+
+void avx2_kernel(const Job &job) {
+  switch (job.N) {  // compile-time digit counts for 1024/1536/2048/3072/4096-bit moduli
+    case 40: run_kernel<40>(job); break;
+    case 60: run_kernel<60>(job); break;
+    case 79: run_kernel<79>(job); break;
+    case 119: run_kernel<119>(job); break;
+    case 158: run_kernel<158>(job); break;
+    default: run_kernel<0>(job); break;
+  }
 }
 
 } // namespace detail
