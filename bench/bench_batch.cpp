@@ -68,9 +68,12 @@ double rate(F fn, size_t count, double secs) {
   return best;
 }
 
+// multi > 0: `openssl speed -multi N` (its rates are wall-clock based); multi == 0: one
+// process without -multi (its rate is divided by CPU user time).
 std::map<int, double> openssl_speed(int multi, double secs, const std::vector<int> &bits) {
   std::map<int, double> out;
-  std::string cmd = "openssl speed -seconds " + std::to_string((int)secs) + " -multi " + std::to_string(multi);
+  std::string cmd = "openssl speed -seconds " + std::to_string((int)secs);
+  if (multi > 0) cmd += " -multi " + std::to_string(multi);
   for (int b : bits) cmd += " rsa" + std::to_string(b);
   cmd += " 2>/dev/null";
   FILE *f = popen(cmd.c_str(), "r");
@@ -109,8 +112,9 @@ int main(int argc, char **argv) {
 
   mpbench::Report rep("batch", "bench/results");
   rep.columns({"operation", "bits", "threads", "mpbatch ops/s (wall)", "mpbatch ops/s (CPU time)", "mpbatch backend",
-               "GMP mpz_powm ops/s (CPU time)", "GMP mpz_powm_sec ops/s (CPU time)", "openssl speed sign/s (CPU time)",
-               "mpbatch / openssl (CPU time)", "mpbatch / GMP sec (CPU time)"});
+               "GMP mpz_powm ops/s (CPU time)", "GMP mpz_powm_sec ops/s (CPU time)",
+               "openssl speed -multi T sign/s (wall)", "mpbatch / openssl (wall)",
+               "openssl speed sign/s x T (CPU time)", "mpbatch / openssl (CPU time)", "mpbatch / GMP sec (CPU time)"});
 
   // ---- (1) modexp --------------------------------------------------------------------------
   for (int bits : {1024, 2048, 3072, 4096}) {
@@ -161,7 +165,7 @@ int main(int argc, char **argv) {
         rgs = g_cpu_rate;
         std::string op = ct == MPB_CT_ON ? "modexp (constant time)" : "modexp";
         rep.row({op, std::to_string(bits), std::to_string(T), mpbench::fmt(rm, 0), mpbench::fmt(rmc, 0),
-                 mpb_backend_name(info.backend), mpbench::fmt(rg, 0), mpbench::fmt(rgs, 0), "", "",
+                 mpb_backend_name(info.backend), mpbench::fmt(rg, 0), mpbench::fmt(rgs, 0), "", "", "", "",
                  mpbench::fmt(rmc / rgs, 2)});
         std::fflush(stdout);
       }
@@ -172,8 +176,10 @@ int main(int argc, char **argv) {
   // ---- (2) RSA-CRT ---------------------------------------------------------------------------
   std::map<int, std::map<int, double>> ossl;
   std::vector<int> rsa_bits = {2048, 3072, 4096};
-  if (use_openssl)
+  if (use_openssl) {
     for (int T : threads) ossl[T] = openssl_speed(T, ossl_secs, rsa_bits);
+    ossl[0] = openssl_speed(0, ossl_secs, rsa_bits);
+  }
   for (int bits : rsa_bits) {
     size_t w = bits / 64, hw = w / 2, count = bits == 2048 ? 256 : 64;
     mpz_t p, q, n, d, e, t1, t2, phi, dp, dq, qi, x;
@@ -249,10 +255,12 @@ int main(int argc, char **argv) {
         }
       }, count, secs);
       double rg = g_cpu_rate;
-      double os = use_openssl && ossl[T].count(bits) ? ossl[T][bits] : 0;
+      double os = use_openssl && ossl[T].count(bits) ? ossl[T][bits] : 0;        // -multi T, wall
+      double oc = use_openssl && ossl[0].count(bits) ? ossl[0][bits] * T : 0;    // 1 process, CPU time, x T
       rep.row({std::string("RSA-CRT private") + (ok ? "" : " (MISMATCH)"), std::to_string(bits), std::to_string(T),
                mpbench::fmt(rm, 0), mpbench::fmt(rmc, 0), mpb_backend_name(info.backend), mpbench::fmt(rg, 0),
-               mpbench::fmt(rgs, 0), os > 0 ? mpbench::fmt(os, 0) : "n/a", os > 0 ? mpbench::fmt(rmc / os, 2) : "n/a",
+               mpbench::fmt(rgs, 0), os > 0 ? mpbench::fmt(os, 0) : "n/a", os > 0 ? mpbench::fmt(rm / os, 2) : "n/a",
+               oc > 0 ? mpbench::fmt(oc, 0) : "n/a", oc > 0 ? mpbench::fmt(rmc / oc, 2) : "n/a",
                mpbench::fmt(rmc / rgs, 2)});
     }
     for (auto &z : zc) mpz_clear(z);
@@ -263,9 +271,10 @@ int main(int argc, char **argv) {
            "(2048) or 64 items. GMP columns: the same items split over OpenMP threads (RSA: CRT with "
            "mpz_powm / mpz_powm_sec). openssl: `openssl speed -seconds S -multi T rsaNNNN`, sign/s column, "
            "run in the same invocation. Best of 3 rounds. 'CPU time' columns: ops x threads / process CPU seconds, "
-           "the measure `openssl speed` itself uses (it divides by CPU user time, summed over the -multi "
-           "children), so the mpbatch/openssl ratio stays fair when the machine is shared; 'wall' = ops / elapsed "
-           "seconds (depends on the machine's load).");
+           "the measure `openssl speed` uses without -multi (it divides by CPU user time); `openssl speed -multi T` "
+           "divides by elapsed time, so it is compared with mpbatch's wall-clock rate, and the single-process "
+           "CPU-time rate x T with mpbatch's CPU-time rate. On a shared (loaded) machine the CPU-time columns are "
+           "the meaningful ones; wall = ops / elapsed seconds.");
   rep.finish();
   mpb_ctx_destroy(ctx);
   gmp_randclear(rs);

@@ -24,6 +24,8 @@ namespace batch {
 
 namespace {
 
+constexpr size_t kIfmaMaxLimbs = 256;
+
 // Scalar exponentiation of one item with its modulus context (n = normalized modulus size).
 inline void powm_one(limb *r, size_t width, const limb *b, const limb *e, size_t ew,
                      const mpn::MontCtx &mc, bool ct, limb *ws) {
@@ -91,6 +93,11 @@ int powm_engine(Call &call, const Settings &s, limb *r, const limb *base, size_t
     return call.finish(MPB_OK);
   }
 
+  // the 8-lane kernel takes moduli up to 16384 bits (cpu/simd_powm.cpp); beyond, scalar
+  if (backend == MPB_BACKEND_CPU_IFMA && width > kIfmaMaxLimbs) {
+    backend = MPB_BACKEND_CPU;
+    why = "cpu-ifma requested but the width exceeds the 8-lane kernel's 256 limbs: scalar";
+  }
   const bool use_ifma = (backend == MPB_BACKEND_CPU_IFMA);
   size_t groups = use_ifma ? count / 8 : 0;
   size_t tasks = groups + (count - groups * 8);

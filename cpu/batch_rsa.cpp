@@ -127,7 +127,7 @@ extern "C" MPB_API int mpb_batch_rsa_crt(mpb_ctx *ctx, uint64_t *out, const uint
   // ---- backend -------------------------------------------------------------------------
   bool ifma = false;
   const char *why;
-  if (s.backend == MPB_BACKEND_CPU_IFMA) {
+  if (s.backend == MPB_BACKEND_CPU_IFMA && hw <= 256) {
     ifma = true;
     why = "forced cpu-ifma";
   } else if (s.backend == MPB_BACKEND_AUTO && simd::ifma_available() && count >= 8 &&
@@ -138,8 +138,9 @@ extern "C" MPB_API int mpb_batch_rsa_crt(mpb_ctx *ctx, uint64_t *out, const uint
     why = s.backend == MPB_BACKEND_AUTO
               ? (simd::ifma_available() ? "auto: scalar (fewer than 8 items or width outside the IFMA range)"
                                         : "auto: scalar (no AVX-512 IFMA)")
-              : s.backend == MPB_BACKEND_CPU ? "forced cpu: scalar CRT"
-                                             : "multipartite has no RSA path: scalar CRT";
+              : s.backend == MPB_BACKEND_CPU      ? "forced cpu: scalar CRT"
+              : s.backend == MPB_BACKEND_CPU_IFMA ? "cpu-ifma requested but the halves exceed 256 limbs: scalar CRT"
+                                                  : "multipartite has no RSA path: scalar CRT";
   }
   size_t groups = ifma ? count / 8 : 0;
   size_t tasks = groups + (count - groups * 8);
