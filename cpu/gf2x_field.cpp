@@ -234,13 +234,15 @@ MPB_API int mpb_gf2m_mul(const mpb_gf2m_field *F, mpb_gf2x *r, const mpb_gf2x *a
   if ((st = check_out(r))) return st;
   const size_t mn = F->mn;
   size_t tn = std::max(std::max(va.n, vb.n), F->fn);
-  Buf buf, res;
-  if (!buf.alloc(2 * mn + tn + field_work_itch(F)) || !res.alloc(mn)) return MPB_EMEM;
-  limb *x = buf.p, *y = x + mn, *tmp = y + mn, *work = tmp + tn;
+  // stack scratch for the usual sizes; the result is copied into r (no allocation when r
+  // already has room)
+  mpb::ScratchLimbs<256> buf(3 * mn + tn + field_work_itch(F));
+  if (!buf.ok()) return MPB_EMEM;
+  limb *x = buf.get(), *y = x + mn, *res = y + mn, *tmp = res + mn, *work = tmp + tn;
   field_load(F, va, x, tmp);
   field_load(F, vb, y, tmp);
-  field_mulmod(F, res.p, x, y, work);
-  return commit(r, res, mn);
+  field_mulmod(F, res, x, y, work);
+  return assign(r, res, mn);
 }
 
 MPB_API int mpb_gf2m_sqr(const mpb_gf2m_field *F, mpb_gf2x *r, const mpb_gf2x *a) {
@@ -251,12 +253,12 @@ MPB_API int mpb_gf2m_sqr(const mpb_gf2m_field *F, mpb_gf2x *r, const mpb_gf2x *a
   if ((st = check_out(r))) return st;
   const size_t mn = F->mn;
   size_t tn = std::max(va.n, F->fn);
-  Buf buf, res;
-  if (!buf.alloc(mn + tn + field_work_itch(F)) || !res.alloc(mn)) return MPB_EMEM;
-  limb *x = buf.p, *tmp = x + mn, *work = tmp + tn;
+  mpb::ScratchLimbs<256> buf(2 * mn + tn + field_work_itch(F));
+  if (!buf.ok()) return MPB_EMEM;
+  limb *x = buf.get(), *res = x + mn, *tmp = res + mn, *work = tmp + tn;
   field_load(F, va, x, tmp);
-  field_sqrmod(F, res.p, x, work);
-  return commit(r, res, mn);
+  field_sqrmod(F, res, x, work);
+  return assign(r, res, mn);
 }
 
 MPB_API int mpb_gf2m_exp(const mpb_gf2m_field *F, mpb_gf2x *r, const mpb_gf2x *a, const uint64_t *e,
@@ -270,20 +272,21 @@ MPB_API int mpb_gf2m_exp(const mpb_gf2m_field *F, mpb_gf2x *r, const mpb_gf2x *a
   en = norm(e, en);
   const size_t mn = F->mn;
   size_t tn = std::max(va.n, F->fn);
-  Buf buf, res;
-  if (!buf.alloc(mn + tn + field_work_itch(F)) || !res.alloc(mn)) return MPB_EMEM;
-  limb *x = buf.p, *tmp = x + mn, *work = tmp + tn;
+  mpb::ScratchLimbs<256> buf(2 * mn + tn + field_work_itch(F));
+  if (!buf.ok()) return MPB_EMEM;
+  limb *x = buf.get(), *res = x + mn, *tmp = res + mn, *work = tmp + tn;
   field_load(F, va, x, tmp);
   // res = 1 mod f (f of degree >= 1, so 1 is reduced)
-  res.p[0] = 1;
+  std::memset(res, 0, mn * sizeof(limb));
+  res[0] = 1;
   if (en) {
     int64_t top = deg(e, en);
     for (int64_t i = top; i >= 0; i--) {
-      field_sqrmod(F, res.p, res.p, work);
-      if ((e[i / 64] >> (i % 64)) & 1) field_mulmod(F, res.p, res.p, x, work);
+      field_sqrmod(F, res, res, work);
+      if ((e[i / 64] >> (i % 64)) & 1) field_mulmod(F, res, res, x, work);
     }
   }
-  return commit(r, res, mn);
+  return assign(r, res, mn);
 }
 
 }  // extern "C"
