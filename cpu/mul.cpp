@@ -69,6 +69,12 @@ size_t mul_itch(size_t an, size_t bn) {
 void mul(limb *rp, const limb *ap, size_t an, const limb *bp, size_t bn, limb *scratch) {
   MPB_ASSERT(an >= bn && bn >= 1);
   MPB_ASSERT(!overlap(rp, an + bn, ap, an) && !overlap(rp, an + bn, bp, bn));
+#ifdef MPB_HAVE_ADX_ASM
+  if (an <= kern::FIXED_ADX_MAX && kern::use_adx()) {  // every shape up to 8 x 8: unrolled
+    kern::mul_fixed_adx_unbal(rp, ap, an, bp, bn);
+    return;
+  }
+#endif
   if (an == bn) {
     mul_n(rp, ap, bp, bn, scratch);
     return;

@@ -2,7 +2,8 @@
 """Generates cpu/mul_fixed_adx.cpp: fully unrolled n x n multiplication and squaring kernels
 for 2 <= n <= 8 limbs with MULX and the two ADX carry chains, as GCC inline assembly.
 
-Multiplication is operand scanning (row by row).  The running partial product lives in n
+Multiplication is operand scanning (row by row), for every shape 1 <= bn <= an <= 8 (bn rows
+of an products; the square ones serve mul_n, the others mpn::mul).  The running partial product lives in n
 rotating registers; row i (rdx = b[i]) adds the low halves of a[j]*b[i] with ADOX (OF chain)
 and the high halves with ADCX (CF chain), so the two chains run in parallel.  Limb i of the
 result is final after the first product of row i and is stored at once, which frees its
@@ -56,12 +57,13 @@ def addr(base, k):
     return f"{8 * k}(%[{base}])"
 
 
-def gen_mul(n):
-    local = n >= COPY_FROM
-    g = Gen(n + 2)
+def gen_mul(an, bn):
+    """rp[0 .. an+bn) = a[0 .. an) * b[0 .. bn), 2 <= an, 1 <= bn <= an: bn rows of an products."""
+    local = an >= COPY_FROM
+    g = Gen(an + 2)
     T_LO, T_HI = "%[tl]", "%[th]"
     A = lambda j: addr("ab", j) if local else addr("ap", j)
-    B = lambda i: addr("ab", n + i) if local else addr("bp", i)
+    B = lambda i: addr("ab", an + i) if local else addr("bp", i)
     R = lambda k: f"{8 * k}(%[rp])"
     e = g.emit
     e(f"xor %k[tl], %k[tl]")
@@ -69,14 +71,14 @@ def gen_mul(n):
     e(f"mov {B(0)}, %%rdx")
     e(f"mulx {A(0)}, {T_LO}, {g.alloc(1)}")
     e(f"mov {T_LO}, {R(0)}")
-    for j in range(1, n):
+    for j in range(1, an):
         e(f"mulx {A(j)}, {T_LO}, {g.alloc(j + 1)}")
         e(f"adcx {T_LO}, {g.pos[j]}")
-    e(f"adcx %[zero], {g.pos[n]}")
-    for i in range(1, n):
+    e(f"adcx %[zero], {g.pos[an]}")
+    for i in range(1, bn):
         e(f"mov {B(i)}, %%rdx")
-        for j in range(n):
-            if j < n - 1:
+        for j in range(an):
+            if j < an - 1:
                 e(f"mulx {A(j)}, {T_LO}, {T_HI}")
                 e(f"adox {T_LO}, {g.pos[i + j]}")
                 if j == 0:
@@ -84,14 +86,12 @@ def gen_mul(n):
                     g.release(i)
                 e(f"adcx {T_HI}, {g.pos[i + j + 1]}")
             else:
-                top = g.alloc(i + n)
+                top = g.alloc(i + an)
                 e(f"mulx {A(j)}, {T_LO}, {top}")
                 e(f"adox {T_LO}, {g.pos[i + j]}")
-                if j == 0:  # n == 1 never happens here
-                    raise AssertionError
                 e(f"adcx %[zero], {top}")
                 e(f"adox %[zero], {top}")
-    for k in range(n, 2 * n):
+    for k in range(bn, an + bn):
         e(f"mov {g.pos[k]}, {R(k)}")
     return g
 
@@ -262,17 +262,19 @@ def main():
     print("namespace mpb {\nnamespace mpn {\nnamespace kern {\nnamespace {")
     print("alignas(8) const limb kZero = 0;")
     print()
-    for n in range(2, NMAX + 1):
-        local = n >= COPY_FROM
-        g = gen_mul(n)
-        print(f"__attribute__((noinline)) void mul_{n}x{n}(limb *rp, const limb *ap, const limb *bp) {{")
-        print(f"  limb x[{g.peak}], tl, th, dx;")
-        if local:
-            print(f"  limb ab[{2 * n}];")
-            print(f"  for (int i = 0; i < {n}; i++) ab[i] = ap[i], ab[{n} + i] = bp[i];")
-        print(asm_block(g, "mul", n, local))
-        print("  (void)x, (void)tl, (void)th, (void)dx;")
-        print("}\n")
+    for an in range(2, NMAX + 1):
+        for bn in range(1, an + 1):
+            local = an >= COPY_FROM
+            g = gen_mul(an, bn)
+            print(f"__attribute__((noinline)) void mul_{an}x{bn}(limb *rp, const limb *ap, const limb *bp) {{")
+            print(f"  limb x[{g.peak}], tl, th, dx;")
+            if local:
+                print(f"  limb ab[{an + bn}];")
+                print(f"  for (int i = 0; i < {an}; i++) ab[i] = ap[i];")
+                print(f"  for (int i = 0; i < {bn}; i++) ab[{an} + i] = bp[i];")
+            print(asm_block(g, "mul", an, local))
+            print("  (void)x, (void)tl, (void)th, (void)dx;")
+            print("}\n")
     for n in range(2, NMAX + 1):
         g = gen_sqr(n)
         print(f"__attribute__((noinline)) void sqr_{n}(limb *rp, const limb *ap) {{")
@@ -303,6 +305,24 @@ def main():
     for n in range(2, NMAX + 1):
         print(f"    case {n}: mul_{n}x{n}(rp, ap, bp); return;")
     print("  }\n}\n")
+    print("using MulFn = void (*)(limb *, const limb *, const limb *);")
+    print("// kUnbal[an - 1][bn - 1] for 1 <= bn <= an <= %d" % NMAX)
+    print("static const MulFn kUnbal[%d][%d] = {" % (NMAX, NMAX))
+    for an in range(1, NMAX + 1):
+        row = []
+        for bn in range(1, NMAX + 1):
+            if an == 1 and bn == 1:
+                row.append("&mul_1x1")
+            elif bn <= an:
+                row.append(f"&mul_{an}x{bn}")
+            else:
+                row.append("nullptr")
+        print("    {" + ", ".join(row) + "},")
+    print("};\n")
+    print("void mul_fixed_adx_unbal(limb *rp, const limb *ap, size_t an, const limb *bp, size_t bn) {")
+    print("  MPB_ASSERT(bn >= 1 && bn <= an && an <= FIXED_ADX_MAX);")
+    print("  kUnbal[an - 1][bn - 1](rp, ap, bp);")
+    print("}\n")
     print("void sqr_fixed_adx(limb *rp, const limb *ap, size_t n) {")
     print("  MPB_ASSERT(n >= 1 && n <= FIXED_ADX_MAX);")
     print("  switch (n) {")

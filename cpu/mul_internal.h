@@ -27,6 +27,8 @@ limb submul_1_adx(limb *rp, const limb *ap, size_t n, limb b);
 // Fully unrolled MULX/ADX n x n kernels (cpu/mul_fixed_adx.cpp, generated), 1 <= n <= 8.
 constexpr size_t FIXED_ADX_MAX = 8;
 void mul_fixed_adx(limb *rp, const limb *ap, const limb *bp, size_t n);
+// an x bn for 1 <= bn <= an <= 8 (same file).
+void mul_fixed_adx_unbal(limb *rp, const limb *ap, size_t an, const limb *bp, size_t bn);
 void sqr_fixed_adx(limb *rp, const limb *ap, size_t n);
 // Fully unrolled product-scanning kernels (same file), COMBA_ADX_MIN <= n <= COMBA_ADX_MAX.
 // They use MULX (BMI2) only; they are gated with the ADX kernels.

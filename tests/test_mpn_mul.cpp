@@ -334,6 +334,22 @@ TEST_CASE("unbalanced mpn::mul", "[mpn][mul][unbalanced]") {
     REQUIRE(r2.intact());
     REQUIRE(r2.value() == r.value());
   };
+#ifdef MPB_HAVE_ADX_ASM
+  if (mpb::cpu::has_mulx_adx())
+    for (size_t an = 1; an <= mpn::kern::FIXED_ADX_MAX; an++)
+      for (size_t bn = 1; bn <= an; bn++)
+        for (int kind : kKinds) {
+          auto a = hard_limbs(rng, an, kind), b = hard_limbs(rng, bn, kind);
+          Guarded r(an + bn);
+          mpn::kern::mul_fixed_adx_unbal(r.get(), a.data(), an, b.data(), bn);
+          INFO("fixed_adx_unbal an=" << an << " bn=" << bn << " kind=" << kind);
+          REQUIRE(r.intact());
+          REQUIRE(r.value() == gmp_mul(a, b));
+          std::vector<limb> ones_a(an, ~(limb)0), ones_b(bn, ~(limb)0);
+          mpn::kern::mul_fixed_adx_unbal(r.get(), ones_a.data(), an, ones_b.data(), bn);
+          REQUIRE(r.value() == gmp_mul(ones_a, ones_b));
+        }
+#endif
   both_paths([&] {
     for (size_t an = 1; an <= 70; an++)
       for (size_t bn = 1; bn <= an; bn += (bn < 10 ? 1 : 3)) run(an, bn, (int)((an + bn) % 3));
