@@ -12,6 +12,15 @@ using gf2ref::Poly;
 
 namespace {
 
+int g_budget = -1;  // allocations left before the test allocator fails (-1: unlimited)
+void *fail_malloc(size_t n) {
+  if (g_budget == 0) return nullptr;
+  if (g_budget > 0) g_budget--;
+  return malloc(n);
+}
+void *fail_realloc(void *p, size_t, size_t n) { return realloc(p, n); }
+void fail_free(void *p, size_t) { free(p); }
+
 struct FieldLine {
   std::string name;
   long m;
@@ -427,6 +436,54 @@ TEST_CASE("gf2m: bad input", "[gf2x][field][bad]") {
   REQUIRE(mpb_gf2m_field_modulus(F, nullptr) == MPB_ENULL);
   REQUIRE(mpb_gf2m_field_free(nullptr) == MPB_OK);
   REQUIRE(r.snapshot() == snap);
+  // allocation failure: MPB_EMEM and nothing written (field creation, and operations on
+  // operands large enough to need heap scratch)
+  {
+    P big(gf2ref::monomial(64 * 300)), r2(Poly{1, 1});
+    auto snap2 = r2.snapshot();
+    mpb_gf2m_field *H = reinterpret_cast<mpb_gf2m_field *>(0x1);
+    uint64_t ex[] = {233, 74, 0};
+    mpb_set_allocator(fail_malloc, fail_realloc, fail_free);
+    int st_new = -100, st_mul = -100, st_inv = -100, st_div = -100, st_red = -100;
+    for (int budget = 0; budget < 3; budget++) {
+      g_budget = budget;
+      int st = mpb_gf2m_field_new_exponents(&H, ex, 3);
+      if (st != MPB_OK && st_new == -100) st_new = st;
+      if (st == MPB_OK) {
+        g_budget = -1;
+        mpb_gf2m_field_free(H);
+        H = reinterpret_cast<mpb_gf2m_field *>(0x1);
+        break;
+      }
+    }
+    g_budget = 0;
+    st_mul = mpb_gf2m_mul(F, &r2, &big, &big);
+    st_inv = mpb_gf2m_inv(F, &r2, &big);
+    st_div = mpb_gf2m_div(F, &r2, &big, &a);
+    st_red = mpb_gf2m_reduce(F, &r2, &big);
+    g_budget = -1;
+    mpb_set_allocator(nullptr, nullptr, nullptr);
+    REQUIRE(st_new == MPB_EMEM);
+    REQUIRE(H == reinterpret_cast<mpb_gf2m_field *>(0x1));
+    REQUIRE(st_mul == MPB_EMEM);
+    REQUIRE(st_inv == MPB_EMEM);
+    REQUIRE(st_div == MPB_EMEM);
+    REQUIRE(st_red == MPB_EMEM);
+    REQUIRE(r2.snapshot() == snap2);
+  }
+  // an output with room keeps its storage (no reallocation)
+  {
+    P out;
+    REQUIRE(mpb_gf2x_init_size(&out.v, 50) == MPB_OK);
+    uint64_t *before = out.v.limbs;
+    P x(gf2ref::from_exponents({300, 5, 1})), y(gf2ref::from_exponents({200, 7}));
+    REQUIRE(mpb_gf2m_mul(F, &out, &x, &y) == MPB_OK);
+    REQUIRE(mpb_gf2x_mul(&out, &x, &y) == MPB_OK);
+    REQUIRE(mpb_gf2m_inv(F, &out, &out) == MPB_OK);
+    REQUIRE(mpb_gf2m_div(F, &out, &x, &out) == MPB_OK);
+    REQUIRE(out.v.limbs == before);
+    REQUIRE(out.v.alloc == 50);
+  }
   // out of range operand
   mpb_gf2x big{a.v.limbs, MPB_GF2X_MAX_LIMBS + 1, MPB_GF2X_MAX_LIMBS + 1};
   REQUIRE(mpb_gf2m_mul(F, &r, &big, &a) == MPB_ERANGE);
