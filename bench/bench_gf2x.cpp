@@ -7,8 +7,8 @@
 // recursion goes through the dispatcher with the other sub-quadratic methods switched off
 // (karatsuba: Karatsuba only; toom3: Toom-3 then Karatsuba; toom4: Toom-4 then Karatsuba),
 // over the same clmul base cases. `mul` is the dispatcher with the tuned cut-offs.
-// Each entry: K multiplications timed (K chosen for >= ~20 ms), min of R repetitions,
-// scaled to 100 multiplications. Quadratic comb methods stop at --comb-max limbs (CSV: "skip").
+// Each entry: samples of K multiplications (K chosen for >= --min-time seconds), the columns
+// sampled in turns for R rounds (--reps), minimum per column, scaled to 100 multiplications. Quadratic comb methods stop at --comb-max limbs (CSV: "skip").
 //
 //   bench_gf2x [--out DIR] [--gf2x-pclmul /tmp/gf2x-pclmul/lib/libgf2x.so] [--sizes a,b,c]
 //              [--only name,name] [--comb-max N] [--reps R] [--min-time S] [--tag TAG]
@@ -50,8 +50,8 @@ struct Opts {
   std::vector<size_t> sizes;
   std::vector<std::string> only;
   size_t comb_max = 2000;
-  int reps = 3;
-  double min_time = 0.02;
+  int reps = 15;
+  double min_time = 0.002;
   std::string tag = "gf2x_mul";
 };
 
@@ -69,21 +69,19 @@ struct Column {
   size_t max_n;  // skip above
 };
 
-// seconds per 100 multiplications
-double time100(const MulFn &f, limb *c, const limb *a, const limb *b, size_t n, const Opts &o) {
+// Calibration: how many multiplications make one sample of >= min_time seconds.
+long calibrate(const MulFn &f, limb *c, const limb *a, const limb *b, size_t n, const Opts &o) {
   auto t0 = Clock::now();
   f(c, a, b, n);
   double t1 = std::chrono::duration<double>(Clock::now() - t0).count();
   long K = t1 > 0 ? (long)(o.min_time / t1) : 1000;
-  K = std::max(1L, std::min(K, 100000L));
-  double best = 1e300;
-  for (int r = 0; r < o.reps; ++r) {
-    auto s = Clock::now();
-    for (long i = 0; i < K; ++i) f(c, a, b, n);
-    double t = std::chrono::duration<double>(Clock::now() - s).count() / (double)K;
-    best = std::min(best, t);
-  }
-  return best * 100.0;
+  return std::max(1L, std::min(K, 100000L));
+}
+// One sample: seconds per multiplication over K calls.
+double sample(const MulFn &f, limb *c, const limb *a, const limb *b, size_t n, long K) {
+  auto s = Clock::now();
+  for (long i = 0; i < K; ++i) f(c, a, b, n);
+  return std::chrono::duration<double>(Clock::now() - s).count() / (double)K;
 }
 
 std::string shell1(const char *cmd) {
@@ -290,17 +288,26 @@ int main(int argc, char **argv) {
     std::vector<double> row;
     std::fprintf(csv, "%zu", n);
     std::printf("%6zu", n);
-    for (auto &col : cols) {
-      if (n > col.max_n) {
+    // the columns are sampled in turns (R rounds), so a busy moment of the machine hits
+    // them alike; each column keeps its minimum
+    std::vector<long> K(cols.size(), 0);
+    std::vector<double> best(cols.size(), 1e300);
+    for (size_t j = 0; j < cols.size(); ++j)
+      if (n <= cols[j].max_n) K[j] = calibrate(cols[j].f, c.data(), a.data(), b.data(), n, o);
+    for (int r = 0; r < o.reps; ++r)
+      for (size_t j = 0; j < cols.size(); ++j)
+        if (K[j]) best[j] = std::min(best[j], sample(cols[j].f, c.data(), a.data(), b.data(), n, K[j]));
+    for (size_t j = 0; j < cols.size(); ++j) {
+      if (!K[j]) {
         row.push_back(-1);
         std::fprintf(csv, ",skip");
         std::printf(" %12s", "skip");
         continue;
       }
-      double t = time100(col.f, c.data(), a.data(), b.data(), n, o);
+      double t = best[j] * 100.0;
       row.push_back(t);
       std::fprintf(csv, ",%.6g", t);
-      std::printf(" %s=%.3e", col.name.c_str(), t);
+      std::printf(" %s=%.3e", cols[j].name.c_str(), t);
     }
     std::fprintf(csv, "\n");
     std::printf("\n");
