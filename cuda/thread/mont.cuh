@@ -126,15 +126,17 @@ MPB_UNROLL
 
 // Montgomery ---------------------------------------------------------------------------------
 // r = a * b / 2^(32N) mod n. n odd, ninv = -n^-1 mod 2^32, a, b < n. r may alias a.
+// square = true ignores b and multiplies a by itself (a run-time flag, uniform across a warp,
+// so that one inlined copy serves both squarings and products).
 template <int N, class B>
 MPB_GHD void mont_mul(uint32_t *r, const uint32_t *a, const B &b, const uint32_t *n,
-                      uint32_t ninv) {
+                      uint32_t ninv, bool square = false) {
   uint32_t t[N + 2];
 MPB_UNROLL
   for (int j = 0; j < N + 2; j++) t[j] = 0;
 MPB_UNROLL
   for (int i = 0; i < N; i++) {
-    const uint32_t bi = b(i);
+    const uint32_t bi = square ? a[i] : b(i);
     {  // t += a * bi: low halves into t[j], high halves into t[j+1]
       Chain c;
       t[0] = c.mad_lo_cc(a[0], bi, t[0]);

@@ -34,33 +34,15 @@ struct RsaCtx {
 
 // A table of 2^W entries of N words. Host tests use HostTable; the kernels use a table in
 // global memory with entries interleaved across threads (coalesced).
+// Entries 0 .. 2^W-1 hold powers; entry 2^W receives the constant-time selection.
 template <int N, int W>
 struct HostTable {
-  uint32_t v[1 << W][N];
+  uint32_t v[(1 << W) + 1][N];
   MPB_GHD void store(int k, const uint32_t *x) {
     for (int j = 0; j < N; j++) v[k][j] = x[j];
   }
   MPB_GHD uint32_t word(int k, int j) const { return v[k][j]; }
-};
-
-// Second operand = table entry `sel` (direct read; variable time).
-template <class Table>
-struct TableWords {
-  const Table &t;
-  int sel;
-  MPB_GHD uint32_t operator()(int i) const { return t.word(sel, i); }
-};
-// Second operand = table entry `sel`, read by scanning all 2^W entries with masks.
-template <class Table, int W>
-struct TableWordsCT {
-  const Table &t;
-  uint32_t sel;
-  MPB_GHD uint32_t operator()(int i) const {
-    uint32_t w = 0;
-MPB_UNROLL
-    for (int k = 0; k < (1 << W); k++) w |= t.word(k, i) & eq_mask((uint32_t)k, sel);
-    return w;
-  }
+  MPB_GHD void store_word(int k, int j, uint32_t x) { v[k][j] = x; }
 };
 
 // Bits [pos, pos+W) of the exponent e (ewords words); bits past the end are zero.
@@ -72,65 +54,115 @@ MPB_GHD uint32_t window_bits(const uint32_t *e, int ewords, int pos) {
   return (uint32_t)(x >> s) & ((1u << W) - 1);
 }
 
+// Second operand of the table products: entry `sel`, read directly.
+template <class Table>
+struct TableWords {
+  const Table &tab;
+  int sel;
+  MPB_GHD uint32_t operator()(int i) const { return tab.word(sel, i); }
+};
+
+// Copies entry `sel` into the scratch entry 2^W by reading EVERY entry and keeping the
+// wanted one with masks: the addresses touched do not depend on sel. One word at a time
+// (not unrolled over the words) so that the loads are not all hoisted into registers.
+template <int N, int W, class Table>
+MPB_GHD void table_select_ct(Table &tab, uint32_t sel) {
+  MPB_NOUNROLL
+  for (int j = 0; j < N; j++) {
+    uint32_t w = 0;
+    MPB_UNROLL
+    for (int k = 0; k < (1 << W); k++) w |= tab.word(k, j) & eq_mask((uint32_t)k, sel);
+    tab.store_word(1 << W, j, w);
+  }
+}
+
+// acc = acc^e * R mod n style chain: on entry acc holds base*R mod n (Montgomery form of a
+// base < n); on exit acc holds base^e * R mod n. Table slot 1 receives the base.
+template <int N, int W, bool CT, class Table>
+MPB_GHD void powm_mont_chain(uint32_t *acc, const uint32_t *e, int ewords, const ModCtx<N> &m,
+                             Table &tab) {
+  tab.store(0, m.one);
+  tab.store(1, acc);
+  const int nwin = (32 * ewords + W - 1) / W;
+  // step plan: (2^W - 2) table products, then per window W squarings (none for the top
+  // window) and one table product
+  const int table_steps = (1 << W) - 2;
+  const int total = table_steps + nwin + (nwin - 1) * W;
+  int win = nwin - 1, in_win = 0;  // in_win: squarings done in the current window
+  MPB_NOUNROLL
+  for (int step = 0; step < total; step++) {
+    TableWords<Table> b{tab, 1};  // table build: acc = acc * base
+    bool sqr = false;
+    if (step >= table_steps) {
+      if (step == table_steps) copy_words<N>(acc, m.one);
+      sqr = (win != nwin - 1) && in_win < W;
+      if (sqr) {
+        in_win++;
+      } else {
+        uint32_t sel = window_bits<W>(e, ewords, win * W);
+        if (CT) {
+          table_select_ct<N, W>(tab, sel);
+          b.sel = 1 << W;
+        } else {
+          b.sel = (int)sel;
+        }
+      }
+    }
+    mont_mul<N>(acc, acc, b, m.n, m.ninv, sqr);
+    if (step < table_steps) {
+      tab.store(step + 2, acc);
+    } else if (!sqr) {
+      win--;
+      in_win = 0;
+    }
+  }
+}
+
 // r = base^e mod n, all in the normal domain. base < n. e has ewords words, processed over
 // all its 32*ewords bits (its width is public, its value is not).
 template <int N, int W, bool CT, class Table>
 MPB_GHD void powm_item(uint32_t *r, const uint32_t *base, const uint32_t *e, int ewords,
                        const ModCtx<N> &m, Table &tab) {
-  uint32_t acc[N], bm[N];
-  mont_mul<N>(bm, base, RegWords{m.r2}, m.n, m.ninv);  // base * R mod n
-  tab.store(0, m.one);
-  tab.store(1, bm);
-  copy_words<N>(acc, bm);
-MPB_NOUNROLL
-  for (int k = 2; k < (1 << W); k++) {
-    mont_mul<N>(acc, acc, RegWords{bm}, m.n, m.ninv);
-    tab.store(k, acc);
-  }
-  const int nwin = (32 * ewords + W - 1) / W;
-  copy_words<N>(acc, m.one);
-MPB_NOUNROLL
-  for (int w = nwin - 1; w >= 0; w--) {
-    if (w != nwin - 1) {
-MPB_NOUNROLL
-      for (int s = 0; s < W; s++) mont_sqr<N>(acc, acc, m.n, m.ninv);
-    }
-    uint32_t sel = window_bits<W>(e, ewords, w * W);
-    if (CT) mont_mul<N>(acc, acc, TableWordsCT<Table, W>{tab, sel}, m.n, m.ninv);
-    else mont_mul<N>(acc, acc, TableWords<Table>{tab, (int)sel}, m.n, m.ninv);
-  }
+  uint32_t acc[N];
+  mont_mul<N>(acc, base, RegWords{m.r2}, m.n, m.ninv);  // base * R mod n
+  powm_mont_chain<N, W, CT>(acc, e, ewords, m, tab);
   mont_mul<N>(r, acc, OneWord{}, m.n, m.ninv);  // leave the Montgomery domain
 }
 
 // RSA private operation by CRT. c has 2N words (c < n = p*q), out gets 2N words.
 // m1 = c^dp mod p, m2 = c^dq mod q, h = qinv*(m1 - m2) mod p, out = m2 + h*q.
+// The two half exponentiations run through one loop (one copy of the code).
 template <int N, int W, bool CT, class Table>
 MPB_GHD void rsa_crt_item(uint32_t *out, const uint32_t *c, const RsaCtx<N> &k, Table &tab) {
-  uint32_t cp[N], m1[N], m2[N], t[N];
-  // c mod p and c mod q, through the Montgomery domain: redc(c) = c/R, times R^3 -> c*R,
-  // then one more mont_mul by 1 gives c mod p in the normal domain.
-  mont_redc<N>(t, c, k.p.n, k.p.ninv);
-  mont_mul<N>(t, t, RegWords{k.p.r2}, k.p.n, k.p.ninv);  // (c/R)*R^2/R = c mod p
-  copy_words<N>(cp, t);
-  powm_item<N, W, CT>(m1, cp, k.dp, N, k.p, tab);
-  mont_redc<N>(t, c, k.q.n, k.q.ninv);
-  mont_mul<N>(t, t, RegWords{k.q.r2}, k.q.n, k.q.ninv);
-  powm_item<N, W, CT>(m2, t, k.dq, N, k.q, tab);
+  uint32_t m1[N], m2[N], t[N];
+  MPB_NOUNROLL
+  for (int half = 0; half < 2; half++) {
+    const ModCtx<N> &m = half == 0 ? k.p : k.q;
+    // c mod prime through the Montgomery domain: redc(c) = c/R; (c/R) * R^2 / R = c mod p;
+    // one more product by R^2 gives the Montgomery form c*R.
+    mont_redc<N>(t, c, m.n, m.ninv);
+    mont_mul<N>(t, t, RegWords{m.r2}, m.n, m.ninv);
+    mont_mul<N>(t, t, RegWords{m.r2}, m.n, m.ninv);
+    powm_mont_chain<N, W, CT>(t, half == 0 ? k.dp : k.dq, N, m, tab);
+    mont_mul<N>(t, t, OneWord{}, m.n, m.ninv);
+    if (half == 0) copy_words<N>(m1, t);
+    else copy_words<N>(m2, t);
+  }
   // m2 mod p (m2 < q < R <= p*R): redc(m2) * R^2 / R = m2 mod p
   uint32_t wide[2 * N];
   copy_words<N>(wide, m2);
-MPB_UNROLL
+  MPB_UNROLL
   for (int j = 0; j < N; j++) wide[N + j] = 0;
   mont_redc<N>(t, wide, k.p.n, k.p.ninv);
   mont_mul<N>(t, t, RegWords{k.p.r2}, k.p.n, k.p.ninv);
-  sub_mod<N>(t, m1, t, k.p.n);                                 // m1 - m2 mod p
-  mont_mul<N>(t, t, RegWords{k.qinv_m}, k.p.n, k.p.ninv);      // h = (m1-m2)*qinv mod p
-  mul_comba_dc<N>(wide, t, k.qw);                              // h*q < n
+  sub_mod<N>(t, m1, t, k.p.n);                             // m1 - m2 mod p
+  mont_mul<N>(t, t, RegWords{k.qinv_m}, k.p.n, k.p.ninv);  // h = (m1-m2)*qinv mod p
+  mul_comba_dc<N>(wide, t, k.qw);                          // h*q < n
   Chain ch;
   out[0] = ch.add_cc(wide[0], m2[0]);
-MPB_UNROLL
+  MPB_UNROLL
   for (int j = 1; j < N; j++) out[j] = ch.addc_cc(wide[j], m2[j]);
-MPB_UNROLL
+  MPB_UNROLL
   for (int j = N; j < 2 * N - 1; j++) out[j] = ch.addc_cc(wide[j], 0);
   out[2 * N - 1] = ch.addc(wide[2 * N - 1], 0);
 }
