@@ -71,6 +71,8 @@ def main(argv=None):
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--backend", default="cpu")
+    ap.add_argument("--lib-commit", default=None,
+                    help="the commit the loaded library was built from (recorded in the report)")
     ap.add_argument("--out", default=None, help="markdown report path (default: "
                     "bench/results/python-overhead-<date>.md in the repository)")
     args = ap.parse_args(argv)
@@ -146,7 +148,8 @@ def main(argv=None):
         f"# Python overhead: {n:,} x {args.bits}-bit modular multiplications, one shared modulus",
         "",
         f"- date (UTC): {time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime())}",
-        f"- commit: {git_commit()}",
+        f"- commit (repository): {git_commit()}"
+        + (f"; library built from commit {args.lib_commit}" if args.lib_commit else ""),
         f"- machine: {cpu_model()}, {os.cpu_count()} cores, {platform.platform()}",
         f"- Python {sys.version.split()[0]}, NumPy {np.__version__}, library {_lib.LIBRARY_PATH}"
         f" ({C.mpb_version_string().decode()})",
