@@ -288,3 +288,14 @@ TEST_CASE("simd powm: bad input gives an error and writes nothing", "[simd][powm
     untouched();
   }
 }
+
+TEST_CASE("simd powm: every digit count up to 2400 bits", "[simd][powm]") {
+  for (const Path &p : kPaths) {
+    if (!usable(p)) continue;
+    auto rng = make_rng(0x51D6 + p.L);
+    for (size_t bits = 2; bits <= 2400; bits += 23) {
+      const bool ct = (bits / 23) % 2;
+      random_round(p, rng, bits, 40 + bits % 61, bits % 3 == 0, ct);
+    }
+  }
+}
