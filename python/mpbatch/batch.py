@@ -16,9 +16,8 @@ from __future__ import annotations
 import operator
 import threading
 from ctypes import byref, c_void_p
-from dataclasses import dataclass
 from itertools import repeat
-from typing import Iterable, List, NamedTuple, Optional, Sequence, Union
+from typing import List, NamedTuple, Optional
 
 import numpy as np
 

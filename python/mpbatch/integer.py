@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import ctypes
 import operator
-from ctypes import byref, c_uint64
+from ctypes import byref
 
-from . import _lib
 from ._lib import C, mp_int
 
 __all__ = ["Integer", "gcd", "lcm", "invmod", "n_root"]

@@ -414,3 +414,19 @@ def test_pipelined_errors_name_global_index(rng, small_pipeline):
     bad[30] = 2.5
     with pytest.raises(TypeError, match=r"b\[30\] must be an int"):
         mul(a, bad)
+
+
+def test_hard_operands(rng):
+    """all-ones, top-bit-only and sparse bit-run operands against all-ones / 2^k+1 moduli"""
+    need("mpb_batch_mul", "mpb_batch_modmul", "mpb_batch_powm")
+    for bits in (64, 128, 1024, 2048, 4096):
+        hv = hard_values(rng, bits)
+        pairs = [(x, y) for x in hv for y in hv]
+        a, b = [p[0] for p in pairs], [p[1] for p in pairs]
+        assert mul(a, b) == [x * y for x, y in pairs]
+        for m in ((1 << bits) - 1, (1 << bits) + 1, (1 << (bits - 1)) + 1):
+            am, bm = [x % m for x in a], [y % m for y in b]
+            assert mulmod(am, bm, m) == [x * y % m for x, y in zip(am, bm)]
+            if bits <= 1024:  # Python's pow is the slow side
+                e = (1 << bits) - 1
+                assert powmod(am[:4], e, m) == [pow(x, e, m) for x in am[:4]]
