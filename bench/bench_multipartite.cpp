@@ -4,7 +4,7 @@
 // (mul + division), Barrett and Montgomery with parallel integer products, the bipartite
 // algorithm and the multipartite algorithm with k = 2, 3, 4, 6, 8 parts, all on T threads
 // (default 2). Times in microseconds, best of several rounds.
-//   bench_multipartite [--threads 2] [--max-bits 393216] [--budget 0.15]
+//   bench_multipartite [--threads 2] [--max-bits 393216] [--budget 0.15] [--min-calls 30] [--cap 2]
 #include <gmp.h>
 
 #include <chrono>
@@ -23,10 +23,13 @@ namespace {
 double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
+int g_min_calls = 30;
+double g_cap = 2.0;
 template <class F>
 double time_us(F fn, double budget) {
-  // the minimum time of one call over repeated calls for `budget` seconds (at least 5 calls):
-  // on a shared machine the minimum is the run in which both threads were on a core
+  // the minimum time of one call over repeated calls for `budget` seconds and at least
+  // g_min_calls calls (unless g_cap seconds pass): on a shared machine the minimum is a run in
+  // which both threads were on a core
   fn();
   double best = 1e30, start = now();
   int calls = 0;
@@ -36,7 +39,7 @@ double time_us(F fn, double budget) {
     double t = now() - s;
     if (t < best) best = t;
     calls++;
-  } while ((now() - start < budget || calls < 5) && calls < 200000);
+  } while ((now() - start < budget || calls < g_min_calls) && now() - start < g_cap && calls < 200000);
   return best * 1e6;
 }
 std::string us(double t) { return t >= 100 ? mpbench::fmt(t, 1) : mpbench::fmt(t, 2); }
@@ -50,6 +53,8 @@ int main(int argc, char **argv) {
     if (!std::strcmp(argv[i], "--threads")) T = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--max-bits")) max_bits = std::strtoul(argv[i + 1], nullptr, 10);
     else if (!std::strcmp(argv[i], "--budget")) budget = std::atof(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--min-calls")) g_min_calls = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--cap")) g_cap = std::atof(argv[i + 1]);
   }
   const size_t all_bits[] = {1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768,
                              49152, 65536, 98304, 131072, 196608, 262144, 393216};
@@ -110,7 +115,8 @@ int main(int argc, char **argv) {
     std::fflush(stdout);
     mpz_clears(P, A, B, C, nullptr);
   }
-  rep.note("Time of one modular multiplication in microseconds (minimum over repeated calls for --budget seconds), " +
+  rep.note("Time of one modular multiplication in microseconds (minimum over repeated calls: --budget seconds and at "
+           "least --min-calls calls, at most --cap seconds per cell), " +
            std::to_string(T) + " threads for the parallel algorithms (OpenMP). GMP seq. = mpz_mul + mpz_mod "
            "on one thread (GMP has FFT multiplication, mpbatch's mpn layer stops at Toom-3). Barrett/Montgomery: "
            "three dependent products, each split over the threads (seed 004 sec. 5.2). Bipartite: PBR and PMR "
