@@ -16,12 +16,13 @@ namespace tuning {
 
 /* ---- integer multiplication / squaring (limbs of 64 bits) ------------------------------
  * Machine: AMD EPYC (Zen 4, 2 vCPU, BMI2/ADX), gcc 12.2 -O3, MULX/ADX kernels, 2026-11-21.
- * Command: build-mulcore/bench/tune --int   (commit 699b06a),
- * run twice on a loaded machine: 16/16/14/17 and 16/16/17/17; Karatsuba at 14 kept after
- * bench_mul showed 16, 32, 64 limbs 8-12% faster than with 17.
+ * Command: build/bench/tune --int, four runs on a shared machine (load ~10), printing
+ * COMBA_MAX mul/sqr, KARATSUBA mul/sqr = 16/16/14/17 (699b06a), 16/16/17/17 (699b06a),
+ * 15/16/17/17 and 15/16/15/17 (af94399).  Karatsuba mul at 14 kept: bench_mul showed 16, 32
+ * and 64 limbs 8-12% faster than with 17 (16 limbs = 3 unrolled 8-limb products).
  * With MULX/ADX, n <= 8 always uses the unrolled row kernels and 9..COMBA_MAX the unrolled
  * product-scanning kernels (cpu/mul_fixed_adx.cpp); without, COMBA_MAX selects the portable
- * delayed-carry Comba against the schoolbook rows. */
+ * delayed-carry Comba against the schoolbook rows (not tuned separately for that path). */
 constexpr int MUL_COMBA_MAX = 16;          /* Comba used up to this many limbs */
 constexpr int SQR_COMBA_MAX = 16;
 constexpr int MUL_KARATSUBA_CUTOFF = 14;   /* Karatsuba at n >= this */
@@ -29,6 +30,17 @@ constexpr int SQR_KARATSUBA_CUTOFF = 17;
 constexpr int MUL_TOOM3_CUTOFF = 120;      /* reserved: no Toom-3 (Karatsuba already <= GMP to 16384 bits) */
 constexpr int SQR_TOOM3_CUTOFF = 140;      /* reserved */
 constexpr int EXPTMOD_BARRETT_WINDOW_MIN = 1; /* reserved */
+
+/* ---- modular exponentiation window (cpu/powm_mont.cpp, cpu/powm_barrett.cpp) -----------
+ * Sliding window width w for an exponent of e bits: w = 1 for e <= POWM_W1_MAXBITS, 3 up to
+ * POWM_W3_MAXBITS, ..., 6 up to POWM_W6_MAXBITS, else 7. Machine: AMD EPYC (Zen 4, 2 vCPU),
+ * gcc 12.2, 2026-11-21: mpn::powm with w = 4..8 forced at 1024..4096 bits (full exponent) was
+ * flat within noise between 6 and 7 (helper modarith micro-benchmark, not in the tree). */
+constexpr int POWM_W1_MAXBITS = 7;
+constexpr int POWM_W3_MAXBITS = 36;
+constexpr int POWM_W4_MAXBITS = 140;
+constexpr int POWM_W5_MAXBITS = 450;
+constexpr int POWM_W6_MAXBITS = 3529;
 
 /* ---- GF(2)[x] multiplication (limbs of 64 bits) ----------------------------------------
  * Machine: AMD EPYC (Zen 4, 2 vCPU, VPCLMULQDQ), gcc 12.2 -O3, 2026-11-21, VPCLMUL path.
