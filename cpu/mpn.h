@@ -88,7 +88,11 @@ void mul_karatsuba(limb *rp, const limb *ap, const limb *bp, size_t n, limb *scr
 size_t sqr_karatsuba_itch(size_t n);
 void sqr_karatsuba(limb *rp, const limb *ap, size_t n, limb *scratch);
 
-// cpu/mul.cpp: the dispatchers (comba -> karatsuba -> toom by the tuning header).
+// cpu/mul.cpp: the dispatchers (thresholds: mpb::tuning::params()).  With MULX+ADX (run-time
+// CPUID, cpu/cpu_features.h): unrolled assembly kernels for n <= 8 (every an x bn shape up to
+// 8 x 8 in mul) and 9..16 (cpu/mul_fixed_adx.cpp), then Karatsuba; portable: delayed-carry
+// Comba, schoolbook rows, Karatsuba.  No Toom-3.  The _itch sizes do not depend on the
+// thresholds.  mul: an >= bn >= 1, unbalanced operands in bn-limb chunks.
 size_t mul_n_itch(size_t n);
 void mul_n(limb *rp, const limb *ap, const limb *bp, size_t n, limb *scratch);
 size_t mul_itch(size_t an, size_t bn);
