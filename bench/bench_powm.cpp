@@ -21,9 +21,10 @@
 #include "mpn_mod.h"
 
 #ifdef MPB_BENCH_HAVE_LTM
-double ltm_exptmod_ns(const std::vector<unsigned char> &a, const std::vector<unsigned char> &e,
-                      const std::vector<unsigned char> &m, int iters, int reps,
-                      std::vector<unsigned char> *out);
+void *ltm_setup(const std::vector<unsigned char> &a, const std::vector<unsigned char> &e,
+                const std::vector<unsigned char> &m);
+bool ltm_run(void *p);
+std::vector<unsigned char> ltm_finish(void *p);
 #endif
 
 // thread CPU time (less disturbed by other processes on a shared machine than wall time)
@@ -37,24 +38,26 @@ namespace {
 int g_reps = 7;
 double g_target_ns = 40e6;  // per timed batch
 
-// min over reps of the time per call, iterations calibrated from one call
-double time_ns(const std::function<void()> &f, int *iters_out = nullptr) {
-  double t0 = cpu_ns();
-  f();
-  double t1 = cpu_ns();
-  double one = (t1 - t0);
-  int iters = (int)(g_target_ns / (one > 1 ? one : 1));
-  if (iters < 1) iters = 1;
-  if (iters > 100000) iters = 100000;
-  double best = -1;
-  for (int r = 0; r < g_reps; r++) {
-    t0 = cpu_ns();
-    for (int i = 0; i < iters; i++) f();
-    t1 = cpu_ns();
-    double ns = (t1 - t0) / iters;
-    if (best < 0 || ns < best) best = ns;
+// Interleaved timing: every method is calibrated once, then each round times one batch of
+// every method in turn; the result per method is the minimum over the rounds. Interleaving
+// keeps the ratios fair while the load of a shared machine drifts.
+std::vector<double> time_group(const std::vector<std::function<void()>> &fs) {
+  std::vector<int> iters(fs.size());
+  std::vector<double> best(fs.size(), -1);
+  for (size_t k = 0; k < fs.size(); k++) {
+    double t0 = cpu_ns();
+    fs[k]();
+    double one = cpu_ns() - t0;
+    int it = (int)(g_target_ns / (one > 1 ? one : 1));
+    iters[k] = it < 1 ? 1 : it > 100000 ? 100000 : it;
   }
-  if (iters_out) *iters_out = iters;
+  for (int r = 0; r < g_reps; r++)
+    for (size_t k = 0; k < fs.size(); k++) {
+      double t0 = cpu_ns();
+      for (int i = 0; i < iters[k]; i++) fs[k]();
+      double ns = (cpu_ns() - t0) / iters[k];
+      if (best[k] < 0 || ns < best[k]) best[k] = ns;
+    }
   return best;
 }
 
@@ -101,8 +104,8 @@ int main(int argc, char **argv) {
                "even mpbatch/GMP"});
   bool ok = true;
   for (unsigned bits : {512u, 1024u, 2048u, 3072u, 4096u}) {
-    mpz_t zm, za, ze, zr, zr2, zme;
-    mpz_inits(zm, za, ze, zr, zr2, zme, NULL);
+    mpz_t zm, za, ze, zr, zr2, zme, zre;
+    mpz_inits(zm, za, ze, zr, zr2, zme, zre, NULL);
     rand_bits(zm, st, bits);
     mpz_setbit(zm, 0);
     mpz_urandomm(za, st, zm);
@@ -116,47 +119,47 @@ int main(int argc, char **argv) {
     to_mp(&m, zm);
     to_mp(&me, zme);
 
-    double t_gmp = time_ns([&] { mpz_powm(zr, za, ze, zm); });
-    double t_sec = time_ns([&] { mpz_powm_sec(zr2, za, ze, zm); });
-    double t_mp = time_ns([&] {
-      if (mp_exptmod(&a, &e, &m, &r) != MP_OKAY) std::abort();
-    });
-    ok &= same(&r, zr);
-    double t_ct = time_ns([&] {
-      if (mp_exptmod_ct(&a, &e, &m, &r) != MP_OKAY) std::abort();
-    });
-    ok &= same(&r, zr);
-    // the batch path: context once, scratch once, then only powm
     size_t n = (size_t)m.used;
     std::vector<uint64_t> store(mpb::mpn::mont_ctx_itch(n)), sc(mpb::mpn::powm_itch(n, e.used)),
         bl(n, 0), rl(n);
     mpb::mpn::MontCtx ctx;
     mpb::mpn::mont_ctx_init(ctx, m.dp, n, store.data());
     std::memcpy(bl.data(), a.dp, a.used * 8);
-    double t_mpn = time_ns([&] { mpb::mpn::powm(rl.data(), bl.data(), e.dp, e.used, ctx, sc.data()); });
-    {
-      mp_int t;
-      if (mp_init_size(&t, (int)n)) return 1;
-      std::memcpy(t.dp, rl.data(), n * 8);
-      t.used = (int)n;
-      mp_clamp(&t);
-      ok &= same(&t, zr);
-      mp_clear(&t);
-    }
-    double t_ltm = -1;
+    mp_int r_ct, r_e;
+    if (mp_init(&r_ct) || mp_init(&r_e)) return 1;
+    std::vector<std::function<void()>> fs = {
+        [&] { mpz_powm(zr, za, ze, zm); },
+        [&] { mpz_powm_sec(zr2, za, ze, zm); },
+        [&] { if (mp_exptmod(&a, &e, &m, &r) != MP_OKAY) std::abort(); },
+        [&] { if (mp_exptmod_ct(&a, &e, &m, &r_ct) != MP_OKAY) std::abort(); },
+        [&] { mpb::mpn::powm(rl.data(), bl.data(), e.dp, e.used, ctx, sc.data()); },
+        [&] { mpz_powm(zre, za, ze, zme); },
+        [&] { if (mp_exptmod(&a, &e, &me, &r_e) != MP_OKAY) std::abort(); },
+    };
 #ifdef MPB_BENCH_HAVE_LTM
-    {
-      std::vector<unsigned char> out;
-      int it = (int)(g_target_ns / (t_gmp * 3)) + 1;
-      t_ltm = ltm_exptmod_ns(bytes_of(za), bytes_of(ze), bytes_of(zm), it, g_reps, &out);
-      ok &= out == bytes_of(zr);
-    }
+    void *ltm = ltm_setup(bytes_of(za), bytes_of(ze), bytes_of(zm));
+    if (!ltm) return 1;
+    fs.push_back([&] { if (!ltm_run(ltm)) std::abort(); });
 #endif
-    double t_gmp_e = time_ns([&] { mpz_powm(zr2, za, ze, zme); });
-    double t_mp_e = time_ns([&] {
-      if (mp_exptmod(&a, &e, &me, &r) != MP_OKAY) std::abort();
-    });
-    ok &= same(&r, zr2);
+    auto t = time_group(fs);
+    double t_gmp = t[0], t_sec = t[1], t_mp = t[2], t_ct = t[3], t_mpn = t[4], t_gmp_e = t[5],
+           t_mp_e = t[6], t_ltm = -1;
+#ifdef MPB_BENCH_HAVE_LTM
+    t_ltm = t[7];
+    ok &= ltm_finish(ltm) == bytes_of(zr);
+#endif
+    ok &= same(&r, zr) && same(&r_ct, zr) && mpz_cmp(zr, zr2) == 0 && same(&r_e, zre);
+    {
+      mp_int tt;
+      if (mp_init_size(&tt, (int)n)) return 1;
+      std::memcpy(tt.dp, rl.data(), n * 8);
+      tt.used = (int)n;
+      mp_clamp(&tt);
+      ok &= same(&tt, zr);
+      mp_clear(&tt);
+    }
+    mp_clear(&r_ct);
+    mp_clear(&r_e);
     rep.row({std::to_string(bits), f1(t_mp / 1e3), f1(t_mpn / 1e3), f1(t_ct / 1e3), f1(t_gmp / 1e3),
              f1(t_sec / 1e3), t_ltm > 0 ? f1(t_ltm / 1e3) : "-", f2(t_mp / t_gmp), f2(t_ct / t_sec),
              t_ltm > 0 ? f2(t_ltm / t_mp) : "-", f1(t_mp_e / 1e3), f1(t_gmp_e / 1e3),
@@ -166,10 +169,10 @@ int main(int argc, char **argv) {
     mp_clear(&m);
     mp_clear(&r);
     mp_clear(&me);
-    mpz_clears(zm, za, ze, zr, zr2, zme, NULL);
+    mpz_clears(zm, za, ze, zr, zr2, zme, zre, NULL);
   }
   rep.note("Full-size exponent (exponent bits = modulus bits), random odd modulus with the top bit set, "
-           "base < m. Times: thread CPU time, minimum over timed batches (us per exponentiation, one thread).");
+           "base < m. Times: thread CPU time, minimum over interleaved timed batches (us per exponentiation, one thread).");
   rep.note("mpbatch/GMP < 1 means mpbatch is faster; LTM/mpbatch > 1 means mpbatch is faster.");
   rep.note(ok ? "All results checked against GMP: OK" : "RESULT MISMATCH against GMP");
   rep.finish();

@@ -4,6 +4,8 @@
 //   r  = (x - q3*m) mod B^(n+1)               only the low n+1 limbs of q3*m are formed
 //   while r >= m: r -= m                      (a few times at most)
 // mu = floor(B^(2n) / m) is precomputed once per modulus.
+#include "cpu_features.h"
+#include "mont_adx.h"
 #include "mpn_mod.h"
 
 namespace mpb {
@@ -32,7 +34,10 @@ void barrett_ctx_init(BarrettCtx &ctx, const limb *m, size_t n, limb *storage) {
 
 size_t barrett_reduce_itch(size_t n) { return (2 * n + 3) + 2 * (n + 1); }
 
-void barrett_reduce(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *scratch) {
+namespace {
+// The reduction proper; Row is an addmul_1 (portable, or the MULX/ADX row kernel).
+template <class Row>
+inline void barrett_impl(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *scratch, Row row) {
   const size_t n = ctx.n, mun = ctx.mun;
   const limb *m = ctx.m, *mu = ctx.mu;
   const limb *q1 = xp + (n - 1);  // n+1 limbs
@@ -42,15 +47,29 @@ void barrett_reduce(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *scrat
   zero(p, n + 1 + mun);
   for (size_t j = 0; j < mun; j++) {
     size_t i0 = j + 1 < n ? n - 1 - j : 0;  // skip the columns below n-1
-    p[j + n + 1] = addmul_1(p + j + i0, q1 + i0, n + 1 - i0, mu[j]);
+    p[j + n + 1] = row(p + j + i0, q1 + i0, n + 1 - i0, mu[j]);
   }
   const limb *q3 = p + n + 1;  // n+1 limbs suffice: q3 <= x/m < B^(n+1)
   // r2 = q3 * m mod B^(n+1)
-  r2[n] = mul_1(r2, m, n, q3[0]);
-  for (size_t i = 1; i <= n; i++) addmul_1(r2 + i, m, n + 1 - i, q3[i]);
+  zero(r2, n);
+  r2[n] = row(r2, m, n, q3[0]);
+  for (size_t i = 1; i <= n; i++) row(r2 + i, m, n + 1 - i, q3[i]);
   sub_n(r, xp, r2, n + 1);
   while (r[n] != 0 || cmp(r, m, n) >= 0) r[n] -= sub_n(r, r, m, n);
   copy(rp, r, n);
+}
+} // namespace
+
+void barrett_reduce(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *scratch) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (cpu::has_mulx_adx()) {
+    barrett_impl(rp, xp, ctx, scratch,
+                 [](limb *u, const limb *mp, size_t k, limb q) { return addmul_row_adx(u, mp, k, q); });
+    return;
+  }
+#endif
+  barrett_impl(rp, xp, ctx, scratch,
+               [](limb *u, const limb *mp, size_t k, limb q) { return addmul_1(u, mp, k, q); });
 }
 
 } // namespace mpn

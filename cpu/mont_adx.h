@@ -9,12 +9,12 @@ namespace mpn {
 #if defined(__x86_64__) && defined(__GNUC__)
 // One REDC row: up[0..n) += mp[0..n) * q, returns the carry limb. n >= 1.
 // MULX (rdx = q); chain 1 (ADCX, CF) adds the low product words and up[i], chain 2 (ADOX, OF)
-// adds the high word of the previous limb's product. The n mod 4 leading limbs go one at a
-// time, the rest four per iteration; loop control by lea/jrcxz, which leave CF and OF alone.
+// adds the high word of the previous limb's product. The n mod 8 leading limbs go one at a
+// time, the rest eight per iteration; loop control by lea/jrcxz, which leave CF and OF alone.
 __attribute__((always_inline)) static inline limb addmul_row_adx(limb *up, const limb *mp, size_t n,
                                                                  limb q) {
   limb l0, h0, l1, h1;
-  size_t r = n & 3, g = n >> 2;
+  size_t r = n & 7, g = n >> 3;
   __asm__ volatile(
       "xor %k[h1], %k[h1]\n\t"           // h1 = pending high word = 0; CF = OF = 0
       "jrcxz 2f\n\t"
@@ -31,8 +31,11 @@ __attribute__((always_inline)) static inline limb addmul_row_adx(limb *up, const
       "jmp 1b\n\t"
       "2:\n\t"
       "mov %[g], %%rcx\n\t"
-      "jrcxz 4f\n\t"
-      "3:\n\t"                           // four limbs per iteration
+      "jrcxz 5f\n\t"                     // jrcxz reaches 127 bytes only: hop to 4f
+      "jmp 3f\n\t"
+      "5:\n\t"
+      "jmp 4f\n\t"
+      "3:\n\t"                           // eight limbs per iteration
       "mulx (%[m]), %[l0], %[h0]\n\t"
       "adcx (%[u]), %[l0]\n\t"
       "adox %[h1], %[l0]\n\t"
@@ -49,8 +52,24 @@ __attribute__((always_inline)) static inline limb addmul_row_adx(limb *up, const
       "adcx 24(%[u]), %[l1]\n\t"
       "adox %[h0], %[l1]\n\t"
       "mov %[l1], 24(%[u])\n\t"
-      "lea 32(%[m]), %[m]\n\t"
-      "lea 32(%[u]), %[u]\n\t"
+      "mulx 32(%[m]), %[l0], %[h0]\n\t"
+      "adcx 32(%[u]), %[l0]\n\t"
+      "adox %[h1], %[l0]\n\t"
+      "mov %[l0], 32(%[u])\n\t"
+      "mulx 40(%[m]), %[l1], %[h1]\n\t"
+      "adcx 40(%[u]), %[l1]\n\t"
+      "adox %[h0], %[l1]\n\t"
+      "mov %[l1], 40(%[u])\n\t"
+      "mulx 48(%[m]), %[l0], %[h0]\n\t"
+      "adcx 48(%[u]), %[l0]\n\t"
+      "adox %[h1], %[l0]\n\t"
+      "mov %[l0], 48(%[u])\n\t"
+      "mulx 56(%[m]), %[l1], %[h1]\n\t"
+      "adcx 56(%[u]), %[l1]\n\t"
+      "adox %[h0], %[l1]\n\t"
+      "mov %[l1], 56(%[u])\n\t"
+      "lea 64(%[m]), %[m]\n\t"
+      "lea 64(%[u]), %[u]\n\t"
       "lea -1(%%rcx), %%rcx\n\t"
       "jrcxz 4f\n\t"
       "jmp 3b\n\t"

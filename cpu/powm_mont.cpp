@@ -4,16 +4,18 @@
 // multiplications by table entries: mpn::mul_n + REDC. Values stay almost reduced (< R)
 // until the final conversion.
 #include "mpn_mod.h"
+#include <mpbatch/tuning.h>
 
 namespace mpb {
 namespace mpn {
 
 unsigned powm_window(size_t ebits) {
-  if (ebits <= 7) return 1;
-  if (ebits <= 36) return 3;
-  if (ebits <= 140) return 4;
-  if (ebits <= 450) return 5;
-  if (ebits <= 3529) return 6;  // measured flat between 6 and 7 for 1024..4096 bits (Zen 4)
+  namespace t = mpb::tuning;
+  if (ebits <= (size_t)t::POWM_W1_MAXBITS) return 1;
+  if (ebits <= (size_t)t::POWM_W3_MAXBITS) return 3;
+  if (ebits <= (size_t)t::POWM_W4_MAXBITS) return 4;
+  if (ebits <= (size_t)t::POWM_W5_MAXBITS) return 5;
+  if (ebits <= (size_t)t::POWM_W6_MAXBITS) return 6;
   return 7;
 }
 

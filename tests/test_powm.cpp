@@ -182,7 +182,9 @@ TEST_CASE("mpn Montgomery primitives: redc_1, mont_mul, mont_sqr vs GMP", "[powm
 
 TEST_CASE("mpn Barrett reduction and powm_barrett, even and odd moduli 1..70 limbs",
           "[powm][mpn][barrett]") {
-  auto rng = make_rng(15);
+  const int portable = GENERATE(0, 1);  // the MULX/ADX rows and the portable addmul_1
+  mpb::cpu::force_portable(portable != 0);
+  auto rng = make_rng(15 + 100 * portable);
   for (size_t n = 1; n <= 70; n++) {
     for (int odd = 0; odd < 2; odd++) {
       V m = make_mod(rng, n, odd != 0);
@@ -223,6 +225,7 @@ TEST_CASE("mpn Barrett reduction and powm_barrett, even and odd moduli 1..70 lim
         }
     }
   }
+  mpb::cpu::force_portable(false);
 }
 
 // ---------------------------------------------------------------------------------------
