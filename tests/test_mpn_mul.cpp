@@ -190,6 +190,39 @@ TEST_CASE("mul_1 / addmul_1 / submul_1 values and return limbs", "[mpn][mul][mul
   });
 }
 
+TEST_CASE("addmul_1 / submul_1 in place (rp == ap)", "[mpn][mul][mul_1]") {
+  auto rng = make_rng(110);
+  both_paths([&] {
+    for (size_t n = 1; n <= 40; n++)
+      for (int kind : kKinds) {
+        auto a = hard_limbs(rng, n, kind);
+        limb b = hard_limbs(rng, 1, kind)[0];
+        Z za, zb, zt;
+        to_mpz(za, a.data(), n);
+        to_mpz(zb, &b, 1);
+        mpz_mul(zt, za, zb);
+        mpz_add(zt, zt, za);  // a + a*b
+        auto r = a;
+        limb c = mpn::addmul_1(r.data(), r.data(), n, b);
+        auto want = limbs_of(zt, n + 1);
+        INFO("n=" << n);
+        REQUIRE(std::vector<limb>(want.begin(), want.begin() + n) == r);
+        REQUIRE(c == want[n]);
+        // a - a*b = -(a*(b-1)): check r + borrow*2^(64n) == a - a*b
+        r = a;
+        limb bw = mpn::submul_1(r.data(), r.data(), n, b);
+        Z zr, zbw, zexp;
+        to_mpz(zr, r.data(), n);
+        to_mpz(zbw, &bw, 1);
+        mpz_mul_2exp(zbw, zbw, 64 * n);
+        mpz_sub(zr, zr, zbw);
+        mpz_mul(zexp, za, zb);
+        mpz_sub(zexp, za, zexp);
+        REQUIRE(mpz_cmp(zr, zexp) == 0);
+      }
+  });
+}
+
 TEST_CASE("ADX and portable single-limb kernels agree limb for limb", "[mpn][mul][mul_1]") {
 #ifdef MPB_HAVE_ADX_ASM
   if (!mpb::cpu::has_mulx_adx()) return;
