@@ -40,7 +40,7 @@ OP_FUNCS = {"mul": "mpb_batch_mul", "sqr": "mpb_batch_sqr", "mulmod": "mpb_batch
 DEFAULT_OPS = ["mul", "mulmod", "powmod", "gf2x_mul", "gf2x_mulmod"]
 FIELDS = ["op", "bits", "batch", "backend", "backend_ran", "threads", "simd_items",
           "constant_time", "reps", "seconds_min", "seconds_median", "items_per_s",
-          "lib_seconds", "checked", "reason"]
+          "lib_seconds", "checked", "error", "reason"]
 
 
 # ---- machine information -----------------------------------------------------------------------
@@ -353,8 +353,21 @@ def run_sweep(ops, bits_list, batches, backends, threads=None, reps=3, min_time=
                 for be in backends:
                     for n in batches:
                         label = f"{op} {bits}b x{n} {be}"
-                        pt = Point(op, bits, n, ctxs[be])
-                        times = _time_point(pt, reps, min_time)
+                        try:
+                            pt = Point(op, bits, n, ctxs[be])
+                            times = _time_point(pt, reps, min_time)
+                        except (ValueError, MemoryError, RuntimeError) as e:
+                            # e.g. a forced backend that does not do this op / size: a row
+                            # that says so, and the sweep goes on
+                            rows.append({"op": op, "bits": bits, "batch": n, "backend": be,
+                                         "backend_ran": "", "threads": 0, "simd_items": 0,
+                                         "constant_time": 0, "reps": 0,
+                                         "seconds_min": float("nan"),
+                                         "seconds_median": float("nan"),
+                                         "items_per_s": float("nan"), "lib_seconds": float("nan"),
+                                         "checked": False, "error": str(e), "reason": ""})
+                            bar.update(label + " (error)")
+                            continue
                         info = pt.info
                         best = min(times)
                         rows.append({
@@ -366,7 +379,7 @@ def run_sweep(ops, bits_list, batches, backends, threads=None, reps=3, min_time=
                             "seconds_min": best, "seconds_median": statistics.median(times),
                             "items_per_s": n / best if best > 0 else float("inf"),
                             "lib_seconds": info.seconds, "checked": check_point(pt),
-                            "reason": info.reason.decode("utf-8", "replace"),
+                            "reason": info.reason.decode("utf-8", "replace"), "error": "",
                         })
                         bar.update(label)
     finally:
@@ -382,10 +395,9 @@ def crossover(rows):
     out = []
     keys = sorted({(r["op"], r["bits"]) for r in rows})
     for op, bits in keys:
-        cpu = {r["batch"]: r["items_per_s"] for r in rows
-               if r["op"] == op and r["bits"] == bits and r["backend"] == "cpu"}
-        gpu = {r["batch"]: r["items_per_s"] for r in rows
-               if r["op"] == op and r["bits"] == bits and r["backend"] == "cuda"}
+        ok = [r for r in rows if r["op"] == op and r["bits"] == bits and not r.get("error")]
+        cpu = {r["batch"]: r["items_per_s"] for r in ok if r["backend"] == "cpu"}
+        gpu = {r["batch"]: r["items_per_s"] for r in ok if r["backend"] == "cuda"}
         common = sorted(set(cpu) & set(gpu))
         if not common:
             continue
@@ -427,7 +439,8 @@ def _plots(rows, cross, base):
         for bits in sorted({r["bits"] for r in rows if r["op"] == op}):
             for be in sorted({r["backend"] for r in rows if r["op"] == op}):
                 pts = sorted((r["batch"], r["items_per_s"]) for r in rows
-                             if r["op"] == op and r["bits"] == bits and r["backend"] == be)
+                             if r["op"] == op and r["bits"] == bits and r["backend"] == be
+                             and not r.get("error"))
                 if pts:
                     ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
                             linestyle="-" if be != "cuda" else "--", label=f"{bits} bits, {be}")
@@ -522,7 +535,11 @@ def main(argv=None) -> int:
                      min_time=args.min_time, progress=not args.quiet, constant_time=ct)
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     files = write_outputs(rows, meta, args.out, stamp, plots=not args.no_plot)
-    bad = [r for r in rows if not r["checked"]]
+    errs = [r for r in rows if r["error"]]
+    for r in errs:
+        print(f"warning: {r['op']} {r['bits']}b x{r['batch']} {r['backend']}: {r['error']}",
+              file=sys.stderr)
+    bad = [r for r in rows if not r["checked"] and not r["error"]]
     print(f"wrote {files['csv']}, {files['json']}" +
           (", " + ", ".join(files["png"]) if files["png"] else ""))
     if bad:

@@ -92,3 +92,23 @@ def test_machine_info():
     m = sweep.machine_info()
     assert m["cpu_cores"] >= 1 and m["cpu_model"]
     assert set(m["backends_available"]) >= {"cpu", "cuda"}
+
+
+def test_sweep_records_errors_and_goes_on(tmp_path, monkeypatch):
+    if not _lib.have("mpb_ctx_create"):
+        pytest.skip("no batch context")
+    real = sweep.Point
+
+    def point(op, bits, n, ctx, seed=1):
+        if n == 3:
+            raise ValueError("mpb_batch_x: size out of the supported range")
+        return real(op, bits, n, ctx, seed)
+
+    monkeypatch.setattr(sweep, "Point", point)
+    op = _available_ops()[0]
+    rows = sweep.run_sweep([op], [128], [1, 3], ["cpu"], reps=1, min_time=0, progress=False)
+    assert [r["error"] for r in rows] == ["", "mpb_batch_x: size out of the supported range"]
+    assert rows[0]["checked"] is True
+    files = sweep.write_outputs(rows, {"machine": sweep.machine_info(), "config": {}},
+                                str(tmp_path), "t")
+    assert os.path.exists(files["csv"]) and len(files["png"]) == 1
