@@ -418,8 +418,10 @@ def write_outputs(rows, meta, outdir: str, stamp: str, plots: bool = True):
             w.writerow(r)
     cross = crossover(rows)
     with open(files["json"], "w") as f:
-        json.dump({"machine": meta["machine"], "config": meta["config"], "results": rows,
-                   "crossover": cross}, f, indent=1)
+        clean = [{k: (None if isinstance(v, float) and not math.isfinite(v) else v)
+                  for k, v in r.items()} for r in rows]  # strict JSON: no NaN
+        json.dump({"machine": meta["machine"], "config": meta["config"], "results": clean,
+                   "crossover": cross}, f, indent=1, allow_nan=False)
     if plots:
         files["png"] = _plots(rows, cross, base)
     return files

@@ -112,3 +112,5 @@ def test_sweep_records_errors_and_goes_on(tmp_path, monkeypatch):
     files = sweep.write_outputs(rows, {"machine": sweep.machine_info(), "config": {}},
                                 str(tmp_path), "t")
     assert os.path.exists(files["csv"]) and len(files["png"]) == 1
+    data = json.loads(open(files["json"]).read())
+    assert data["results"][1]["items_per_s"] is None
