@@ -27,6 +27,7 @@ Run:  python3 cpu/mul_fixed_adx_gen.py > cpu/mul_fixed_adx.cpp
 """
 
 NMAX = 8
+SQR_KEEP_MAX = 5  # up to this n the squaring triangle stays in registers (2n - 2 of them)
 CMIN, CMAX = 9, 16  # product-scanning (Comba) asm kernels for these sizes
 COPY_FROM = 7  # from this n on, a and b are copied to one stack array (saves a pointer register)
 
@@ -97,11 +98,18 @@ def gen_mul(an, bn):
 
 
 def gen_sqr(n):
-    g = Gen(n + 2)
+    keep = n <= SQR_KEEP_MAX  # triangle stays in registers for the doubling pass
+    g = Gen(max(n + 2, 2 * n))
     T_LO, T_HI = "%[tl]", "%[th]"
     A = lambda j: f"{8 * j}(%[ap])"
     R = lambda k: f"{8 * k}(%[rp])"
     e = g.emit
+
+    def retire(p):  # position p of the triangle is final
+        if not keep and p in g.pos:
+            e(f"mov {g.pos[p]}, {R(p)}")
+            g.release(p)
+
     e(f"xor %k[tl], %k[tl]")
     # row 0: a0 * a[1..n) at positions 1..n
     e(f"mov {A(0)}, %%rdx")
@@ -111,9 +119,7 @@ def gen_sqr(n):
         e(f"adcx {T_LO}, {g.pos[j]}")
     e(f"adcx %[zero], {g.pos[n]}")
     for p in (1, 2):
-        if p in g.pos:
-            e(f"mov {g.pos[p]}, {R(p)}")
-            g.release(p)
+        retire(p)
     for i in range(1, n - 1):
         e(f"mov {A(i)}, %%rdx")
         for j in range(i + 1, n):
@@ -128,29 +134,34 @@ def gen_sqr(n):
                 e(f"adcx %[zero], {top}")
                 e(f"adox %[zero], {top}")
         for p in (2 * i + 1, 2 * i + 2):
-            if p in g.pos:
-                e(f"mov {g.pos[p]}, {R(p)}")
-                g.release(p)
-    for p in sorted(list(g.pos)):
-        e(f"mov {g.pos[p]}, {R(p)}")
-        g.release(p)
+            retire(p)
+    if not keep:
+        for p in sorted(list(g.pos)):
+            retire(p)
     # doubling + diagonal; flags are clear here (both chains ended without carry)
-    t = g.alloc(-1)
+    t = None if keep else g.alloc(-1)
+
+    def pos_update(k, add):
+        if keep:
+            r = g.pos[k]
+            e(f"adcx {r}, {r}")
+            e(f"adox {add}, {r}")
+            e(f"mov {r}, {R(k)}")
+        else:
+            e(f"mov {R(k)}, {t}")
+            e(f"adcx {t}, {t}")
+            e(f"adox {add}, {t}")
+            e(f"mov {t}, {R(k)}")
+
     for i in range(n):
         e(f"mov {A(i)}, %%rdx")
         e(f"mulx %%rdx, {T_LO}, {T_HI}")
         if i == 0:
             e(f"mov {T_LO}, {R(0)}")
         else:
-            e(f"mov {R(2 * i)}, {t}")
-            e(f"adcx {t}, {t}")
-            e(f"adox {T_LO}, {t}")
-            e(f"mov {t}, {R(2 * i)}")
+            pos_update(2 * i, T_LO)
         if i < n - 1:
-            e(f"mov {R(2 * i + 1)}, {t}")
-            e(f"adcx {t}, {t}")
-            e(f"adox {T_HI}, {t}")
-            e(f"mov {t}, {R(2 * i + 1)}")
+            pos_update(2 * i + 1, T_HI)
         else:
             e(f"adcx %[zero], {T_HI}")
             e(f"adox %[zero], {T_HI}")
