@@ -3,6 +3,8 @@
 // kernels, and the mp_int entry points mp_exptmod / mp_exptmod_ct with aliasing and bad input.
 #include <catch2/catch.hpp>
 
+#include <mpbatch/tuning.h>
+
 #include "cpu_features.h"
 #include "mpn_mod.h"
 #include "support/oracle.h"
@@ -365,4 +367,38 @@ TEST_CASE("mp_exptmod / mp_exptmod_ct bad input: MP_VAL, output untouched", "[po
   mp_set(&a, 14);  // not invertible mod 7 with b < 0
   REQUIRE(mp_exptmod(&a, &b, &c, &d) == MP_VAL);
   untouched();
+}
+
+TEST_CASE("mpn powm with forced-low multiplication thresholds (Karatsuba at small n)",
+          "[powm][mpn][thresholds]") {
+  auto &p = mpb::tuning::params();
+  p.mul_comba_max = 2;
+  p.sqr_comba_max = 2;
+  p.mul_karatsuba = 4;
+  p.sqr_karatsuba = 4;
+  auto rng = make_rng(41);
+  for (size_t n = 1; n <= 40; n++) {
+    V m = make_mod(rng, n, true);
+    Mont mc(m);
+    V sc(mpn::powm_itch(n, n) + mpn::powm_ct_itch(n));
+    V b = hard_limbs(rng, n), e = hard_limbs(rng, n), r(n);
+    V want = zpowm(b, e, m);
+    mpn::powm(r.data(), b.data(), e.data(), n, mc.ctx, sc.data());
+    REQUIRE(r == want);
+    mpn::powm_ct(r.data(), b.data(), e.data(), n, mc.ctx, sc.data());
+    REQUIRE(r == want);
+    V me = make_mod(rng, n, false);
+    V st(mpn::barrett_ctx_itch(n));
+    mpn::BarrettCtx bc;
+    mpn::barrett_ctx_init(bc, me.data(), n, st.data());
+    V sb(mpn::powm_barrett_itch(n, n));
+    Z zb, zm;
+    to_mpz(zb, b.data(), n);
+    to_mpz(zm, me.data(), n);
+    mpz_mod(zb, zb, zm);
+    V bm = limbs_of(zb, n);
+    mpn::powm_barrett(r.data(), bm.data(), e.data(), n, bc, sb.data());
+    REQUIRE(r == zpowm(bm, e, me));
+  }
+  mpb::tuning::reset_params();
 }
