@@ -2,6 +2,8 @@
 
 `pip install ./python` runs build_py, which puts a libmpbatch.so beside mpbatch/__init__.py:
   - MPBATCH_LIBRARY=/path/libmpbatch.so: that file is copied;
+  - otherwise an existing <repo>/build*/libmpbatch.so that is newer than every library source
+    (CMakeLists.txt, cmake/, include/, cpu/, cuda/) is copied (MPBATCH_FORCE_BUILD=1 skips this);
   - otherwise the library is built with CMake from the repository this directory belongs to,
     in <repo>/build-pip (-DMPB_BUILD_TESTS=OFF -DMPB_BUILD_BENCH=OFF, Release, target mpbatch;
     extra CMake options from MPBATCH_CMAKE_ARGS, e.g. "-DMPB_CUDA=OFF");
@@ -43,13 +45,31 @@ def _build_library() -> Path:
     return lib
 
 
+def _fresh_existing_build():
+    """A build tree's libmpbatch.so newer than every source of the library, or None."""
+    if os.environ.get("MPBATCH_FORCE_BUILD") or not (REPO / "CMakeLists.txt").exists():
+        return None
+    newest = 0.0
+    for top in ("CMakeLists.txt", "cmake", "include", "cpu", "cuda"):
+        p = REPO / top
+        files = [p] if p.is_file() else (f for f in p.rglob("*") if f.is_file())
+        for f in files:
+            newest = max(newest, f.stat().st_mtime)
+    libs = [p for p in REPO.glob("build*/libmpbatch.so") if p.exists()]
+    libs = [p for p in libs if p.stat().st_mtime >= newest]
+    if not libs:
+        return None
+    return max(libs, key=lambda p: p.stat().st_mtime)
+
+
 class build_py_with_library(build_py):
     def run(self):
         super().run()
         if os.environ.get("MPBATCH_NO_BUNDLE"):
             return
         env = os.environ.get("MPBATCH_LIBRARY")
-        src = Path(env) if env else _build_library()
+        src = Path(env) if env else (_fresh_existing_build() or _build_library())
+        print(f"mpbatch: bundling {src}")
         if not src.exists():
             raise RuntimeError(f"MPBATCH_LIBRARY={env} does not exist")
         dst = Path(self.build_lib) / "mpbatch" / "libmpbatch.so"
