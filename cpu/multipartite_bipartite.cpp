@@ -47,8 +47,15 @@ void mul_bipartite(Plan &p, limb *r, const limb *a, const limb *b) {
   if (p.T >= 2) {
 #pragma omp parallel num_threads(2)
     {
-      if (omp_get_thread_num() == 0) bip_high(p, hi, a, b, p.ws[0].data());
-      else bip_low(p, lo, a, b, p.ws[1].data());
+      int tid = omp_get_thread_num();
+      if (omp_get_num_threads() < 2) {  // OpenMP granted one thread (e.g. nested): both halves
+        bip_high(p, hi, a, b, p.ws[0].data());
+        bip_low(p, lo, a, b, p.ws[0].data());
+      } else if (tid == 0) {
+        bip_high(p, hi, a, b, p.ws[0].data());
+      } else {
+        bip_low(p, lo, a, b, p.ws[1].data());
+      }
     }
   } else {
     bip_high(p, hi, a, b, p.ws[0].data());

@@ -129,33 +129,37 @@ void mul_kpart(Plan &p, limb *r, const limb *a, const limb *b) {
   limb *W = p.big.data();
   limb *qp_lo = p.qp.data(), *qp_hi = qp_lo + QL + n + 4;
 
-  // phase 1: independent tasks by the static schedule
-#pragma omp parallel num_threads(T) if (T > 1)
-  {
-    int tid = omp_get_thread_num();
-    for (int ti : p.sched[tid]) run_task(p, p.tasks[ti], a, b, p.ws[tid].data());
-  }
-  // summed Q values (linear)
-  mpn::zero(qlo, QL);
-  mpn::zero(qhi, QL);
-  for (size_t l = 0; l < ng; l++) {
-    size_t ql = p.qlen[l];
-    if (!ql) continue;
-    const limb *Q = p.Q.data() + l * QL;
-    if (L * l < h) mpn::add(qlo + L * l, qlo + L * l, QL - L * l, Q, ql);
-    else mpn::add(qhi, qhi, QL, Q, ql);
-  }
-  size_t qln = mpn::normalized_size(qlo, QL), qhn = mpn::normalized_size(qhi, QL);
-  // phase 2: the two large QP products in parallel (T >= 2), the assembly of A*B meanwhile
+  // one parallel region: phase 1 (independent tasks by the static schedule), a barrier, the
+  // summed Q values (one thread, linear), then phase 2: the two large QP products in parallel
+  size_t qln = 0, qhn = 0;
   auto job = [&](int which, limb *ws) {
     if (which == 0) mul_any(qp_lo, qlo, qln, p.P.data(), n, ws);
     else mul_any(qp_hi, qhi, qhn, p.P.data(), n, ws);
   };
-#pragma omp parallel num_threads(T >= 2 ? 2 : 1) if (T >= 2)
+#pragma omp parallel num_threads(T) if (T > 1)
   {
-    int tid = omp_get_thread_num();
-    if (T >= 2) job(tid, p.ws[tid].data());
-    else {
+    int tid = omp_get_thread_num(), nth = omp_get_num_threads();
+    // (when OpenMP grants fewer threads than planned, the lists are shared out round robin)
+    for (int st = tid; st < T; st += nth)
+      for (int ti : p.sched[st]) run_task(p, p.tasks[ti], a, b, p.ws[tid].data());
+#pragma omp barrier
+#pragma omp single
+    {
+      mpn::zero(qlo, QL);
+      mpn::zero(qhi, QL);
+      for (size_t l = 0; l < ng; l++) {
+        size_t ql = p.qlen[l];
+        if (!ql) continue;
+        const limb *Q = p.Q.data() + l * QL;
+        if (L * l < h) mpn::add(qlo + L * l, qlo + L * l, QL - L * l, Q, ql);
+        else mpn::add(qhi, qhi, QL, Q, ql);
+      }
+      qln = mpn::normalized_size(qlo, QL);
+      qhn = mpn::normalized_size(qhi, QL);
+    }
+    if (nth >= 2) {
+      if (tid < 2) job(tid, p.ws[tid].data());
+    } else {
       job(0, p.ws[0].data());
       job(1, p.ws[0].data());
     }

@@ -33,11 +33,13 @@ void pmul(Plan &p, limb *rp, const limb *ap, size_t an, const limb *bp, size_t b
   size_t stride = c + bn;
 #pragma omp parallel num_threads(T)
   {
-    int tid = omp_get_thread_num();
-    size_t off = (size_t)tid * c;
-    if (off < an) {
-      size_t len = std::min(c, an - off);
-      mul_any(p.qp.data() + tid * stride, ap + off, len, bp, bn, p.ws[tid].data());
+    int tid = omp_get_thread_num(), nth = omp_get_num_threads();
+    for (int t = tid; t < T; t += nth) {  // round robin when fewer threads are granted
+      size_t off = (size_t)t * c;
+      if (off < an) {
+        size_t len = std::min(c, an - off);
+        mul_any(p.qp.data() + t * stride, ap + off, len, bp, bn, p.ws[tid].data());
+      }
     }
   }
   // sequential sum (the paper: one thread after a barrier)
