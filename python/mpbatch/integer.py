@@ -422,7 +422,10 @@ class Integer:
 
     def invmod(self, m) -> "Integer":
         """x with self*x = 1 mod m, 0 <= x < m; ValueError when m <= 0 or gcd(self, m) != 1."""
-        r = self._binop(C.mpb_mp_invmod, m)
+        try:
+            r = self._binop(C.mpb_mp_invmod, m)
+        except ValueError as e:
+            raise ValueError(f"no inverse modulo m: gcd(a, m) != 1 or m <= 0 ({e})") from None
         if r is NotImplemented:
             raise TypeError("invmod() needs int or Integer")
         return r
