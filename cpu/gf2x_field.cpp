@@ -20,6 +20,7 @@ static void describe(mpb_gf2m_field *F, const limb *f, size_t fn) {
   F->kind = MPB_GF2M_GENERIC;
   F->nk = 0;
   F->fast = false;
+  F->mu = nullptr;
   for (int i = 0; i < 4; i++) F->k[i] = 0;
   size_t weight = 0;
   for (size_t i = 0; i < fn; i++) weight += (size_t)__builtin_popcountll(f[i]);
@@ -33,13 +34,39 @@ static void describe(mpb_gf2m_field *F, const limb *f, size_t fn) {
   }
 }
 
-size_t field_work_itch(const mpb_gf2m_field *F) { return 2 * F->mn + g::mul_itch(F->mn, F->mn); }
+// Layout of the work space: t (2mn) | A1 (2mn + 2) | P (mn + fn) | Q (mn + fn) | mul scratch.
+size_t field_work_itch(const mpb_gf2m_field *F) {
+  const size_t mn = F->mn, fn = F->fn;
+  size_t sc = std::max(g::mul_itch(mn, mn), g::mul_itch(mn, fn));
+  return 2 * mn + (2 * mn + 2) + 2 * (mn + fn) + sc;
+}
+
+// Reduces t (2 mn limbs, deg t < 2m) into t[0..mn) (the limbs above are zeroed).
+// Barrett for polynomials is exact: with mu = floor(x^(2m) / f) and deg t < 2m,
+// q = floor(floor(t / x^m) * mu / x^m) = floor(t / f), and t + q f is the remainder.
+void field_reduce_product(const mpb_gf2m_field *F, limb *t, limb *work) {
+  const size_t mn = F->mn, fn = F->fn;
+  if (!F->mu) {
+    field_reduce(F, t, 2 * mn);
+    return;
+  }
+  limb *A1 = work, *P = A1 + 2 * mn + 2, *Q = P + mn + fn, *sc = Q + mn + fn;
+  const uint64_t m = F->m;
+  std::memset(A1, 0, (2 * mn + 2) * sizeof(limb));
+  if (m / 64 < 2 * mn) rshift_bits(A1, t, 2 * mn, m);  // A1 = t div x^m (deg < m: mn limbs)
+  g::mul(P, A1, mn, F->mu, fn, sc);                      // P = A1 * mu
+  std::memset(A1, 0, (2 * mn + 2) * sizeof(limb));
+  rshift_bits(A1, P, mn + fn, m);                        // q = P div x^m (deg < m: mn limbs)
+  g::mul(Q, A1, mn, F->f, fn, sc);                       // Q = q f
+  xor_n(t, Q, mn);                                       // t + q f has degree < m
+  std::memset(t + mn, 0, mn * sizeof(limb));
+}
 
 void field_mulmod(const mpb_gf2m_field *F, limb *r, const limb *a, const limb *b, limb *work) {
   const size_t mn = F->mn;
   limb *t = work;
-  g::mul(t, a, mn, b, mn, work + 2 * mn);
-  field_reduce(F, t, 2 * mn);
+  g::mul(t, a, mn, b, mn, work + 2 * mn + (2 * mn + 2) + 2 * (mn + F->fn));
+  field_reduce_product(F, t, work + 2 * mn);
   std::memcpy(r, t, mn * sizeof(limb));
 }
 
@@ -47,7 +74,7 @@ void field_sqrmod(const mpb_gf2m_field *F, limb *r, const limb *a, limb *work) {
   const size_t mn = F->mn;
   limb *t = work;
   g::sqr(t, a, mn);
-  field_reduce(F, t, 2 * mn);
+  field_reduce_product(F, t, work + 2 * mn);
   std::memcpy(r, t, mn * sizeof(limb));
 }
 
@@ -137,6 +164,25 @@ int new_field(mpb_gf2m_field **out, const limb *f, size_t fn) {
   std::memcpy(fc, f, fn * sizeof(limb));
   mpb_gf2m_field *F = new (mem) mpb_gf2m_field;
   describe(F, fc, fn);
+  if (!F->fast && F->m >= 2) {
+    // mu = floor(x^(2m) / f): degree m, fn limbs
+    const uint64_t m = F->m;
+    size_t nn = (size_t)(2 * m / 64 + 1), qn = nn - fn + 1;
+    Buf num, quo;
+    limb *mu = static_cast<limb *>(mpb::mem_alloc(fn * sizeof(limb)));
+    if (!mu || !num.alloc(nn) || !quo.alloc(qn)) {
+      mpb::mem_free(mu, fn * sizeof(limb));
+      mpb::mem_free(fc, fn * sizeof(limb));
+      F->~mpb_gf2m_field();
+      mpb::mem_free(mem, sizeof(mpb_gf2m_field));
+      return MPB_EMEM;
+    }
+    num.p[2 * m / 64] = (limb)1 << (2 * m % 64);
+    divrem_generic(quo.p, num.p, nn, fc, fn);
+    std::memset(mu, 0, fn * sizeof(limb));
+    std::memcpy(mu, quo.p, std::min(qn, fn) * sizeof(limb));
+    F->mu = mu;
+  }
   *out = F;
   return MPB_OK;
 }
@@ -185,6 +231,7 @@ MPB_API int mpb_gf2m_field_new_exponents(mpb_gf2m_field **F, const uint64_t *exp
 MPB_API int mpb_gf2m_field_free(mpb_gf2m_field *F) {
   if (!F) return MPB_OK;
   mpb::mem_free(F->f, F->fn * sizeof(limb));
+  mpb::mem_free(F->mu, F->fn * sizeof(limb));
   F->~mpb_gf2m_field();
   mpb::mem_free(F, sizeof(mpb_gf2m_field));
   return MPB_OK;

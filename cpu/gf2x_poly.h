@@ -24,6 +24,8 @@ struct mpb_gf2m_field {
   int nk;            // number of middle+constant exponents used by the sparse reduction (kind != GENERIC)
   uint64_t k[4];     // f = x^m + sum x^k[i] (descending, k[nk-1] == 0) when kind != GENERIC
   bool fast;         // the word-level sparse reduction applies (k[0] + 64 <= m)
+  uint64_t *mu;      // when !fast and m >= 2: floor(x^(2m) / f), fn limbs, for the Barrett
+                     // reduction of double-length products (NULL otherwise)
 };
 
 namespace mpb {
@@ -99,8 +101,12 @@ void field_reduce_generic(const mpb_gf2m_field *F, limb *a, size_t an);
 // with scratch sized by mpb::gf2x::mul_itch.
 
 // ---- field helpers (gf2x_field.cpp) ---------------------------------------------------------
-// Work space (limbs) for field_mulmod / field_sqrmod: the double-length product + mul scratch.
+// Work space (limbs) for field_mulmod / field_sqrmod: the double-length product, the Barrett
+// quotient buffers (fields without the sparse fast path) and the mul scratch.
 size_t field_work_itch(const mpb_gf2m_field *F);
+// t (2 F->mn limbs, deg t < 2m) reduced in place into t[0..mn): Barrett when F->mu, else the
+// sparse/generic path. work: field_work_itch(F) - 2 F->mn limbs.
+void field_reduce_product(const mpb_gf2m_field *F, limb *t, limb *work);
 // r = a*b mod f; a, b, r: F->mn limbs (reduced). r may equal a or b.
 void field_mulmod(const mpb_gf2m_field *F, limb *r, const limb *a, const limb *b, limb *work);
 void field_sqrmod(const mpb_gf2m_field *F, limb *r, const limb *a, limb *work);

@@ -71,6 +71,17 @@ int reduce_common(const mpb_gf2m_field *F, mpb_gf2x *r, const mpb_gf2x *a, bool 
   View va;
   if ((st = view(a, va))) return st;
   if ((st = check_out(r))) return st;
+  if (!generic && F->mu && va.n <= 2 * F->mn && deg(va.p, va.n) < (int64_t)(2 * F->m)) {
+    // generic-kind modulus, input of degree < 2m: Barrett (two multiplications)
+    size_t wk = field_work_itch(F);
+    mpb::ScratchLimbs<256> w(wk);
+    if (!w.ok()) return MPB_EMEM;
+    limb *t = w.get();
+    std::memset(t, 0, 2 * F->mn * sizeof(limb));
+    if (va.n) std::memcpy(t, va.p, va.n * sizeof(limb));
+    field_reduce_product(F, t, t + 2 * F->mn);
+    return assign(r, t, F->mn);
+  }
   size_t n = std::max(va.n, F->fn);
   Buf b;
   if (!b.alloc(n)) return MPB_EMEM;
