@@ -24,7 +24,7 @@ using detail::Job;
 using detail::kTable;
 
 // Largest modulus: 16384 bits. Keeps every lazy accumulator digit < 2^63, i.e. fewer than
-// 2^11 terms of < 2^52 (IFMA: about 4N terms, N <= 316; AVX2: about 2N terms, N <= 631).
+// 2^11 terms of < 2^52 (IFMA: about 4N terms, N <= 316; AVX2: about 3N terms, N <= 631).
 constexpr size_t kMaxLimbs = 256;
 
 size_t max_digits(unsigned K, size_t n) { return (64 * n + 2 + K - 1) / K; }

@@ -5,7 +5,10 @@
 // multiplication with lazy carries: each accumulator digit receives at most 2 products of
 // < 2^52 per step over N steps (< 2^63 for N < 1000; the driver allows N <= 631); only the
 // low digit's carry is pushed each step and the result is normalised once at the end.
-// Inputs in [0, 2m) give outputs in [0, 2m) because R = 2^(26N) > 4m.
+// Inputs in [0, 2m) give outputs in [0, 2m) because R = 2^(26N) > 4m. Both the product and
+// the dedicated squaring (ams) process two rows per pass over the in-memory accumulator
+// (AVX2 has 16 registers: no register-resident variant); 1024..4096-bit moduli (N = 40, 60,
+// 79, 119, 158) get compile-time digit counts.
 //
 // The whole file is compiled for avx2; it only runs after the caller checked cpu::has_avx2().
 #include <immintrin.h>
@@ -69,6 +72,63 @@ static void amm(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t N
   }
 }
 
+// r = a^2/R mod m (almost), as amm(r, a, a, ...): the off-diagonal products once (two rows
+// per pass), doubled, the diagonal added, then the reduction (two quotient digits per pass).
+// Digits stay < 3N * 2^52 (< 2^63 for N < 680; the driver allows N <= 631).
+template <size_t NC>
+static void ams(V *r, const V *a, const V *m, V minv, V *t, size_t Nrt) {
+  const size_t N = NC ? NC : Nrt;
+  const V zero = _mm256_setzero_si256();
+  const V mask = _mm256_set1_epi64x((1ll << 26) - 1);
+  for (size_t k = 0; k < 2 * N; ++k) t[k] = zero;
+  size_t i = 0;
+  for (; i + 4 <= N; i += 2) {
+    const V a0 = a[i], a1 = a[i + 1];
+    V *ti = t + i;
+    ti[i + 1] = add(ti[i + 1], mul(a0, a1));
+    ti[i + 2] = add(ti[i + 2], mul(a0, a[i + 2]));
+    for (size_t j = i + 3; j < N; ++j) ti[j] = add(ti[j], add(mul(a0, a[j]), mul(a1, a[j - 1])));
+    ti[N] = add(ti[N], mul(a1, a[N - 1]));
+  }
+  for (; i + 1 < N; ++i) {
+    const V ai = a[i];
+    V *ti = t + i;
+    for (size_t j = i + 1; j < N; ++j) ti[j] = add(ti[j], mul(ai, a[j]));
+  }
+  for (size_t k = 0; k < N; ++k) {
+    t[2 * k] = add(add(t[2 * k], t[2 * k]), mul(a[k], a[k]));
+    t[2 * k + 1] = add(t[2 * k + 1], t[2 * k + 1]);
+  }
+  for (i = 0; i + 1 < N; i += 2) {
+    V *ti = t + i;
+    V x0 = ti[0];
+    const V q0 = _mm256_and_si256(mul(x0, minv), mask);
+    x0 = add(x0, mul(m[0], q0));
+    V x1 = add(add(ti[1], _mm256_srli_epi64(x0, 26)), mul(m[1], q0));
+    const V q1 = _mm256_and_si256(mul(x1, minv), mask);
+    x1 = add(x1, mul(m[0], q1));
+    const V c1 = _mm256_srli_epi64(x1, 26);
+    for (size_t j = 2; j < N; ++j) ti[j] = add(ti[j], add(mul(m[j], q0), mul(m[j - 1], q1)));
+    ti[N] = add(ti[N], mul(m[N - 1], q1));
+    ti[2] = add(ti[2], c1);
+  }
+  if (i < N) {  // odd N: one last single row
+    V *ti = t + i;
+    V x = ti[0];
+    const V q = _mm256_and_si256(mul(x, minv), mask);
+    x = add(x, mul(m[0], q));
+    const V carry = _mm256_srli_epi64(x, 26);
+    for (size_t j = 1; j < N; ++j) ti[j] = add(ti[j], mul(m[j], q));
+    ti[1] = add(ti[1], carry);
+  }
+  V c = zero;
+  for (size_t k = 0; k < N; ++k) {
+    V v = add(t[N + k], c);
+    c = _mm256_srli_epi64(v, 26);
+    r[k] = _mm256_and_si256(v, mask);
+  }
+}
+
 static void select(V *out, const V *tab, size_t N, V idx) {
   const V zero = _mm256_setzero_si256();
   for (size_t d = 0; d < N; ++d) out[d] = zero;
@@ -112,7 +172,7 @@ static void run_kernel(const Job &job) {
     select(ACC, TAB, N, window(job, pos, top));
     while (pos > 0) {
       pos -= kWindow;
-      for (unsigned s = 0; s < kWindow; ++s) amm<NC>(ACC, ACC, ACC, M, minv, T, N);
+      for (unsigned s = 0; s < kWindow; ++s) ams<NC>(ACC, ACC, M, minv, T, N);
       select(SEL, TAB, N, window(job, pos, kWindow));
       amm<NC>(ACC, ACC, SEL, M, minv, T, N);
     }
