@@ -86,6 +86,19 @@ void field_load(const mpb_gf2m_field *F, const View &a, limb *dst, limb *tmp) {
   std::memcpy(dst, tmp, F->mn * sizeof(limb));
 }
 
+// mu = floor(x^(2m) / f) (degree m, fn limbs) for the Barrett reduction. MPB_OK or MPB_EMEM.
+static int compute_mu(const limb *f, size_t fn, limb *mu) {
+  const uint64_t m = (uint64_t)deg(f, fn);
+  size_t nn = (size_t)(2 * m / 64 + 1), qn = nn - fn + 1;
+  Buf num, quo;
+  if (!num.alloc(nn) || !quo.alloc(qn)) return MPB_EMEM;
+  num.p[2 * m / 64] = (limb)1 << (2 * m % 64);
+  divrem_generic(quo.p, num.p, nn, f, fn);
+  std::memset(mu, 0, fn * sizeof(limb));
+  std::memcpy(mu, quo.p, std::min(qn, fn) * sizeof(limb));
+  return MPB_OK;
+}
+
 int irreducible_raw(const limb *f, size_t fn, int *yes) {
   mpb_gf2m_field F;
   describe(&F, f, fn);
@@ -106,8 +119,13 @@ int irreducible_raw(const limb *f, size_t fn, int *yes) {
   // work: h (mn), xr (mn), tmp (max(1, fn) ), gcd arrays u, v (fn each), field work
   size_t wk = field_work_itch(&F);
   Buf b;
-  if (!b.alloc(2 * mn + 3 * fn + wk + 1)) return MPB_EMEM;
-  limb *h = b.p, *xr = h + mn, *tmp = xr + mn, *u = tmp + fn + 1, *v = u + fn, *work = v + fn;
+  if (!b.alloc(2 * mn + 4 * fn + wk + 1)) return MPB_EMEM;
+  limb *h = b.p, *xr = h + mn, *tmp = xr + mn, *u = tmp + fn + 1, *v = u + fn, *mu = v + fn, *work = mu + fn;
+  if (!F.fast && m >= 2) {  // Barrett for the m squarings
+    int st = compute_mu(f, fn, mu);
+    if (st) return st;
+    F.mu = mu;
+  }
   // xr = x mod f
   limb xl = 2;
   View vx{&xl, 1};
@@ -165,22 +183,14 @@ int new_field(mpb_gf2m_field **out, const limb *f, size_t fn) {
   mpb_gf2m_field *F = new (mem) mpb_gf2m_field;
   describe(F, fc, fn);
   if (!F->fast && F->m >= 2) {
-    // mu = floor(x^(2m) / f): degree m, fn limbs
-    const uint64_t m = F->m;
-    size_t nn = (size_t)(2 * m / 64 + 1), qn = nn - fn + 1;
-    Buf num, quo;
     limb *mu = static_cast<limb *>(mpb::mem_alloc(fn * sizeof(limb)));
-    if (!mu || !num.alloc(nn) || !quo.alloc(qn)) {
+    if (!mu || compute_mu(fc, fn, mu) != MPB_OK) {
       mpb::mem_free(mu, fn * sizeof(limb));
       mpb::mem_free(fc, fn * sizeof(limb));
       F->~mpb_gf2m_field();
       mpb::mem_free(mem, sizeof(mpb_gf2m_field));
       return MPB_EMEM;
     }
-    num.p[2 * m / 64] = (limb)1 << (2 * m % 64);
-    divrem_generic(quo.p, num.p, nn, fc, fn);
-    std::memset(mu, 0, fn * sizeof(limb));
-    std::memcpy(mu, quo.p, std::min(qn, fn) * sizeof(limb));
     F->mu = mu;
   }
   *out = F;
