@@ -14,11 +14,20 @@ void divrem_generic(limb *q, limb *a, size_t an, const limb *f, size_t fn) {
   int64_t df = deg(f, fn);
   an = norm(a, an);
   int64_t da = deg(a, an);
-  for (int64_t i = da; i >= df; i--) {
-    if (!((a[i / 64] >> (i % 64)) & 1)) continue;
+  int64_t i = da;
+  while (i >= df) {
+    // i = the highest set coefficient at or below i (skips zero limbs at once)
+    limb w = a[i / 64] & (~(limb)0 >> (63 - i % 64));
+    if (!w) {
+      i = 64 * (i / 64) - 1;
+      continue;
+    }
+    i = 64 * (i / 64) + 63 - __builtin_clzll(w);
+    if (i < df) break;
     uint64_t sh = (uint64_t)(i - df);
-    xor_shifted(a, f, fn, sh);
+    xor_shifted(a, f, fn, sh);  // clears coefficient i
     if (q) q[sh / 64] |= (limb)1 << (sh % 64);
+    i--;
   }
 }
 
