@@ -61,7 +61,7 @@ int crossover(int lo, int hi, const std::function<bool(int)> &better, bool verbo
 }
 
 // The Comba the dispatcher would use at this size: the assembly kernels (MULX/ADX, 9..16
-// limbs) or the portable delayed-carry C.
+// limbs, squaring 9..24) or the portable delayed-carry C.
 void comba_mul(limb *rp, const limb *ap, const limb *bp, size_t n) {
 #ifdef MPB_HAVE_ADX_ASM
   if (mpn::kern::use_adx() && n >= mpn::kern::COMBA_ADX_MIN && n <= mpn::kern::COMBA_ADX_MAX)
@@ -71,7 +71,7 @@ void comba_mul(limb *rp, const limb *ap, const limb *bp, size_t n) {
 }
 void comba_sqr(limb *rp, const limb *ap, size_t n) {
 #ifdef MPB_HAVE_ADX_ASM
-  if (mpn::kern::use_adx() && n >= mpn::kern::COMBA_ADX_MIN && n <= mpn::kern::COMBA_ADX_MAX)
+  if (mpn::kern::use_adx() && n >= mpn::kern::COMBA_ADX_MIN && n <= mpn::kern::SQR_COMBA_ADX_MAX)
     return mpn::kern::sqr_comba_adx(rp, ap, n);
 #endif
   mpn::sqr_comba(rp, ap, n);

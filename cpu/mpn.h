@@ -90,7 +90,7 @@ void sqr_karatsuba(limb *rp, const limb *ap, size_t n, limb *scratch);
 
 // cpu/mul.cpp: the dispatchers (thresholds: mpb::tuning::params()).  With MULX+ADX (run-time
 // CPUID, cpu/cpu_features.h): unrolled assembly kernels for n <= 8 (every an x bn shape up to
-// 8 x 8 in mul) and 9..16 (cpu/mul_fixed_adx.cpp), then Karatsuba; portable: delayed-carry
+// 8 x 8 in mul) and 9..16 (sqr: 9..24, cpu/mul_fixed_adx.cpp), then Karatsuba; portable: delayed-carry
 // Comba, schoolbook rows, Karatsuba.  No Toom-3.  The _itch sizes do not depend on the
 // thresholds.  mul: an >= bn >= 1, unbalanced operands in bn-limb chunks.
 size_t mul_n_itch(size_t n);

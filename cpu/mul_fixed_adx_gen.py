@@ -14,7 +14,7 @@ Squaring: the off-diagonal triangle the same way (row i multiplies a[i] by a[i+1
 stored to rp as limbs become final; then one pass doubles the triangle with ADCX t,t (CF
 chain: t = 2t + CF) and adds the diagonal squares with ADOX (OF chain).
 
-For 9..16 limbs the row kernels would need too many registers, so those sizes get fully
+For 9..16 limbs (squaring: 9..24) the row kernels would need too many registers, so those sizes get fully
 unrolled product-scanning (Comba) kernels: column k accumulates its products a_i b_{k-i}
 (MULX) in a three-register window with ADD/ADC/ADC, stores the low word and slides the
 window.  Only 9 registers are used whatever n.  (On x86-64 the three-word chain needs fewer
@@ -29,6 +29,7 @@ Run:  python3 cpu/mul_fixed_adx_gen.py > cpu/mul_fixed_adx.cpp
 NMAX = 8
 SQR_KEEP_MAX = 5  # up to this n the squaring triangle stays in registers (2n - 2 of them)
 CMIN, CMAX = 9, 16  # product-scanning (Comba) asm kernels for these sizes
+SQR_CMAX = 24       # squaring ones go further (half the products, so half the code)
 COPY_FROM = 7  # from this n on, a and b are copied to one stack array (saves a pointer register)
 
 
@@ -299,6 +300,8 @@ def main():
         print(comba_block(gen_comba_mul(n), False))
         print("  (void)w, (void)tl, (void)th, (void)dx;")
         print("}\n")
+
+    for n in range(CMIN, SQR_CMAX + 1):
         print(f"__attribute__((noinline)) void comba_sqr_{n}(limb *rp, const limb *ap) {{")
         print("  limb w[3], s[3], tl, th, dx;")
         print(comba_block(gen_comba_sqr(n), True))
@@ -348,9 +351,9 @@ def main():
         print(f"    case {n}: comba_mul_{n}(rp, ap, bp); return;")
     print("  }\n}\n")
     print("void sqr_comba_adx(limb *rp, const limb *ap, size_t n) {")
-    print("  MPB_ASSERT(n >= COMBA_ADX_MIN && n <= COMBA_ADX_MAX);")
+    print("  MPB_ASSERT(n >= COMBA_ADX_MIN && n <= SQR_COMBA_ADX_MAX);")
     print("  switch (n) {")
-    for n in range(CMIN, CMAX + 1):
+    for n in range(CMIN, SQR_CMAX + 1):
         print(f"    case {n}: comba_sqr_{n}(rp, ap); return;")
     print("  }\n}\n")
     print("} // namespace kern\n} // namespace mpn\n} // namespace mpb\n")

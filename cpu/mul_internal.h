@@ -32,9 +32,9 @@ void mul_fixed_adx_unbal(limb *rp, const limb *ap, size_t an, const limb *bp, si
 void sqr_fixed_adx(limb *rp, const limb *ap, size_t n);
 // Fully unrolled product-scanning kernels (same file), COMBA_ADX_MIN <= n <= COMBA_ADX_MAX.
 // They use MULX (BMI2) only; they are gated with the ADX kernels.
-constexpr size_t COMBA_ADX_MIN = 9, COMBA_ADX_MAX = 16;
+constexpr size_t COMBA_ADX_MIN = 9, COMBA_ADX_MAX = 16, SQR_COMBA_ADX_MAX = 24;
 void mul_comba_adx(limb *rp, const limb *ap, const limb *bp, size_t n);
-void sqr_comba_adx(limb *rp, const limb *ap, size_t n);
+void sqr_comba_adx(limb *rp, const limb *ap, size_t n);  // 9 <= n <= SQR_COMBA_ADX_MAX
 #endif
 
 // True when the MULX/ADX kernels are in use (compiled in, supported, not forced off).

@@ -1,6 +1,6 @@
 // The squaring dispatcher (thresholds from mpb::tuning::params()):
 //   n <= 8 and the CPU has MULX+ADX    unrolled MULX/ADX kernels (cpu/mul_fixed_adx.cpp)
-//   9..16 (<= comba_max), MULX+ADX     unrolled product-scanning asm kernels (same file)
+//   9..24 (<= comba_max), MULX+ADX     unrolled product-scanning asm kernels (same file)
 //   n <= sqr_comba_max                 delayed-carry Comba squaring
 //   sqr_comba_max < n < sqr_karatsuba  schoolbook squaring (triangle + shift + diagonal)
 //   n >= sqr_karatsuba                 Karatsuba squaring
@@ -14,7 +14,7 @@ namespace mpn {
 namespace kern {
 void sqr_small(limb *rp, const limb *ap, size_t n) {
 #ifdef MPB_HAVE_ADX_ASM
-  if (n <= COMBA_ADX_MAX && use_adx()) {
+  if (n <= SQR_COMBA_ADX_MAX && use_adx()) {
     if (n <= FIXED_ADX_MAX) {
       sqr_fixed_adx(rp, ap, n);
       return;

@@ -281,7 +281,7 @@ TEST_CASE("every squaring algorithm, sizes 1..80", "[mpn][sqr][algorithms]") {
 #ifdef MPB_HAVE_ADX_ASM
         if (n <= mpn::kern::FIXED_ADX_MAX && mpb::cpu::has_mulx_adx())
           check_sqr("sqr_fixed_adx", [](limb *r, const limb *a, size_t k) { mpn::kern::sqr_fixed_adx(r, a, k); }, n, rng, kind);
-        if (n >= mpn::kern::COMBA_ADX_MIN && n <= mpn::kern::COMBA_ADX_MAX && mpb::cpu::has_mulx_adx())
+        if (n >= mpn::kern::COMBA_ADX_MIN && n <= mpn::kern::SQR_COMBA_ADX_MAX && mpb::cpu::has_mulx_adx())
           check_sqr("sqr_comba_adx", [](limb *r, const limb *a, size_t k) { mpn::kern::sqr_comba_adx(r, a, k); }, n, rng, kind);
 #endif
         check_sqr("sqr_basecase", [](limb *r, const limb *a, size_t k) { mpn::sqr_basecase(r, a, k); }, n, rng, kind);

@@ -20,13 +20,16 @@ namespace tuning {
  * COMBA_MAX mul/sqr, KARATSUBA mul/sqr = 16/16/14/17 (699b06a), 16/16/17/17 (699b06a),
  * 15/16/17/17 and 15/16/15/17 (af94399).  Karatsuba mul at 14 kept: bench_mul showed 16, 32
  * and 64 limbs 8-12% faster than with 17 (16 limbs = 3 unrolled 8-limb products).
+ * Squaring: after the 9..24-limb assembly squaring kernels were added, SQR_COMBA_MAX = 24 and
+ * SQR_KARATSUBA = 25 were chosen from a forced-threshold sweep (sizes 16..80, configurations
+ * 16/17, 24/17, 24/20, 24/23, 24/25 vs GMP mpn_sqr; 24/25 best or within noise everywhere).
  * With MULX/ADX, n <= 8 always uses the unrolled row kernels and 9..COMBA_MAX the unrolled
  * product-scanning kernels (cpu/mul_fixed_adx.cpp); without, COMBA_MAX selects the portable
  * delayed-carry Comba against the schoolbook rows (not tuned separately for that path). */
 constexpr int MUL_COMBA_MAX = 16;          /* Comba used up to this many limbs */
-constexpr int SQR_COMBA_MAX = 16;
+constexpr int SQR_COMBA_MAX = 24;
 constexpr int MUL_KARATSUBA_CUTOFF = 14;   /* Karatsuba at n >= this */
-constexpr int SQR_KARATSUBA_CUTOFF = 17;
+constexpr int SQR_KARATSUBA_CUTOFF = 25;
 constexpr int MUL_TOOM3_CUTOFF = 120;      /* reserved: no Toom-3 (Karatsuba already <= GMP to 16384 bits) */
 constexpr int SQR_TOOM3_CUTOFF = 140;      /* reserved */
 constexpr int EXPTMOD_BARRETT_WINDOW_MIN = 1; /* reserved */
