@@ -117,7 +117,7 @@ int irreducible_raw(const limb *f, size_t fn, int *yes);
 
 // ---- inversion (gf2x_inv.cpp) ---------------------------------------------------------------
 // Extended Euclid: r = a^-1 mod f (a reduced, an <= fn limbs, f normalized of degree >= 1);
-// r holds fn limbs. Work: 4*fn limbs. Returns false when gcd(a, f) != 1.
+// r holds fn limbs. Work: 4*(fn + 1) limbs. Returns false when gcd(a, f) != 1.
 bool inv_euclid(limb *r, const limb *a, size_t an, const limb *f, size_t fn, limb *work);
 // Binary algorithm: r = b / a mod f, a and b reduced (fn limbs each, zero padded), f(0) = 1.
 // Work: 4*fn + 2 limbs. Returns false when gcd(a, f) != 1.
