@@ -22,7 +22,9 @@ namespace tuning {
  * and 64 limbs 8-12% faster than with 17 (16 limbs = 3 unrolled 8-limb products).
  * Squaring: after the 9..24-limb assembly squaring kernels were added, SQR_COMBA_MAX = 24 and
  * SQR_KARATSUBA = 25 were chosen from a forced-threshold sweep (sizes 16..80, configurations
- * 16/17, 24/17, 24/20, 24/23, 24/25 vs GMP mpn_sqr; 24/25 best or within noise everywhere).
+ * 16/17, 24/17, 24/20, 24/23, 24/25 vs GMP mpn_sqr; 24/25 best or within noise everywhere);
+ * tune --int at 9d3ffff then printed 15/24/14/25 (MUL_COMBA_MAX 15 vs 16 makes no difference
+ * while Karatsuba starts at 14).
  * With MULX/ADX, n <= 8 always uses the unrolled row kernels and 9..COMBA_MAX the unrolled
  * product-scanning kernels (cpu/mul_fixed_adx.cpp); without, COMBA_MAX selects the portable
  * delayed-carry Comba against the schoolbook rows (not tuned separately for that path). */
