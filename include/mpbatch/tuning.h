@@ -67,16 +67,24 @@ constexpr double GPU_TRANSFER_GBPS = 20.0;
  * parallel region costs a few microseconds: ~2 us fork/join on the 2-core Zen 4 box). */
 constexpr double BATCH_PARALLEL_MIN_WORK = 20000.0;
 /* AUTO picks the multipartite backend (each modular multiplication parallelised inside)
- * for powm/modmul when count < threads and the modulus has at least this many limbs. */
-constexpr int BATCH_MULTIPARTITE_MIN_LIMBS = 64;
+ * for powm/modmul when count < threads and the modulus has at least this many limbs.
+ * Measured 2026-11-21 (2-core Zen 4, /tmp/mp_auto-style run: one powm, 256-bit exponent):
+ * scalar Montgomery 248 us / 879 us / 3.2 ms / 16.6 ms at 2048/4096/8192/16384 bits, i.e.
+ * 0.65 / 2.3 / 8.3 / 43 us per multiplication, against 1.35 / 2.9 / 8.7 / 26.7 us for the
+ * 2-thread bipartite multiplication (bench/results/multipartite-2threads-2026-11-21.md):
+ * the partite path only wins from 16384 bits. */
+constexpr int BATCH_MULTIPARTITE_MIN_LIMBS = 256;
 /* AUTO sends shared-modulus exponentiation groups of 8 to the IFMA kernel for widths in
  * [BATCH_IFMA_MIN_LIMBS, BATCH_IFMA_MAX_LIMBS]. */
 constexpr int BATCH_IFMA_MIN_LIMBS = 8;
 constexpr int BATCH_IFMA_MAX_LIMBS = 64;
 /* Multipartite modular multiplication (cpu/multipartite*.cpp), 2 threads: which algorithm
- * AUTO uses by operand limbs (placeholders until bench_multipartite has run). */
-constexpr int MULTIPARTITE_MIN_LIMBS = 32;   /* below: sequential mul + division */
-constexpr int MULTIPARTITE_BIPARTITE_LIMBS = 512; /* from here: bipartite, below: multipartite */
+ * AUTO uses by operand limbs. bench/results/multipartite-2threads-2026-11-21.md: sequential
+ * mul + division is fastest below 2048 bits, the bipartite algorithm from 2048 bits on (it
+ * beat Barrett, Montgomery and every k-part variant at every size from 2048 to 65536 bits). */
+constexpr int MULTIPARTITE_MIN_LIMBS = 32;        /* below: sequential mul + division */
+constexpr int MULTIPARTITE_BIPARTITE_LIMBS = 32;  /* from here: bipartite; below it (and above
+                                                     MULTIPARTITE_MIN_LIMBS): k-part, k = 4 */
 
 } // namespace tuning
 
