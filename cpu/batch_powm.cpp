@@ -56,14 +56,15 @@ int powm_engine(Call &call, const Settings &s, limb *r, const limb *base, size_t
         mn_max >= (size_t)tuning::BATCH_MULTIPARTITE_MIN_LIMBS) {
       backend = MPB_BACKEND_MULTIPARTITE;
       why = "auto: fewer items than threads and a huge modulus -> multipartite";
-    } else if (ifma_ok && count >= 8 && width >= (size_t)tuning::BATCH_IFMA_MIN_LIMBS &&
+    } else if (ifma_ok && count >= (size_t)tuning::BATCH_IFMA_PARTIAL_MIN &&
+               width >= (size_t)tuning::BATCH_IFMA_MIN_LIMBS &&
                width <= (size_t)tuning::BATCH_IFMA_MAX_LIMBS) {
       backend = MPB_BACKEND_CPU_IFMA;
       why = "auto: AVX-512 IFMA, groups of 8 items, rest scalar";
     } else {
       backend = MPB_BACKEND_CPU;
       why = !ifma_ok ? "auto: scalar (no AVX-512 IFMA)"
-            : count < 8 ? "auto: scalar (fewer than 8 items)"
+            : count < (size_t)tuning::BATCH_IFMA_PARTIAL_MIN ? "auto: scalar (too few items for an IFMA group)"
                         : "auto: scalar (width outside the IFMA range in tuning.h)";
     }
   } else if (backend == MPB_BACKEND_MULTIPARTITE && !shared_m) {
@@ -99,8 +100,12 @@ int powm_engine(Call &call, const Settings &s, limb *r, const limb *base, size_t
     why = "cpu-ifma requested but the width exceeds the 8-lane kernel's 256 limbs: scalar";
   }
   const bool use_ifma = (backend == MPB_BACKEND_CPU_IFMA);
-  size_t groups = use_ifma ? count / 8 : 0;
-  size_t tasks = groups + (count - groups * 8);
+  size_t full = use_ifma ? count / 8 : 0, rem = count - full * 8;
+  // a last partial group (unused lanes) when it beats that many scalar items
+  bool partial = use_ifma && rem > 0 &&
+                 (rem >= (size_t)tuning::BATCH_IFMA_PARTIAL_MIN || s.backend == MPB_BACKEND_CPU_IFMA);
+  size_t groups = full + (partial ? 1 : 0);
+  size_t tasks = groups + (partial ? 0 : rem);
   double w_item = work_powm(mn_max, ew * 64);
   int T = threads_for(s, tasks, w_item * (use_ifma ? 8.0 : 1.0));
 
@@ -126,7 +131,7 @@ int powm_engine(Call &call, const Settings &s, limb *r, const limb *base, size_t
   std::snprintf(buf, sizeof buf, "%s; %zu threads%s", why, (size_t)T,
                 shared_m ? ", shared modulus" : ", modulus per item");
   call.choose(use_ifma ? MPB_BACKEND_CPU_IFMA : MPB_BACKEND_CPU, T, buf);
-  if (use_ifma) call.add_simd((int)(groups * 8));
+  if (use_ifma) call.add_simd((int)(full * 8 + (partial ? rem : 0)));
 
   int status = MPB_OK;
 #pragma omp parallel num_threads(T) if (T > 1)
@@ -141,10 +146,11 @@ int powm_engine(Call &call, const Settings &s, limb *r, const limb *base, size_t
         const uint64_t *bb[8], *ee[8], *mm[8];
         for (int l = 0; l < 8; l++) {
           size_t i = (size_t)t * 8 + l;
-          rr[l] = r + i * width;
-          bb[l] = base + i * base_stride;
-          ee[l] = e + i * e_stride;
-          mm[l] = m + i * m_stride;
+          bool used = i < count;  // lanes past the end of a partial group stay unused
+          rr[l] = used ? r + i * width : nullptr;
+          bb[l] = used ? base + i * base_stride : nullptr;
+          ee[l] = used ? e + i * e_stride : nullptr;
+          mm[l] = used ? m + i * m_stride : nullptr;
         }
         int st = shared_m ? simd::powm_x8(rr, bb, ee, ew, m, width, ct, work)
                           : simd::powm_x8_multi(rr, bb, ee, ew, mm, width, ct, work);

@@ -241,3 +241,37 @@ TEST_CASE("pack / unpack big-endian bytes and mp_int", "[batch][pack]") {
   REQUIRE(mpb_unpack_be(out.data(), 9, v.data(), 2, 1, &info) == MPB_ERANGE);
   REQUIRE(out[0] == 0x5a);
 }
+
+TEST_CASE("AUTO powm: partial IFMA groups (unused lanes) and the simd_items report", "[batch][powm][ifma]") {
+  if (!mpb_backend_available(MPB_BACKEND_CPU_IFMA)) return;
+  Ctx ctx;
+  auto rng = mpbt::make_rng(107);
+  for (size_t w : {1, 4, 16, 33})
+    for (size_t cnt : {2, 3, 5, 7, 8, 11, 19}) {
+      for (int shared_m = 0; shared_m < 2; shared_m++) {
+        size_t mrows = shared_m ? 1 : cnt;
+        Rows m(w * mrows), base(w * cnt), e(2), r(w * cnt);
+        for (size_t j = 0; j < mrows; j++) rand_odd_modulus(rng, &m[j * w], w);
+        for (size_t i = 0; i < cnt; i++) rand_below(rng, &base[i * w], &m[(shared_m ? 0 : i) * w], w);
+        e[0] = rng(), e[1] = rng();
+        mpb_call_info info;
+        REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), 2, 1, m.data(), mrows, w, cnt, &info) == MPB_OK);
+        INFO("w=" << w << " cnt=" << cnt << " " << info.reason);
+        size_t rem = cnt % 8;
+        size_t expect_simd = cnt - (rem >= 3 ? 0 : rem);
+        if (cnt < 3) REQUIRE(info.backend == MPB_BACKEND_CPU);
+        else {
+          REQUIRE(info.backend == MPB_BACKEND_CPU_IFMA);
+          REQUIRE((size_t)info.simd_items == expect_simd);
+        }
+        Z zb, ze, zm, zr;
+        row_to_mpz(ze, e.data(), 2);
+        for (size_t i = 0; i < cnt; i++) {
+          row_to_mpz(zb, &base[i * w], w);
+          row_to_mpz(zm, &m[(shared_m ? 0 : i) * w], w);
+          mpz_powm(zr, zb, ze, zm);
+          REQUIRE(mpbt::limbs_of(zr, w) == Rows(r.begin() + i * w, r.begin() + (i + 1) * w));
+        }
+      }
+    }
+}

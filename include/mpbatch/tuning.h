@@ -74,10 +74,15 @@ constexpr double BATCH_PARALLEL_MIN_WORK = 20000.0;
  * 2-thread bipartite multiplication (bench/results/multipartite-2threads-2026-11-21.md):
  * the partite path only wins from 16384 bits. */
 constexpr int BATCH_MULTIPARTITE_MIN_LIMBS = 256;
-/* AUTO sends shared-modulus exponentiation groups of 8 to the IFMA kernel for widths in
- * [BATCH_IFMA_MIN_LIMBS, BATCH_IFMA_MAX_LIMBS]. */
-constexpr int BATCH_IFMA_MIN_LIMBS = 8;
-constexpr int BATCH_IFMA_MAX_LIMBS = 64;
+/* AUTO sends exponentiation groups of 8 items to the AVX-512 IFMA kernel for widths in
+ * [BATCH_IFMA_MIN_LIMBS, BATCH_IFMA_MAX_LIMBS]; a last partial group of at least
+ * BATCH_IFMA_PARTIAL_MIN items also goes there (unused lanes), fewer go to the scalar kernel.
+ * Measured 2026-11-21 (one thread, CPU time per item, 64 items, shared modulus): IFMA / scalar
+ * = 0.36 0.28 0.32 0.35 0.24 0.30 0.36 0.39 0.37 0.42 0.40 at 2 4 6 8 16 32 64 96 128 192 256
+ * limbs, so a lane costs ~1/3 of a scalar item: a group beats scalar from 3 items. */
+constexpr int BATCH_IFMA_MIN_LIMBS = 1;
+constexpr int BATCH_IFMA_MAX_LIMBS = 256;
+constexpr int BATCH_IFMA_PARTIAL_MIN = 3;
 /* Multipartite modular multiplication (cpu/multipartite*.cpp), 2 threads: which algorithm
  * AUTO uses by operand limbs. bench/results/multipartite-2threads-2026-11-21.md: sequential
  * mul + division is fastest below 2048 bits, the bipartite algorithm from 2048 bits on (it
