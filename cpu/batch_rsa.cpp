@@ -130,20 +130,24 @@ extern "C" MPB_API int mpb_batch_rsa_crt(mpb_ctx *ctx, uint64_t *out, const uint
   if (s.backend == MPB_BACKEND_CPU_IFMA && hw <= 256) {
     ifma = true;
     why = "forced cpu-ifma";
-  } else if (s.backend == MPB_BACKEND_AUTO && simd::ifma_available() && count >= 8 &&
+  } else if (s.backend == MPB_BACKEND_AUTO && simd::ifma_available() &&
+             count >= (size_t)tuning::BATCH_IFMA_PARTIAL_MIN &&
              hw >= (size_t)tuning::BATCH_IFMA_MIN_LIMBS && hw <= (size_t)tuning::BATCH_IFMA_MAX_LIMBS) {
     ifma = true;
     why = "auto: AVX-512 IFMA for the half-size exponentiations, groups of 8";
   } else {
     why = s.backend == MPB_BACKEND_AUTO
-              ? (simd::ifma_available() ? "auto: scalar (fewer than 8 items or width outside the IFMA range)"
+              ? (simd::ifma_available() ? "auto: scalar (too few items or width outside the IFMA range)"
                                         : "auto: scalar (no AVX-512 IFMA)")
               : s.backend == MPB_BACKEND_CPU      ? "forced cpu: scalar CRT"
               : s.backend == MPB_BACKEND_CPU_IFMA ? "cpu-ifma requested but the halves exceed 256 limbs: scalar CRT"
                                                   : "multipartite has no RSA path: scalar CRT";
   }
-  size_t groups = ifma ? count / 8 : 0;
-  size_t tasks = groups + (count - groups * 8);
+  size_t full = ifma ? count / 8 : 0, rem = count - full * 8;
+  bool partial = ifma && rem > 0 &&
+                 (rem >= (size_t)tuning::BATCH_IFMA_PARTIAL_MIN || s.backend == MPB_BACKEND_CPU_IFMA);
+  size_t groups = full + (partial ? 1 : 0);
+  size_t tasks = groups + (partial ? 0 : rem);
   int T = threads_for(s, tasks, 2.0 * work_powm(hw, 64 * hw) * (ifma ? 8.0 : 1.0));
 
   // ---- scratch ---------------------------------------------------------------------------
@@ -168,7 +172,7 @@ extern "C" MPB_API int mpb_batch_rsa_crt(mpb_ctx *ctx, uint64_t *out, const uint
   char buf[112];
   std::snprintf(buf, sizeof buf, "%s; %d threads, %s", why, T, shared ? "one key" : "key per item");
   call.choose(ifma ? MPB_BACKEND_CPU_IFMA : MPB_BACKEND_CPU, T, buf);
-  if (ifma) call.add_simd((int)(groups * 8));
+  if (ifma) call.add_simd((int)(full * 8 + (partial ? rem : 0)));
 
   int status = MPB_OK;
 #pragma omp parallel num_threads(T) if (T > 1)
@@ -181,9 +185,10 @@ extern "C" MPB_API int mpb_batch_rsa_crt(mpb_ctx *ctx, uint64_t *out, const uint
 #pragma omp for schedule(dynamic, 1)
     for (int64_t tk = 0; tk < (int64_t)tasks; tk++) {
       size_t first, cnt;
-      if ((size_t)tk < groups) {
+      const bool group = (size_t)tk < groups;
+      if (group) {
         first = (size_t)tk * 8;
-        cnt = 8;
+        cnt = std::min<size_t>(8, count - first);
       } else {
         first = groups * 8 + ((size_t)tk - groups);
         cnt = 1;
@@ -194,7 +199,7 @@ extern "C" MPB_API int mpb_batch_rsa_crt(mpb_ctx *ctx, uint64_t *out, const uint
         size_t i = first + l;
         if (shared) {
           kp[l] = &shared_key;
-        } else if (cnt == 1) {
+        } else if (!group) {
           key_init(local, p + i * hw, q + i * hw, dp + i * hw, dq + i * hw, qinv + i * hw, hw, kstore, ws);
           kp[l] = &local;
         } else {
@@ -212,16 +217,21 @@ extern "C" MPB_API int mpb_batch_rsa_crt(mpb_ctx *ctx, uint64_t *out, const uint
         const Key &k = *kp[l];
         const limb *ci = c + i * width;
         // SIMD lanes use the full hw limbs; scalar the normalized sizes
-        size_t pw = cnt == 8 ? hw : k.pn, qw = cnt == 8 ? hw : k.qn;
+        size_t pw = group ? hw : k.pn, qw = group ? hw : k.qn;
         reduce(cp + l * hw, ci, width, k.p, k.pn, ws);
         if (pw > k.pn) mpn::zero(cp + l * hw + k.pn, pw - k.pn);
         reduce(cq + l * hw, ci, width, k.q, k.qn, ws);
         if (qw > k.qn) mpn::zero(cq + l * hw + k.qn, qw - k.qn);
       }
-      if (cnt == 8) {
+      if (group) {
         uint64_t *r1[8], *r2[8];
         const uint64_t *b1[8], *b2[8], *e1[8], *e2[8], *mp[8], *mq[8];
         for (int l = 0; l < 8; l++) {
+          if ((size_t)l >= cnt) {  // unused lane of a partial group
+            r1[l] = r2[l] = nullptr;
+            b1[l] = b2[l] = e1[l] = e2[l] = mp[l] = mq[l] = nullptr;
+            continue;
+          }
           r1[l] = m1 + l * hw;
           r2[l] = m2 + l * hw;
           b1[l] = cp + l * hw;
@@ -239,7 +249,7 @@ extern "C" MPB_API int mpb_batch_rsa_crt(mpb_ctx *ctx, uint64_t *out, const uint
 #pragma omp atomic write
           status = s1 != MPB_OK ? s1 : s2;
         }
-        for (int l = 0; l < 8; l++) {
+        for (size_t l = 0; l < cnt; l++) {
           size_t i = first + l;
           const Key *kk = kp[l];
           if (!shared) {
