@@ -181,7 +181,7 @@ int main(int argc, char **argv) {
     ossl[0] = openssl_speed(0, ossl_secs, rsa_bits);
   }
   for (int bits : rsa_bits) {
-    size_t w = bits / 64, hw = w / 2, count = bits == 2048 ? 256 : 64;
+    size_t w = bits / 64, hw = w / 2, count = bits == 2048 ? 1024 : 128;
     mpz_t p, q, n, d, e, t1, t2, phi, dp, dq, qi, x;
     mpz_inits(p, q, n, d, e, t1, t2, phi, dp, dq, qi, x, nullptr);
     mpz_set_ui(e, 65537);
@@ -267,8 +267,8 @@ int main(int argc, char **argv) {
     mpz_clears(p, q, n, d, e, t1, t2, phi, dp, dq, qi, x, nullptr);
   }
   rep.note("mpbatch: include/mpbatch/batch.h, one shared modulus / one key per batch, AUTO backend "
-           "(backend column = what ran); modexp batches of 64 (<= 2048 bits) or 32 items, RSA batches of 256 "
-           "(2048) or 64 items. GMP columns: the same items split over OpenMP threads (RSA: CRT with "
+           "(backend column = what ran); modexp batches of 64 (<= 2048 bits) or 32 items, RSA batches of 1024 "
+           "(2048) or 128 items. GMP columns: the same items split over OpenMP threads (RSA: CRT with "
            "mpz_powm / mpz_powm_sec). openssl: `openssl speed -seconds S -multi T rsaNNNN`, sign/s column, "
            "run in the same invocation. Best of 3 rounds. 'CPU time' columns: ops x threads / process CPU seconds, "
            "the measure `openssl speed` uses without -multi (it divides by CPU user time); `openssl speed -multi T` "
