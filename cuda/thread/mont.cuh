@@ -82,7 +82,8 @@ MPB_GHD void mul_comba_dc(uint32_t *r, const uint32_t *a, const uint32_t *b) {
 MPB_UNROLL
   for (int k = 0; k < 2 * N - 1; k++) {
 MPB_UNROLL
-    for (int i = (k < N ? 0 : k - N + 1); i <= (k < N ? k : N - 1); i++) {
+    for (int i = 0; i < N; i++) {  // constant bounds: fully unrolled, registers only
+      if (k - i < 0 || k - i >= N) continue;
       uint32_t x = a[i], y = b[k - i];
       lo += mul_lo(x, y);
       hi += mul_hi(x, y);

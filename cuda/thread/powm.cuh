@@ -129,12 +129,14 @@ MPB_GHD void powm_item(uint32_t *r, const uint32_t *base, const uint32_t *e, int
   mont_mul<N>(r, acc, OneWord{}, m.n, m.ninv);  // leave the Montgomery domain
 }
 
-// RSA private operation by CRT. c has 2N words (c < n = p*q), out gets 2N words.
+// RSA private operation by CRT. c has 2N words (c < n = p*q), out gets 2N words; both may
+// be in global memory: c is read where needed and out holds m1 between the two halves, so
+// that neither occupies registers during the exponentiations.
 // m1 = c^dp mod p, m2 = c^dq mod q, h = qinv*(m1 - m2) mod p, out = m2 + h*q.
 // The two half exponentiations run through one loop (one copy of the code).
 template <int N, int W, bool CT, class Table>
 MPB_GHD void rsa_crt_item(uint32_t *out, const uint32_t *c, const RsaCtx<N> &k, Table &tab) {
-  uint32_t m1[N], m2[N], t[N];
+  uint32_t t[N];
   MPB_NOUNROLL
   for (int half = 0; half < 2; half++) {
     const ModCtx<N> &m = half == 0 ? k.p : k.q;
@@ -145,23 +147,24 @@ MPB_GHD void rsa_crt_item(uint32_t *out, const uint32_t *c, const RsaCtx<N> &k, 
     mont_mul<N>(t, t, RegWords{m.r2}, m.n, m.ninv);
     powm_mont_chain<N, W, CT>(t, half == 0 ? k.dp : k.dq, N, m, tab);
     mont_mul<N>(t, t, OneWord{}, m.n, m.ninv);
-    if (half == 0) copy_words<N>(m1, t);
-    else copy_words<N>(m2, t);
+    if (half == 0) copy_words<N>(out, t);  // m1 parked in the output row
   }
-  // m2 mod p (m2 < q < R <= p*R): redc(m2) * R^2 / R = m2 mod p
-  uint32_t wide[2 * N];
-  copy_words<N>(wide, m2);
+  // t = m2. m2 mod p (m2 < q < R <= p*R): redc(m2) * R^2 / R = m2 mod p
+  uint32_t u[N], wide[2 * N];
+  copy_words<N>(wide, t);
   MPB_UNROLL
   for (int j = 0; j < N; j++) wide[N + j] = 0;
-  mont_redc<N>(t, wide, k.p.n, k.p.ninv);
-  mont_mul<N>(t, t, RegWords{k.p.r2}, k.p.n, k.p.ninv);
-  sub_mod<N>(t, m1, t, k.p.n);                             // m1 - m2 mod p
-  mont_mul<N>(t, t, RegWords{k.qinv_m}, k.p.n, k.p.ninv);  // h = (m1-m2)*qinv mod p
-  mul_comba_dc<N>(wide, t, k.qw);                          // h*q < n
+  mont_redc<N>(u, wide, k.p.n, k.p.ninv);
+  mont_mul<N>(u, u, RegWords{k.p.r2}, k.p.n, k.p.ninv);
+  uint32_t m1[N];
+  copy_words<N>(m1, out);
+  sub_mod<N>(u, m1, u, k.p.n);                             // m1 - m2 mod p
+  mont_mul<N>(u, u, RegWords{k.qinv_m}, k.p.n, k.p.ninv);  // h = (m1-m2)*qinv mod p
+  mul_comba_dc<N>(wide, u, k.qw);                          // h*q < n
   Chain ch;
-  out[0] = ch.add_cc(wide[0], m2[0]);
+  out[0] = ch.add_cc(wide[0], t[0]);
   MPB_UNROLL
-  for (int j = 1; j < N; j++) out[j] = ch.addc_cc(wide[j], m2[j]);
+  for (int j = 1; j < N; j++) out[j] = ch.addc_cc(wide[j], t[j]);
   MPB_UNROLL
   for (int j = N; j < 2 * N - 1; j++) out[j] = ch.addc_cc(wide[j], 0);
   out[2 * N - 1] = ch.addc(wide[2 * N - 1], 0);

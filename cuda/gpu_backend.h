@@ -1,0 +1,53 @@
+// cuda/gpu_backend.h: the CUDA backend as seen from the batch layer (plain C++, no CUDA
+// types, so cpu/*.cpp can include it; compiled in only when MPB_HAVE_CUDA is defined).
+//
+// The caller (cpu/batch_*.cpp) has validated the whole call already. These functions:
+//  - split the batch over the chosen devices (one host thread per device),
+//  - stream it through each device in chunks with two CUDA streams and pinned staging
+//    buffers (copy-in of chunk k+1 and copy-out of chunk k-1 overlap the kernel on chunk k),
+//    so batches larger than device memory work,
+//  - never print and never abort: CUDA errors become MPB_EDEVICE with a reason in `why`.
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+namespace mpb {
+namespace gpu {
+
+struct Options {
+  const int *devices = nullptr;  // NULL: every visible device
+  int ndevices = 0;
+  bool constant_time = true;
+  size_t chunk_items = 0;        // 0: chosen from device memory
+};
+
+// Usable CUDA devices (0 when none: no driver, no device, or a CUDA error; `why` says which).
+int device_count(char *why, size_t why_len);
+// Name, driver and runtime versions of device d ("NVIDIA H100 ...; driver 13.0; runtime 13.0").
+int device_description(int d, char *out, size_t out_len);
+
+// CUDA driver and runtime versions as "major.minor" strings.
+int device_versions(char *driver, char *runtime, size_t len);
+// Streaming multiprocessors and SM clock (GHz) of device d, for throughput bounds.
+int device_sm_clock(int d, int *sms, double *ghz);
+
+// Widths (64-bit limbs) with kernels; other widths are served by the CPU.
+bool powm_width_supported(size_t width);      // 8 (512 bits), 16 (1024 bits)
+bool rsa_half_width_supported(size_t hwidth); // 8, 16 (RSA-1024, RSA-2048)
+bool mul_width_supported(size_t width);       // 4, 8, 16
+
+// r = base^e mod m; m odd > 1 (m_rows 1 or count), e rows of e_width limbs (e_rows 1 or count).
+int powm(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width, size_t e_rows,
+         const uint64_t *m, size_t m_rows, size_t width, size_t count, const Options &opt,
+         char *why, size_t why_len);
+// RSA private key by CRT (one key, key_rows = 1, or one per item).
+int rsa_crt(uint64_t *out, const uint64_t *c, const uint64_t *p, const uint64_t *q,
+            const uint64_t *dp, const uint64_t *dq, const uint64_t *qinv, size_t width,
+            size_t half_width, size_t key_rows, size_t count, const Options &opt, char *why,
+            size_t why_len);
+// r (2*width limbs per row) = a * b; delayed-carry Comba (dc = true) or carry chains.
+int mul(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t width, size_t count, bool dc,
+        const Options &opt, char *why, size_t why_len);
+
+} // namespace gpu
+} // namespace mpb
