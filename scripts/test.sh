@@ -12,7 +12,7 @@ bash scripts/build.sh
 
 echo "== Python package and pytest"
 PY=${PYTHON:-python3}
-$PY -m pip install -q ./python 2>/dev/null || $PY -m pip install -q --break-system-packages ./python
+$PY -m pip install -q --no-build-isolation ./python 2>/dev/null || $PY -m pip install -q --no-build-isolation --break-system-packages ./python
 MPBATCH_LIBRARY="$PWD/build/libmpbatch.so" $PY -m pytest -q python/tests
 
 if [ "${MPB_SKIP_SANITIZE:-0}" != 1 ]; then
