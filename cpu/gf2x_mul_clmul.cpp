@@ -268,8 +268,10 @@ static const Kernels *table_for(ClmulPath p) {
   (void)p;
   return &k_portable;
 }
-static ClmulPath g_path = best_path();
-const Kernels *g_kernels = table_for(g_path);
+// Constant-initialized to the portable set (safe even for a call from another file's static
+// initializer), then switched to the best set the CPU has when this file is initialized.
+static ClmulPath g_path = ClmulPath::Portable;
+const Kernels *g_kernels = &k_portable;
 } // namespace detail
 
 bool cpu_has_clmul_path(ClmulPath p) {
@@ -295,6 +297,10 @@ bool set_clmul_path(ClmulPath p) {
 }
 
 ClmulPath clmul_path() { return detail::g_path; }
+
+namespace detail {
+static const bool g_path_init = set_clmul_path(ClmulPath::Auto);
+} // namespace detail
 
 void mul_1x1(limb *lo, limb *hi, limb a, limb b) { detail::g_kernels->mul1(lo, hi, a, b); }
 

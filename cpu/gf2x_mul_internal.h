@@ -22,7 +22,7 @@ struct LinearOps {
   void (*xor_into)(limb *r, const limb *a, size_t n);
   void (*xor_shl)(limb *r, size_t rn, const limb *a, size_t an, unsigned s);  // 1 <= s <= 63
 };
-extern const LinearOps g_linear;
+extern LinearOps g_linear;
 constexpr size_t LINEAR_MIN = 24;
 
 // r ^= a over n limbs

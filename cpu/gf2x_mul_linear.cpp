@@ -65,7 +65,9 @@ static LinearOps pick() {
 #endif
   return {xor_into_scalar, xor_shl_scalar};
 }
-const LinearOps g_linear = pick();
+// Constant-initialized to the scalar loops, switched to AVX-512 at load time.
+LinearOps g_linear = {xor_into_scalar, xor_shl_scalar};
+static const bool g_linear_init = (g_linear = pick(), true);
 
 } // namespace detail
 } // namespace gf2x
