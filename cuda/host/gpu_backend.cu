@@ -1,0 +1,412 @@
+// cuda/host/gpu_backend.cu: devices, streams, pinned staging, chunked pipelining, multi-GPU
+// split, and the precomputation of modulus/key constants for the kernels.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <thread>
+#include <vector>
+
+#include <mpbatch/common.h>
+
+#include "../../cpu/mpn.h"
+#include "../gpu_backend.h"
+#include "../kernels/kernels.h"
+#include "../thread/powm.cuh"
+
+namespace mpb {
+namespace gpu {
+namespace {
+
+void say(char *why, size_t len, const char *fmt, ...) {
+  if (!why || !len) return;
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(why, len, fmt, ap);
+  va_end(ap);
+}
+
+#define MPB_CUDA_TRY(call)                                                                  \
+  do {                                                                                      \
+    cudaError_t e_ = (call);                                                                \
+    if (e_ != cudaSuccess) {                                                                \
+      say(why, why_len, "%s: %s", #call, cudaGetErrorString(e_));                           \
+      return MPB_EDEVICE;                                                                   \
+    }                                                                                       \
+  } while (0)
+
+// ---- host precomputation of the Montgomery constants (library's own mpn layer) -------------
+// rem = (2^(64*k) ) mod n, n of w limbs (w >= 1, may have leading zero limbs), rem w limbs.
+void pow2_mod(uint64_t *rem, size_t k, const uint64_t *n, size_t w) {
+  size_t dn = mpn::normalized_size(n, w);
+  std::vector<uint64_t> num(k + 1, 0), scratch(mpn::tdiv_qr_itch(k + 1, dn)), r(dn);
+  num[k] = 1;
+  mpn::tdiv_qr(nullptr, r.data(), num.data(), k + 1, n, dn, scratch.data());
+  std::fill(rem, rem + w, 0);
+  std::copy(r.begin(), r.end(), rem);
+}
+// rem = (a * 2^(64*k)) mod n, a of w limbs
+void shl_mod(uint64_t *rem, const uint64_t *a, size_t k, const uint64_t *n, size_t w) {
+  size_t dn = mpn::normalized_size(n, w);
+  std::vector<uint64_t> num(k + w, 0), scratch(mpn::tdiv_qr_itch(k + w, dn)), r(dn);
+  std::copy(a, a + w, num.begin() + k);
+  mpn::tdiv_qr(nullptr, r.data(), num.data(), k + w, n, dn, scratch.data());
+  std::fill(rem, rem + w, 0);
+  std::copy(r.begin(), r.end(), rem);
+}
+
+template <int N>
+void make_modctx(ModCtx<N> &m, const uint64_t *n) {
+  constexpr size_t w = N / 2;
+  std::memcpy(m.n, n, sizeof m.n);
+  uint64_t t[w];
+  pow2_mod(t, 2 * w, n, w);
+  std::memcpy(m.r2, t, sizeof m.r2);
+  pow2_mod(t, w, n, w);
+  std::memcpy(m.one, t, sizeof m.one);
+  m.ninv = mont_ninv32(m.n[0]);
+}
+
+template <int N>
+void make_rsactx(RsaCtx<N> &k, const uint64_t *p, const uint64_t *q, const uint64_t *dp,
+                 const uint64_t *dq, const uint64_t *qinv) {
+  constexpr size_t w = N / 2;
+  make_modctx<N>(k.p, p);
+  make_modctx<N>(k.q, q);
+  std::memcpy(k.dp, dp, sizeof k.dp);
+  std::memcpy(k.dq, dq, sizeof k.dq);
+  std::memcpy(k.qw, q, sizeof k.qw);
+  uint64_t t[w];
+  shl_mod(t, qinv, w, p, w);  // qinv * R mod p
+  std::memcpy(k.qinv_m, t, sizeof k.qinv_m);
+}
+
+// Runs fn(i) for i in [0, n) on the host's cores (contexts for per-item moduli/keys).
+void parallel_for(size_t n, const std::function<void(size_t, size_t)> &fn) {
+  unsigned t = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+  if (n < 1024 || t == 1) return fn(0, n);
+  std::vector<std::thread> th;
+  size_t per = (n + t - 1) / t;
+  for (unsigned i = 0; i < t; i++) {
+    size_t a = i * per, b = std::min(n, a + per);
+    if (a < b) th.emplace_back(fn, a, b);
+  }
+  for (auto &x : th) x.join();
+}
+
+// ---- chunked, double-buffered execution on one device ---------------------------------------
+struct Input {
+  const void *host;   // whole-batch base pointer
+  size_t item_bytes;  // bytes per item (per_item) or total bytes (shared)
+  bool per_item;
+};
+
+using Launch = std::function<cudaError_t(void *const *d_in, void *d_out, void *d_table,
+                                         size_t n, cudaStream_t s)>;
+
+int run_device(int dev, size_t first, size_t n, const std::vector<Input> &ins, void *out_host,
+               size_t out_item_bytes, size_t table_bytes, size_t chunk_hint, const Launch &launch,
+               char *why, size_t why_len) {
+  MPB_CUDA_TRY(cudaSetDevice(dev));
+  size_t per_item = out_item_bytes, shared = table_bytes;
+  for (auto &in : ins) (in.per_item ? per_item : shared) += in.item_bytes;
+  size_t free_b = 0, total_b = 0;
+  MPB_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+  size_t chunk = chunk_hint ? chunk_hint : (size_t)1 << 20;
+  size_t budget = free_b / 2 > 2 * shared ? (free_b / 2 - 2 * shared) / 2 : 0;
+  if (per_item * chunk > budget) chunk = std::max<size_t>(1, budget / per_item);
+  chunk = std::min(chunk, n);
+  if (chunk == 0) return MPB_OK;
+
+  struct Slot {
+    std::vector<void *> d_in;
+    void *d_out = nullptr, *d_table = nullptr;
+    std::vector<void *> h_in;
+    void *h_out = nullptr;
+    cudaStream_t s = nullptr;
+    size_t first = 0, n = 0;  // chunk held (n == 0: none)
+  } slot[2];
+  int status = MPB_OK;
+  auto cleanup = [&] {
+    for (auto &sl : slot) {
+      if (sl.s) cudaStreamSynchronize(sl.s), cudaStreamDestroy(sl.s);
+      for (void *p : sl.d_in) cudaFree(p);
+      for (void *p : sl.h_in) cudaFreeHost(p);
+      cudaFree(sl.d_out);
+      cudaFree(sl.d_table);
+      cudaFreeHost(sl.h_out);
+    }
+  };
+  auto fail = [&](cudaError_t e, const char *what) {
+    say(why, why_len, "device %d: %s: %s", dev, what, cudaGetErrorString(e));
+    status = MPB_EDEVICE;
+  };
+  for (auto &sl : slot) {
+    cudaError_t e = cudaStreamCreateWithFlags(&sl.s, cudaStreamNonBlocking);
+    if (e) { fail(e, "cudaStreamCreate"); break; }
+    for (auto &in : ins) {
+      size_t bytes = in.per_item ? in.item_bytes * chunk : in.item_bytes;
+      void *d = nullptr, *h = nullptr;
+      if ((e = cudaMalloc(&d, bytes))) { fail(e, "cudaMalloc"); break; }
+      sl.d_in.push_back(d);
+      if (in.per_item) {
+        if ((e = cudaMallocHost(&h, bytes))) { fail(e, "cudaMallocHost"); break; }
+      } else {  // shared input: uploaded once per slot
+        if ((e = cudaMemcpyAsync(d, in.host, bytes, cudaMemcpyHostToDevice, sl.s))) {
+          fail(e, "cudaMemcpyAsync");
+          break;
+        }
+      }
+      sl.h_in.push_back(h);
+    }
+    if (status) break;
+    if ((e = cudaMalloc(&sl.d_out, out_item_bytes * chunk))) { fail(e, "cudaMalloc"); break; }
+    if ((e = cudaMallocHost(&sl.h_out, out_item_bytes * chunk))) { fail(e, "cudaMallocHost"); break; }
+    if (table_bytes && (e = cudaMalloc(&sl.d_table, table_bytes))) { fail(e, "cudaMalloc"); break; }
+  }
+  auto drain = [&](Slot &sl) {
+    cudaError_t e = cudaStreamSynchronize(sl.s);
+    if (e) return fail(e, "kernel or copy"), false;
+    if (sl.n)
+      std::memcpy((char *)out_host + sl.first * out_item_bytes, sl.h_out, sl.n * out_item_bytes);
+    sl.n = 0;
+    return true;
+  };
+  size_t k = 0;
+  for (size_t off = 0; status == MPB_OK && off < n; off += chunk, k++) {
+    Slot &sl = slot[k & 1];
+    if (!drain(sl)) break;
+    size_t cn = std::min(chunk, n - off), abs_first = first + off;
+    std::vector<void *> d_ptrs;
+    cudaError_t e = cudaSuccess;
+    for (size_t i = 0; i < ins.size() && !e; i++) {
+      d_ptrs.push_back(sl.d_in[i]);
+      if (!ins[i].per_item) continue;
+      size_t bytes = ins[i].item_bytes * cn;
+      std::memcpy(sl.h_in[i], (const char *)ins[i].host + abs_first * ins[i].item_bytes, bytes);
+      e = cudaMemcpyAsync(sl.d_in[i], sl.h_in[i], bytes, cudaMemcpyHostToDevice, sl.s);
+    }
+    if (e) { fail(e, "cudaMemcpyAsync H2D"); break; }
+    if ((e = launch(d_ptrs.data(), sl.d_out, sl.d_table, cn, sl.s))) { fail(e, "kernel launch"); break; }
+    if ((e = cudaMemcpyAsync(sl.h_out, sl.d_out, out_item_bytes * cn, cudaMemcpyDeviceToHost, sl.s))) {
+      fail(e, "cudaMemcpyAsync D2H");
+      break;
+    }
+    sl.first = abs_first;
+    sl.n = cn;
+  }
+  if (status == MPB_OK && drain(slot[k & 1])) drain(slot[(k + 1) & 1]);
+  cleanup();
+  return status;
+}
+
+// Splits [0, count) over the devices, one host thread each; the first error wins.
+int run_split(size_t count, const Options &opt, char *why, size_t why_len,
+              const std::function<int(int dev, size_t first, size_t n, char *w, size_t wl)> &fn) {
+  std::vector<int> devs;
+  if (opt.devices && opt.ndevices > 0) {
+    devs.assign(opt.devices, opt.devices + opt.ndevices);
+  } else {
+    int nd = device_count(why, why_len);
+    for (int d = 0; d < nd; d++) devs.push_back(d);
+  }
+  if (devs.empty()) {
+    if (why && !why[0]) say(why, why_len, "no CUDA device");
+    return MPB_EDEVICE;
+  }
+  size_t nd = std::min(devs.size(), std::max<size_t>(1, count));
+  std::vector<int> st(nd, MPB_OK);
+  std::vector<std::vector<char>> msgs(nd, std::vector<char>(160, 0));
+  std::vector<std::thread> th;
+  size_t per = (count + nd - 1) / nd;
+  for (size_t i = 0; i < nd; i++) {
+    size_t a = i * per, b = std::min(count, a + per);
+    if (a >= b) continue;
+    th.emplace_back([&, i, a, b] { st[i] = fn(devs[i], a, b - a, msgs[i].data(), msgs[i].size()); });
+  }
+  for (auto &t : th) t.join();
+  for (size_t i = 0; i < nd; i++)
+    if (st[i] != MPB_OK) {
+      say(why, why_len, "%s", msgs[i].data());
+      return st[i];
+    }
+  return MPB_OK;
+}
+
+template <int N>
+int powm_n(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width, size_t e_rows,
+           const uint64_t *m, size_t m_rows, size_t count, const Options &opt, char *why,
+           size_t why_len) {
+  std::vector<ModCtx<N>> ctx(m_rows);
+  parallel_for(m_rows, [&](size_t a, size_t b) {
+    for (size_t i = a; i < b; i++) make_modctx<N>(ctx[i], m + i * (N / 2));
+  });
+  return run_split(count, opt, why, why_len, [&](int dev, size_t first, size_t n, char *w, size_t wl) -> int {
+    int grid = powm_grid(N, opt.constant_time, dev);
+    if (grid <= 0) return say(w, wl, "device %d: no resident blocks for the kernel", dev), MPB_EDEVICE;
+    std::vector<Input> ins = {
+        {base, N * 4, true},
+        {e, e_width * 8, e_rows != 1},                // per item, or one shared row
+        {ctx.data(), sizeof(ModCtx<N>), m_rows != 1},
+    };
+    size_t tbytes = table_words(N, (size_t)grid * kBlockThreads) * 4;
+    return run_device(dev, first, n, ins, r, N * 4, tbytes, opt.chunk_items,
+        [&](void *const *d_in, void *d_out, void *d_table, size_t cn, cudaStream_t s) {
+          PowmLaunch L;
+          L.nwords = N;
+          L.constant_time = opt.constant_time;
+          L.out = (uint32_t *)d_out;
+          L.base = (const uint32_t *)d_in[0];
+          L.exp = (const uint32_t *)d_in[1];
+          L.ewords = (int)(2 * e_width);
+          L.e_stride = e_rows == 1 ? 0 : 2 * e_width;
+          L.mods = d_in[2];
+          L.m_stride = m_rows == 1 ? 0 : 1;
+          L.table = (uint32_t *)d_table;
+          L.count = cn;
+          L.grid = grid;
+          return launch_powm(L, s);
+        },
+        w, wl);
+  });
+}
+
+template <int N>
+int rsa_n(uint64_t *out, const uint64_t *c, const uint64_t *p, const uint64_t *q,
+          const uint64_t *dp, const uint64_t *dq, const uint64_t *qinv, size_t key_rows,
+          size_t count, const Options &opt, char *why, size_t why_len) {
+  constexpr size_t hw = N / 2;
+  std::vector<RsaCtx<N>> keys(key_rows);
+  parallel_for(key_rows, [&](size_t a, size_t b) {
+    for (size_t i = a; i < b; i++)
+      make_rsactx<N>(keys[i], p + i * hw, q + i * hw, dp + i * hw, dq + i * hw, qinv + i * hw);
+  });
+  return run_split(count, opt, why, why_len, [&](int dev, size_t first, size_t n, char *w, size_t wl) -> int {
+    int grid = rsa_grid(N, dev);
+    if (grid <= 0) return say(w, wl, "device %d: no resident blocks for the kernel", dev), MPB_EDEVICE;
+    std::vector<Input> ins = {
+        {c, 2 * N * 4, true},
+        {keys.data(), sizeof(RsaCtx<N>), key_rows != 1},
+    };
+    size_t tbytes = table_words(N, (size_t)grid * kBlockThreads) * 4;
+    return run_device(dev, first, n, ins, out, 2 * N * 4, tbytes, opt.chunk_items,
+        [&](void *const *d_in, void *d_out, void *d_table, size_t cn, cudaStream_t s) {
+          RsaLaunch L;
+          L.half_nwords = N;
+          L.constant_time = true;
+          L.out = (uint32_t *)d_out;
+          L.c = (const uint32_t *)d_in[0];
+          L.keys = d_in[1];
+          L.k_stride = key_rows == 1 ? 0 : 1;
+          L.table = (uint32_t *)d_table;
+          L.count = cn;
+          L.grid = grid;
+          return launch_rsa_crt(L, s);
+        },
+        w, wl);
+  });
+}
+
+} // namespace
+
+int device_count(char *why, size_t why_len) {
+  int n = 0;
+  cudaError_t e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess) {
+    say(why, why_len, "cudaGetDeviceCount: %s", cudaGetErrorString(e));
+    cudaGetLastError();  // clear the sticky-free error state
+    return 0;
+  }
+  if (n == 0) say(why, why_len, "no CUDA device");
+  return n;
+}
+
+int device_description(int d, char *out, size_t out_len) {
+  cudaDeviceProp prop;
+  if (cudaGetDeviceProperties(&prop, d) != cudaSuccess) return MPB_EDEVICE;
+  int drv = 0, rt = 0;
+  cudaDriverGetVersion(&drv);
+  cudaRuntimeGetVersion(&rt);
+  say(out, out_len, "%s (sm_%d%d, %d SMs, %.1f GiB); driver %d.%d; runtime %d.%d", prop.name,
+      prop.major, prop.minor, prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0,
+      drv / 1000, (drv % 1000) / 10, rt / 1000, (rt % 1000) / 10);
+  return MPB_OK;
+}
+
+int device_versions(char *driver, char *runtime, size_t len) {
+  int drv = 0, rt = 0;
+  if (cudaDriverGetVersion(&drv) != cudaSuccess || cudaRuntimeGetVersion(&rt) != cudaSuccess)
+    return MPB_EDEVICE;
+  std::snprintf(driver, len, "%d.%d", drv / 1000, (drv % 1000) / 10);
+  std::snprintf(runtime, len, "%d.%d", rt / 1000, (rt % 1000) / 10);
+  return MPB_OK;
+}
+
+int device_sm_clock(int d, int *sms, double *ghz) {
+  int khz = 0;
+  if (cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, d) != cudaSuccess) return MPB_EDEVICE;
+  if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, d) != cudaSuccess) {
+    cudaGetLastError();
+    khz = 0;
+  }
+  *ghz = khz / 1e6;
+  return MPB_OK;
+}
+
+bool powm_width_supported(size_t width) { return modctx_bytes((int)(2 * width)) != 0; }
+bool rsa_half_width_supported(size_t hwidth) { return rsactx_bytes((int)(2 * hwidth)) != 0; }
+bool mul_width_supported(size_t width) { return width == 4 || width == 8 || width == 16; }
+
+int powm(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width, size_t e_rows,
+         const uint64_t *m, size_t m_rows, size_t width, size_t count, const Options &opt,
+         char *why, size_t why_len) {
+  if (count == 0) return MPB_OK;
+  switch (width) {
+    case 8: return powm_n<16>(r, base, e, e_width, e_rows, m, m_rows, count, opt, why, why_len);
+    case 16: return powm_n<32>(r, base, e, e_width, e_rows, m, m_rows, count, opt, why, why_len);
+    default: say(why, why_len, "no GPU kernel for %zu-bit moduli", width * 64); return MPB_EUNSUPPORTED;
+  }
+}
+
+int rsa_crt(uint64_t *out, const uint64_t *c, const uint64_t *p, const uint64_t *q,
+            const uint64_t *dp, const uint64_t *dq, const uint64_t *qinv, size_t width,
+            size_t half_width, size_t key_rows, size_t count, const Options &opt, char *why,
+            size_t why_len) {
+  if (count == 0) return MPB_OK;
+  if (width != 2 * half_width) {
+    say(why, why_len, "the GPU RSA kernel needs width == 2 * half_width");
+    return MPB_EUNSUPPORTED;
+  }
+  switch (half_width) {
+    case 8: return rsa_n<16>(out, c, p, q, dp, dq, qinv, key_rows, count, opt, why, why_len);
+    case 16: return rsa_n<32>(out, c, p, q, dp, dq, qinv, key_rows, count, opt, why, why_len);
+    default: say(why, why_len, "no GPU kernel for RSA-%zu", width * 64); return MPB_EUNSUPPORTED;
+  }
+}
+
+int mul(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t width, size_t count, bool dc,
+        const Options &opt, char *why, size_t why_len) {
+  if (count == 0) return MPB_OK;
+  if (!mul_width_supported(width)) {
+    say(why, why_len, "no GPU kernel for %zu-bit products", width * 64);
+    return MPB_EUNSUPPORTED;
+  }
+  const int N = (int)(2 * width);
+  return run_split(count, opt, why, why_len, [&](int dev, size_t first, size_t n, char *w, size_t wl) -> int {
+    int sms = 0;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) sms = 1;
+    std::vector<Input> ins = {{a, (size_t)N * 4, true}, {b, (size_t)N * 4, true}};
+    return run_device(dev, first, n, ins, r, (size_t)N * 8, 0, opt.chunk_items,
+        [&](void *const *d_in, void *d_out, void *, size_t cn, cudaStream_t s) {
+          return launch_mul(N, dc, (uint32_t *)d_out, (const uint32_t *)d_in[0],
+                            (const uint32_t *)d_in[1], cn, sms * 8, s);
+        },
+        w, wl);
+  });
+}
+
+} // namespace gpu
+} // namespace mpb
