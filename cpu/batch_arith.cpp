@@ -40,13 +40,19 @@ int mulsqr(bool sqr, mpb_ctx *ctx, uint64_t *r, const uint64_t *a, const uint64_
   int st;
   if ((st = check_shape(call, ctx, width, count, 2))) return st;
   Settings s = snapshot(ctx);
-  if ((st = check_backend(call, s))) return st;
+  if ((st = check_backend(call, s, !sqr))) return st;
   if (count == 0) {
     call.choose(MPB_BACKEND_CPU, 1, "empty batch");
     return call.finish(MPB_OK);
   }
   if ((st = check_ptr(call, r, MPB_ARG_R)) || (st = check_ptr(call, a, MPB_ARG_A))) return st;
   if (!sqr && (st = check_ptr(call, b, MPB_ARG_B))) return st;
+  if (!sqr) {
+    int gst = MPB_OK;
+    char gpu_why[112] = {0};
+    if (gpu_try_mul(call, s, r, a, b, width, count, &gst, gpu_why, sizeof gpu_why))
+      return gst == MPB_OK ? call.finish(MPB_OK) : call.fail(gst, MPB_ARG_CTX, -1, gpu_why);
+  }
   int T = threads_for(s, count, work_mul(width));
   size_t itch = sqr ? mpn::sqr_itch(width) : mpn::mul_n_itch(width);
   ThreadScratch scr(T, itch, false);

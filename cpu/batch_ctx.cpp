@@ -11,6 +11,9 @@
 
 #include "batch_internal.h"
 #include "cpu_features.h"
+#ifdef MPB_HAVE_CUDA
+#include "../cuda/gpu_backend.h"
+#endif
 
 namespace mpb {
 namespace batch {
@@ -181,6 +184,9 @@ MPB_API int mpb_backend_available(int backend) {
     case MPB_BACKEND_CPU:
     case MPB_BACKEND_MULTIPARTITE: return 1;
     case MPB_BACKEND_CPU_IFMA: return mpb::cpu::has_avx512ifma() ? 1 : 0;
+#ifdef MPB_HAVE_CUDA
+    case MPB_BACKEND_CUDA: return mpb::gpu::device_count(nullptr, 0) > 0 ? 1 : 0;
+#endif
     default: return 0;
   }
 }

@@ -17,7 +17,7 @@ int dh_common(Call &call, mpb_ctx *ctx, uint64_t *r, const uint64_t *x, size_t x
   if ((st = check_shape(call, ctx, width, count, 1))) return st;
   if (!width_ok(x_width)) return call.fail(MPB_ERANGE, MPB_ARG_WIDTH, -1, "exponent width out of range 1..1024 limbs");
   s = snapshot(ctx);
-  if ((st = check_backend(call, s))) return st;
+  if ((st = check_backend(call, s, true))) return st;
   if (count == 0) return MPB_OK;
   if ((st = check_ptr(call, r, MPB_ARG_R)) || (st = check_ptr(call, x, MPB_ARG_E)) ||
       (st = check_ptr(call, p, MPB_ARG_M)))

@@ -107,8 +107,8 @@ int check_shape(Call &call, const mpb_ctx *ctx, size_t width, size_t count, size
 int check_ptr(Call &call, const void *p, int arg);
 // rows must be 1 or count.
 int check_rows(Call &call, size_t rows, size_t count, int arg);
-// The backend the settings force is usable for this op (ifma_ok: the op has an IFMA path).
-int check_backend(Call &call, const Settings &s);
+// The backend the settings force is usable for this op (gpu_ok: the op has a CUDA path).
+int check_backend(Call &call, const Settings &s, bool gpu_ok = false);
 // Every modulus row nonzero (need_odd: odd and > 1).
 int check_modulus(Call &call, const limb *m, size_t rows, size_t width, bool need_odd, int arg);
 // a[i] < m[rows==1 ? 0 : i] for i < count (a has `count` rows of aw limbs, m rows of mw limbs).
@@ -131,5 +131,17 @@ namespace batch {
 int powm_engine(Call &call, const Settings &s, limb *r, const limb *base, size_t base_stride,
                 const limb *e, size_t ew, size_t e_stride, const limb *m, size_t m_stride,
                 size_t width, size_t count, bool ct);
+
+// The CUDA backend (cpu/batch_gpu.cpp), tried first when the settings say AUTO or CUDA.
+// true: the call is finished on the GPU (*status = MPB_OK) or must fail (*status < 0, forced
+// CUDA only); false: continue on the CPU, `why` says why the GPU was not used.
+bool gpu_try_powm(Call &call, const Settings &s, limb *r, const limb *base, size_t base_stride,
+                  const limb *e, size_t ew, size_t e_stride, const limb *m, size_t m_stride,
+                  size_t width, size_t count, bool ct, int *status, char *why, size_t len);
+bool gpu_try_rsa(Call &call, const Settings &s, limb *out, const limb *c, const limb *p, const limb *q,
+                 const limb *dp, const limb *dq, const limb *qinv, size_t width, size_t hw, size_t key_rows,
+                 size_t count, int *status, char *why, size_t len);
+bool gpu_try_mul(Call &call, const Settings &s, limb *r, const limb *a, const limb *b, size_t width,
+                 size_t count, int *status, char *why, size_t len);
 } // namespace batch
 } // namespace mpb

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 #include <mpbatch/tuning.h>
 
@@ -41,6 +42,13 @@ int powm_engine(Call &call, const Settings &s, limb *r, const limb *base, size_t
                 const limb *e, size_t ew, size_t e_stride, const limb *m, size_t m_stride,
                 size_t width, size_t count, bool ct) {
   call.set_ct(ct);
+  char gpu_why[112] = {0};
+  {
+    int gst = MPB_OK;
+    if (gpu_try_powm(call, s, r, base, base_stride, e, ew, e_stride, m, m_stride, width, count, ct, &gst,
+                     gpu_why, sizeof gpu_why))
+      return gst == MPB_OK ? call.finish(MPB_OK) : call.fail(gst, MPB_ARG_CTX, -1, gpu_why);
+  }
   const bool shared_m = (m_stride == 0);
   size_t mn_max = 0;  // the largest normalized modulus size
   if (shared_m) mn_max = mpn::normalized_size(m, width);
@@ -73,6 +81,7 @@ int powm_engine(Call &call, const Settings &s, limb *r, const limb *base, size_t
   } else {
     why = backend == MPB_BACKEND_CPU ? "forced cpu" : backend == MPB_BACKEND_CPU_IFMA ? "forced cpu-ifma" : "forced multipartite";
   }
+  if (std::strstr(gpu_why, "GPU failed")) why = gpu_why;  // report the fallback
 
   // ---- multipartite: items one after another, each multiplication on all threads --------
   if (backend == MPB_BACKEND_MULTIPARTITE) {
@@ -193,7 +202,7 @@ extern "C" MPB_API int mpb_batch_powm(mpb_ctx *ctx, uint64_t *r, const uint64_t 
   if ((st = check_shape(call, ctx, width, count, 1))) return st;
   if (!width_ok(e_width)) return call.fail(MPB_ERANGE, MPB_ARG_WIDTH, -1, "exponent width out of range 1..1024 limbs");
   Settings s = snapshot(ctx);
-  if ((st = check_backend(call, s))) return st;
+  if ((st = check_backend(call, s, true))) return st;
   if (count == 0) {
     call.choose(MPB_BACKEND_CPU, 1, "empty batch");
     return call.finish(MPB_OK);

@@ -104,7 +104,7 @@ extern "C" MPB_API int mpb_batch_rsa_crt(mpb_ctx *ctx, uint64_t *out, const uint
   if (half_width < 1 || half_width > width)
     return call.fail(MPB_ERANGE, MPB_ARG_WIDTH, -1, "half_width must be in 1..width");
   Settings s = snapshot(ctx);
-  if ((st = check_backend(call, s))) return st;
+  if ((st = check_backend(call, s, true))) return st;
   call.set_ct(s.ct != MPB_CT_OFF);
   if (count == 0) {
     call.choose(MPB_BACKEND_CPU, 1, "empty batch");
@@ -123,6 +123,13 @@ extern "C" MPB_API int mpb_batch_rsa_crt(mpb_ctx *ctx, uint64_t *out, const uint
   const bool shared = (key_rows == 1);
   const bool ct = (s.ct != MPB_CT_OFF);
   call.set_ct(ct);
+  char gpu_why[112] = {0};
+  {
+    int gst = MPB_OK;
+    if (gpu_try_rsa(call, s, out, c, p, q, dp, dq, qinv, width, hw, key_rows, count, &gst, gpu_why,
+                    sizeof gpu_why))
+      return gst == MPB_OK ? call.finish(MPB_OK) : call.fail(gst, MPB_ARG_CTX, -1, gpu_why);
+  }
 
   // ---- backend -------------------------------------------------------------------------
   bool ifma = false;

@@ -29,9 +29,15 @@ int check_rows(Call &call, size_t rows, size_t count, int arg) {
   return MPB_OK;
 }
 
-int check_backend(Call &call, const Settings &s) {
+int check_backend(Call &call, const Settings &s, bool gpu_ok) {
+#ifdef MPB_HAVE_CUDA
+  if (s.backend == MPB_BACKEND_CUDA && !gpu_ok)
+    return call.fail(MPB_EUNSUPPORTED, MPB_ARG_CTX, -1, "no CUDA kernel for this operation");
+#else
+  (void)gpu_ok;
   if (s.backend == MPB_BACKEND_CUDA)
-    return call.fail(MPB_EUNSUPPORTED, MPB_ARG_CTX, -1, "CUDA backend not available in the CPU batch API");
+    return call.fail(MPB_EUNSUPPORTED, MPB_ARG_CTX, -1, "this build has no CUDA backend");
+#endif
   if (s.backend == MPB_BACKEND_CPU_IFMA && !cpu::has_avx512ifma())
     return call.fail(MPB_EUNSUPPORTED, MPB_ARG_CTX, -1, "CPU_IFMA forced but the CPU has no AVX-512 IFMA");
   return MPB_OK;

@@ -37,15 +37,27 @@ TEST_CASE("context settings and call info", "[batch][contract]") {
   REQUIRE(mpb_ctx_set_threads(nullptr, 1) == MPB_ENULL);
   REQUIRE(mpb_ctx_create(nullptr) == MPB_ENULL);
   REQUIRE(std::string(mpb_backend_name(MPB_BACKEND_CPU)) == "cpu");
-  REQUIRE(mpb_backend_available(MPB_BACKEND_CUDA) == 0);
+  const int gpu = mpb_backend_available(MPB_BACKEND_CUDA);
+  REQUIRE((gpu == 0 || gpu == 1));
   mpb_ctx_destroy(nullptr);
-  // CUDA forced: EUNSUPPORTED, nothing written
+  // CUDA forced on a size without a GPU kernel (64-bit products): EUNSUPPORTED, nothing written
   REQUIRE(mpb_ctx_set_backend(ctx.c, MPB_BACKEND_CUDA) == MPB_OK);
   Rows a{1}, b{2}, r(2, CANARY);
   mpb_call_info info;
   REQUIRE(mpb_batch_mul(ctx.c, r.data(), a.data(), b.data(), 1, 1, &info) == MPB_EUNSUPPORTED);
   REQUIRE(info.status == MPB_EUNSUPPORTED);
   REQUIRE(untouched(r));
+  // CUDA forced on a size with a kernel (512-bit powm) but no usable GPU: EDEVICE (or
+  // EUNSUPPORTED in a build without CUDA), nothing written
+  if (!gpu) {
+    Rows base(8, 0), e(8, 0), m(8, 0), pr(8, CANARY);
+    base[0] = 3, e[0] = 5, m[0] = 1000003, m[7] = 1;
+    int st = mpb_batch_powm(ctx.c, pr.data(), base.data(), e.data(), 8, 1, m.data(), 1, 8, 1, &info);
+    REQUIRE((st == MPB_EDEVICE || st == MPB_EUNSUPPORTED));
+    REQUIRE(info.status == st);
+    REQUIRE(std::string(info.reason).size() > 0);
+    REQUIRE(untouched(pr));
+  }
   REQUIRE(mpb_ctx_set_backend(ctx.c, MPB_BACKEND_AUTO) == MPB_OK);
   REQUIRE(mpb_batch_mul(ctx.c, r.data(), a.data(), b.data(), 1, 1, &info) == MPB_OK);
   REQUIRE(info.status == MPB_OK);

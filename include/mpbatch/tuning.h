@@ -10,6 +10,7 @@
 #ifndef MPBATCH_TUNING_H
 #define MPBATCH_TUNING_H
 #ifdef __cplusplus
+#include <stddef.h>
 
 namespace mpb {
 namespace tuning {
@@ -59,9 +60,18 @@ constexpr int GF2X_MUL_TOOM4_CUTOFF = 400; /* Toom-4 at n >= this */
 static_assert(GF2X_MUL_KARA_CUTOFF >= 2 && GF2X_MUL_TOOM3_CUTOFF >= 3 && GF2X_MUL_TOOM4_CUTOFF >= 4,
               "gf2x cut-offs below the algorithms' minimum sizes");
 
-/* ---- batch dispatch cost model (issue: batch API) -------------------------------------- */
-constexpr double GPU_LAUNCH_OVERHEAD_US = 20.0;
-constexpr double GPU_TRANSFER_GBPS = 20.0;
+/* ---- CUDA backend (cuda/, cpu/batch_gpu.cpp) -------------------------------------------
+ * NOT MEASURED YET: no GPU was available when these were set (2026-11-21, AMD EPYC 2-vCPU
+ * host, nvcc 13.0). They are estimates (a GPU exponentiation thread needs milliseconds, so
+ * small batches stay on the CPU) until bench/run_gpu.sh runs on an H100/H200 and replaces
+ * them with measured crossovers. AUTO sends a batch to the GPU only from these sizes.
+ * Kernels exist for 512- and 1024-bit moduli (powm, DH), RSA-1024/2048 (CRT) and 256..1024-bit
+ * products; other sizes run on the CPU. Window widths: 4 bits below 1024-bit moduli, else 5
+ * (cuda/kernels/device_common.cuh). Block size: 128 threads, persistent grid (occupancy). */
+constexpr size_t GPU_MIN_BATCH_POWM = 1024;
+constexpr size_t GPU_MIN_BATCH_RSA = 1024;
+constexpr size_t GPU_MIN_BATCH_MUL = (size_t)1 << 18;
+constexpr bool GPU_MUL_DELAYED_CARRY = true;  /* delayed-carry Comba vs carry chains: unmeasured */
 /* CPU batch backend (cpu/batch_ctx.cpp). Work is counted in 64x64-bit limb products.
  * A batch whose total work is below BATCH_PARALLEL_MIN_WORK runs on one thread (an OpenMP
  * parallel region costs a few microseconds: ~2 us fork/join on the 2-core Zen 4 box). */

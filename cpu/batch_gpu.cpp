@@ -1,0 +1,163 @@
+// cpu/batch_gpu.cpp: the CUDA backend behind the batch API (backends AUTO and CUDA).
+// Each gpu_try_* either runs the whole call on the GPU (returns true, *status set) or
+// declines (returns false, `why` says why) so that the caller continues on the CPU:
+//  - CUDA forced: an unsupported size gives MPB_EUNSUPPORTED, no usable device MPB_EDEVICE;
+//  - AUTO: the GPU is used when it is built in, a device is usable, a kernel exists for the
+//    size and the batch is at least tuning::GPU_MIN_BATCH_* items; a GPU error falls back
+//    to the CPU with the reason reported.
+// The kernels compute exactly what the CPU computes; tests/cuda/ compares them on a device.
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include <mpbatch/tuning.h>
+
+#include "batch_internal.h"
+
+#ifdef MPB_HAVE_CUDA
+#include "../cuda/gpu_backend.h"
+#endif
+
+namespace mpb {
+namespace batch {
+
+#ifdef MPB_HAVE_CUDA
+namespace {
+
+// Devices usable by this process (counted once; the CUDA runtime cannot gain devices later).
+int usable_devices(char *why, size_t len) {
+  static int count = -1;
+  static char reason[112];
+  if (count < 0) {
+    int n = gpu::device_count(reason, sizeof reason);
+    count = n;  // benign race: every thread computes the same value
+  }
+  if (count == 0 && why) std::snprintf(why, len, "%s", reason);
+  return count;
+}
+
+// Common decision: true when the GPU should be tried. On false, *status is set when the
+// call must fail (CUDA forced), else the caller continues on the CPU with `why`.
+bool gpu_decide(const Settings &s, size_t count, size_t min_batch, bool kernel_exists,
+                const char *what, int *status, char *why, size_t len) {
+  *status = MPB_OK;
+  const bool forced = s.backend == MPB_BACKEND_CUDA;
+  if (!forced && s.backend != MPB_BACKEND_AUTO) return false;
+  char dev_why[112] = {0};
+  if (!kernel_exists) {
+    std::snprintf(why, len, "%s: no GPU kernel for this size", forced ? "cuda" : "auto");
+    if (forced) *status = MPB_EUNSUPPORTED;
+    return false;
+  }
+  if (!forced && count < min_batch) {
+    std::snprintf(why, len, "auto: %zu items < GPU minimum %zu for %s", count, min_batch, what);
+    return false;
+  }
+  if (usable_devices(dev_why, sizeof dev_why) == 0) {
+    std::snprintf(why, len, "%s: no usable GPU (%s)", forced ? "cuda" : "auto", dev_why);
+    if (forced) *status = MPB_EDEVICE;
+    return false;
+  }
+  return true;
+}
+
+// After a GPU attempt: true when the call is finished (success, or a failure of forced CUDA).
+bool gpu_done(Call &call, const Settings &s, int st, const char *err, const char *what,
+              int *status, char *why, size_t len) {
+  if (st == MPB_OK) {
+    char buf[112];
+    std::snprintf(buf, sizeof buf, "%s: %s on the GPU", s.backend == MPB_BACKEND_CUDA ? "cuda" : "auto", what);
+    call.choose(MPB_BACKEND_CUDA, 0, buf);
+    *status = MPB_OK;
+    return true;
+  }
+  if (s.backend == MPB_BACKEND_CUDA) {
+    *status = st;
+    std::snprintf(why, len, "cuda: %s", err);
+    return true;
+  }
+  std::snprintf(why, len, "auto: GPU failed (%s), CPU fallback", err);
+  return false;
+}
+
+} // namespace
+#endif
+
+bool gpu_try_powm(Call &call, const Settings &s, limb *r, const limb *base, size_t base_stride,
+                  const limb *e, size_t ew, size_t e_stride, const limb *m, size_t m_stride,
+                  size_t width, size_t count, bool ct, int *status, char *why, size_t len) {
+  *status = MPB_OK;
+#ifdef MPB_HAVE_CUDA
+  if (!gpu_decide(s, count, tuning::GPU_MIN_BATCH_POWM, gpu::powm_width_supported(width), "powm", status, why, len))
+    return *status != MPB_OK;
+  // the kernels take one base row per item: expand a shared base (DH keygen)
+  std::vector<limb> expanded;
+  if (base_stride == 0) {
+    try {
+      expanded.resize(count * width);
+    } catch (...) {
+      *status = MPB_EMEM;
+      return true;
+    }
+    for (size_t i = 0; i < count; i++) std::memcpy(&expanded[i * width], base, width * sizeof(limb));
+    base = expanded.data();
+  }
+  gpu::Options o;
+  o.constant_time = ct;
+  char err[160] = {0};
+  call.set_ct(ct);
+  int st = gpu::powm(r, base, e, ew, e_stride == 0 ? 1 : count, m, m_stride == 0 ? 1 : count, width, count, o,
+                     err, sizeof err);
+  return gpu_done(call, s, st, err, "powm", status, why, len);
+#else
+  (void)call, (void)r, (void)base, (void)base_stride, (void)e, (void)ew, (void)e_stride, (void)m,
+      (void)m_stride, (void)width, (void)count, (void)ct;
+  std::snprintf(why, len, "%s", "built without CUDA");
+  if (s.backend == MPB_BACKEND_CUDA) *status = MPB_EUNSUPPORTED;
+  return *status != MPB_OK;
+#endif
+}
+
+bool gpu_try_rsa(Call &call, const Settings &s, limb *out, const limb *c, const limb *p, const limb *q,
+                 const limb *dp, const limb *dq, const limb *qinv, size_t width, size_t hw, size_t key_rows,
+                 size_t count, int *status, char *why, size_t len) {
+  *status = MPB_OK;
+#ifdef MPB_HAVE_CUDA
+  bool kernel = width == 2 * hw && gpu::rsa_half_width_supported(hw);
+  if (!gpu_decide(s, count, tuning::GPU_MIN_BATCH_RSA, kernel, "RSA-CRT", status, why, len))
+    return *status != MPB_OK;
+  gpu::Options o;
+  o.constant_time = true;  // the GPU RSA kernel is always constant time
+  char err[160] = {0};
+  call.set_ct(true);
+  int st = gpu::rsa_crt(out, c, p, q, dp, dq, qinv, width, hw, key_rows, count, o, err, sizeof err);
+  return gpu_done(call, s, st, err, "RSA-CRT", status, why, len);
+#else
+  (void)call, (void)out, (void)c, (void)p, (void)q, (void)dp, (void)dq, (void)qinv, (void)width, (void)hw,
+      (void)key_rows, (void)count;
+  std::snprintf(why, len, "%s", "built without CUDA");
+  if (s.backend == MPB_BACKEND_CUDA) *status = MPB_EUNSUPPORTED;
+  return *status != MPB_OK;
+#endif
+}
+
+bool gpu_try_mul(Call &call, const Settings &s, limb *r, const limb *a, const limb *b, size_t width,
+                 size_t count, int *status, char *why, size_t len) {
+  *status = MPB_OK;
+#ifdef MPB_HAVE_CUDA
+  if (!gpu_decide(s, count, tuning::GPU_MIN_BATCH_MUL, gpu::mul_width_supported(width), "mul", status, why, len))
+    return *status != MPB_OK;
+  gpu::Options o;
+  char err[160] = {0};
+  int st = gpu::mul(r, a, b, width, count, tuning::GPU_MUL_DELAYED_CARRY, o, err, sizeof err);
+  return gpu_done(call, s, st, err, "mul", status, why, len);
+#else
+  (void)call, (void)r, (void)a, (void)b, (void)width, (void)count;
+  std::snprintf(why, len, "%s", "built without CUDA");
+  if (s.backend == MPB_BACKEND_CUDA) *status = MPB_EUNSUPPORTED;
+  return *status != MPB_OK;
+#endif
+}
+
+} // namespace batch
+} // namespace mpb
