@@ -14,6 +14,17 @@
 namespace mpb {
 namespace multipartite {
 
+// k for a thread count when the caller does not choose: the paper's Table 5 (seed 004:
+// 4 cores -> k = 4, 6 -> 4, 8 -> 8, 12 -> 6); it has no entry for 2 cores, where k = 3 was
+// the fastest k-part split measured on this 2-vCPU machine
+// (bench/results/multipartite-2threads-2026-11-21.md, 8192..24576 bits).
+static int default_k(int threads) {
+  if (threads <= 2) return 3;
+  if (threads <= 6) return 4;
+  if (threads <= 8) return 8;
+  return 6;
+}
+
 void mul_any(limb *rp, const limb *ap, size_t an, const limb *bp, size_t bn, limb *ws) {
   if (an == 0 || bn == 0) {
     mpn::zero(rp, an + bn);
@@ -155,7 +166,7 @@ Plan *plan_create(const limb *m, size_t n, int algo, int k, int threads) {
         break;
       case MPB_MM_MULTIPARTITE:
         p->shift = p->h;
-        p->k = k > 0 ? k : (p->T >= 2 ? 4 : 2);
+        p->k = k > 0 ? k : default_k(p->T);
         if ((size_t)p->k > n / 2) p->k = (int)std::max<size_t>(2, n / 2);
         kpart_setup(*p);
         break;
