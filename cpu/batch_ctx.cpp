@@ -31,6 +31,8 @@ Settings snapshot(const mpb_ctx *ctx) {
   s.ct = ctx->ct.load(std::memory_order_relaxed);
   s.mm_algo = ctx->mm_algo.load(std::memory_order_relaxed);
   s.mm_k = ctx->mm_k.load(std::memory_order_relaxed);
+  s.ndev = ctx->ndev.load(std::memory_order_acquire);
+  for (int i = 0; i < s.ndev; i++) s.dev[i] = ctx->dev[i].load(std::memory_order_relaxed);
   return s;
 }
 
@@ -176,6 +178,25 @@ MPB_API int mpb_ctx_set_mulmod_algo(mpb_ctx *ctx, int algo, int k) {
   ctx->mm_algo.store(algo);
   ctx->mm_k.store(k);
   return MPB_OK;
+}
+
+MPB_API int mpb_ctx_set_devices(mpb_ctx *ctx, const int *devices, int n) {
+  if (!ctx) return MPB_ENULL;
+  if (n < 0 || n > MPB_MAX_DEVICES) return MPB_ERANGE;
+  if (n > 0 && !devices) return MPB_ENULL;
+  for (int i = 0; i < n; i++)
+    if (devices[i] < 0) return MPB_EVAL;
+  ctx->ndev.store(0, std::memory_order_release);  // calls starting now use all devices
+  for (int i = 0; i < n; i++) ctx->dev[i].store(devices[i], std::memory_order_relaxed);
+  ctx->ndev.store(n, std::memory_order_release);
+  return MPB_OK;
+}
+
+MPB_API int mpb_ctx_get_devices(const mpb_ctx *ctx, int *devices, int cap) {
+  if (!ctx) return MPB_ENULL;
+  int n = ctx->ndev.load(std::memory_order_acquire);
+  for (int i = 0; devices && i < n && i < cap; i++) devices[i] = ctx->dev[i].load(std::memory_order_relaxed);
+  return n;
 }
 
 MPB_API int mpb_backend_available(int backend) {

@@ -103,6 +103,8 @@ bool gpu_try_powm(Call &call, const Settings &s, limb *r, const limb *base, size
     base = expanded.data();
   }
   gpu::Options o;
+  o.devices = s.ndev ? s.dev : nullptr;
+  o.ndevices = s.ndev;
   o.constant_time = ct;
   char err[160] = {0};
   call.set_ct(ct);
@@ -127,6 +129,8 @@ bool gpu_try_rsa(Call &call, const Settings &s, limb *out, const limb *c, const 
   if (!gpu_decide(s, count, tuning::GPU_MIN_BATCH_RSA, kernel, "RSA-CRT", status, why, len))
     return *status != MPB_OK;
   gpu::Options o;
+  o.devices = s.ndev ? s.dev : nullptr;
+  o.ndevices = s.ndev;
   o.constant_time = true;  // the GPU RSA kernel is always constant time
   char err[160] = {0};
   call.set_ct(true);
@@ -148,6 +152,8 @@ bool gpu_try_mul(Call &call, const Settings &s, limb *r, const limb *a, const li
   if (!gpu_decide(s, count, tuning::GPU_MIN_BATCH_MUL, gpu::mul_width_supported(width), "mul", status, why, len))
     return *status != MPB_OK;
   gpu::Options o;
+  o.devices = s.ndev ? s.dev : nullptr;
+  o.ndevices = s.ndev;
   char err[160] = {0};
   int st = gpu::mul(r, a, b, width, count, tuning::GPU_MUL_DELAYED_CARRY, o, err, sizeof err);
   return gpu_done(call, s, st, err, "mul", status, why, len);

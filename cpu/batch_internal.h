@@ -17,6 +17,8 @@ struct mpb_ctx {
   std::atomic<int> ct{MPB_CT_DEFAULT};
   std::atomic<int> mm_algo{MPB_MM_AUTO};
   std::atomic<int> mm_k{0};
+  std::atomic<int> ndev{0};                    // 0: every visible GPU
+  std::atomic<int> dev[MPB_MAX_DEVICES] = {};  // GPU ordinals (first ndev)
 };
 
 namespace mpb {
@@ -30,6 +32,8 @@ struct Settings {
   int ct;       // as set (may be DEFAULT)
   int mm_algo;
   int mm_k;
+  int ndev;                  // GPUs chosen (0: all)
+  int dev[MPB_MAX_DEVICES];
 };
 Settings snapshot(const mpb_ctx *ctx);
 int max_threads();

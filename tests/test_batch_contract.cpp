@@ -37,6 +37,23 @@ TEST_CASE("context settings and call info", "[batch][contract]") {
   REQUIRE(mpb_ctx_set_threads(nullptr, 1) == MPB_ENULL);
   REQUIRE(mpb_ctx_create(nullptr) == MPB_ENULL);
   REQUIRE(std::string(mpb_backend_name(MPB_BACKEND_CPU)) == "cpu");
+  // GPU device selection
+  {
+    int devs[3] = {0, 2, 1}, got[4] = {-1, -1, -1, -1};
+    REQUIRE(mpb_ctx_get_devices(ctx.c, nullptr, 0) == 0);  // default: every device
+    REQUIRE(mpb_ctx_set_devices(ctx.c, devs, 3) == MPB_OK);
+    REQUIRE(mpb_ctx_get_devices(ctx.c, got, 4) == 3);
+    REQUIRE((got[0] == 0 && got[1] == 2 && got[2] == 1 && got[3] == -1));
+    REQUIRE(mpb_ctx_set_devices(ctx.c, devs, MPB_MAX_DEVICES + 1) == MPB_ERANGE);
+    REQUIRE(mpb_ctx_set_devices(ctx.c, devs, -1) == MPB_ERANGE);
+    REQUIRE(mpb_ctx_set_devices(ctx.c, nullptr, 2) == MPB_ENULL);
+    int bad[2] = {0, -3};
+    REQUIRE(mpb_ctx_set_devices(ctx.c, bad, 2) == MPB_EVAL);
+    REQUIRE(mpb_ctx_get_devices(ctx.c, got, 4) == 3);  // unchanged by the failed calls
+    REQUIRE(mpb_ctx_set_devices(nullptr, devs, 1) == MPB_ENULL);
+    REQUIRE(mpb_ctx_set_devices(ctx.c, nullptr, 0) == MPB_OK);
+    REQUIRE(mpb_ctx_get_devices(ctx.c, got, 4) == 0);
+  }
   const int gpu = mpb_backend_available(MPB_BACKEND_CUDA);
   REQUIRE((gpu == 0 || gpu == 1));
   mpb_ctx_destroy(nullptr);

@@ -94,6 +94,14 @@ MPB_API int mpb_ctx_get_constant_time(const mpb_ctx *ctx);
 /* Multipartite modular multiplication used by the MULTIPARTITE backend and by
  * mpb_mulmod_big: algorithm (mpb_mm_algo) and k (0 = choose). */
 MPB_API int mpb_ctx_set_mulmod_algo(mpb_ctx *ctx, int algo, int k);
+/* GPUs used by the CUDA backend: `n` device ordinals (0 <= n <= MPB_MAX_DEVICES); n = 0 (or
+ * devices = NULL) means every visible device. A batch is split over the listed devices.
+ * n out of range: MPB_ERANGE; a negative ordinal: MPB_EVAL; an ordinal with no device makes
+ * the GPU calls fail with MPB_EDEVICE (AUTO then falls back to the CPU). */
+#define MPB_MAX_DEVICES 16
+MPB_API int mpb_ctx_set_devices(mpb_ctx *ctx, const int *devices, int n);
+/* Copies up to `cap` ordinals into devices (may be NULL) and returns how many are set (0: all). */
+MPB_API int mpb_ctx_get_devices(const mpb_ctx *ctx, int *devices, int cap);
 /* 1 when this build/CPU can run the backend. */
 MPB_API int mpb_backend_available(int backend);
 MPB_API const char *mpb_backend_name(int backend);

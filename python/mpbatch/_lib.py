@@ -305,6 +305,8 @@ _SIGNATURES = [
     ("mpb_ctx_set_constant_time", [c_void_p, c_int], c_int, _ok),
     ("mpb_ctx_get_constant_time", [c_void_p], c_int, None),
     ("mpb_ctx_set_mulmod_algo", [c_void_p, c_int, c_int], c_int, _ok),
+    ("mpb_ctx_set_devices", [c_void_p, POINTER(c_int), c_int], c_int, _ok),
+    ("mpb_ctx_get_devices", [c_void_p, POINTER(c_int), c_int], c_int, _nn),
     ("mpb_backend_available", [c_int], c_int, None),
     ("mpb_backend_name", [c_int], c_char_p, None),
     ("mpb_call_info_init", [INFOP], None, None),

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import operator
 import threading
-from ctypes import byref, c_void_p
+from ctypes import byref, c_int, c_void_p
 from itertools import repeat
 from typing import List, NamedTuple, Optional
 
@@ -58,8 +58,8 @@ class Context:
     Context(backend="auto" | "cpu" | "cpu_ifma" | "multipartite" | "cuda", threads=None,
             devices=None, constant_time=None)
 
-    threads=None uses all cores.  devices selects GPUs; the C API has no device selection
-    yet, so anything but None raises UnsupportedError.  Asking for "cuda" when the loaded
+    threads=None uses all cores.  devices selects GPUs for the CUDA backend: a list of device
+    ordinals (None: every visible device).  Asking for "cuda" when the loaded
     library has no usable CUDA backend raises DeviceError here, not at the first call.
     Use it as a context manager (``with Context("cpu") as ctx: mul(a, b, ctx=ctx)``) or call
     close(); the batch functions are also methods (ctx.mul(a, b)).
@@ -72,8 +72,14 @@ class Context:
         self._ptr = None
         code = _backend_code(backend)
         if devices is not None:
-            raise UnsupportedError("device selection is not part of the C API "
-                                   "(include/mpbatch/batch.h has no device setter)")
+            try:
+                devices = [int(d) for d in devices]
+            except TypeError:
+                raise TypeError("devices must be a list of device ordinals or None") from None
+            if any(d < 0 for d in devices):
+                raise ValueError("device ordinals must be >= 0")
+            if len(devices) > 16:
+                raise ValueError("at most 16 devices")
         if threads is not None:
             if isinstance(threads, bool) or not isinstance(threads, int):
                 raise TypeError("threads must be an int or None")
@@ -89,6 +95,8 @@ class Context:
         self._destroy = C.mpb_ctx_destroy
         C.mpb_ctx_set_backend(p, code)
         C.mpb_ctx_set_threads(p, 0 if threads is None else threads)
+        if devices:
+            C.mpb_ctx_set_devices(p, (c_int * len(devices))(*devices), len(devices))
         if constant_time not in _CT_MODES:
             raise ValueError("constant_time must be None/'default', True/'on' or False/'off'")
         C.mpb_ctx_set_constant_time(p, _CT_MODES[constant_time])

@@ -1,4 +1,6 @@
 """Batch functions (lists of ints and NumPy limb arrays) against Python's int / pow."""
+import ctypes
+
 import numpy as np
 import pytest
 
@@ -6,6 +8,7 @@ import mpbatch
 from mpbatch import (Context, RSAKey, mul, sqr, mulmod, powmod, rsa_private, dh, gf2x_mul,
                      gf2x_sqr, gf2x_mulmod, gf2x_inv, mul_limbs, sqr_limbs, mulmod_limbs,
                      powmod_limbs, ints_to_limbs, limbs_to_ints)
+from mpbatch._lib import C
 import gf2ref
 from conftest import EDGE, need, hard_values
 
@@ -78,8 +81,14 @@ def test_context_errors():
         Context("cpu", threads=0)
     with pytest.raises(TypeError):
         Context("cpu", threads=1.5)
-    with pytest.raises(mpbatch.UnsupportedError, match="device"):
-        Context("cpu", devices=[0])
+    with pytest.raises(ValueError, match="ordinals"):
+        Context("cpu", devices=[-1])
+    with pytest.raises(TypeError, match="devices"):
+        Context("cpu", devices=3)
+    with Context("cpu", devices=[0, 1]) as ctx:  # recorded for the CUDA backend
+        buf = (ctypes.c_int * 4)()
+        assert C.mpb_ctx_get_devices(ctx._ptr, buf, 4) == 2
+        assert list(buf)[:2] == [0, 1]
     with pytest.raises(TypeError, match="ctx"):
         mul([1], [2], ctx="cpu")
 
