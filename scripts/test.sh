@@ -12,7 +12,8 @@ bash scripts/build.sh
 
 echo "== Python package and pytest"
 PY=${PYTHON:-python3}
-$PY -m pip install -q --no-build-isolation ./python 2>/dev/null || $PY -m pip install -q --no-build-isolation --break-system-packages ./python
+pip_install() { $PY -m pip install -q "$@" 2>/dev/null || $PY -m pip install -q --break-system-packages "$@"; }
+pip_install --no-build-isolation ./python || pip_install ./python
 MPBATCH_LIBRARY="$PWD/build/libmpbatch.so" $PY -m pytest -q python/tests
 
 if [ "${MPB_SKIP_SANITIZE:-0}" != 1 ]; then
