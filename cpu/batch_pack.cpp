@@ -141,3 +141,51 @@ MPB_API int mpb_unpack_mp(void *const *items, const uint64_t *rows, size_t width
 }
 
 } // extern "C"
+
+// ---- binding helper: CPython int objects -> rows ---------------------------------------------
+extern "C" MPB_API int mpb_pack_cpython_ints(uint64_t *rows, size_t width, const uintptr_t *objs,
+                                             size_t count, int layout, mpb_call_info *info) {
+  Call call(info);
+  if (!width_ok(width)) return call.fail(MPB_ERANGE, MPB_ARG_WIDTH, -1, "width out of range 1..1024 limbs");
+  if (layout != 0 && layout != 1) return call.fail(MPB_EVAL, MPB_ARG_OPTION, -1, "layout must be 0 or 1");
+  if (count == 0) return call.finish(MPB_OK);
+  if (!rows || !objs) return call.fail(MPB_ENULL, MPB_ARG_A, -1, "a required pointer is NULL");
+  call.choose(MPB_BACKEND_CPU, 1, "cpu: pack CPython ints");
+  for (size_t i = 0; i < count; i++) {
+    const unsigned char *o = reinterpret_cast<const unsigned char *>(objs[i]);
+    if (!o) return call.fail(MPB_ENULL, MPB_ARG_A, (int64_t)i, "NULL object");
+    int64_t head;
+    std::memcpy(&head, o + 16, sizeof head);
+    size_t nd;
+    bool neg;
+    if (layout == 0) {
+      neg = head < 0;
+      nd = (size_t)(neg ? -head : head);
+    } else {
+      uint64_t tag = (uint64_t)head;
+      neg = (tag & 3) == 2;
+      nd = (size_t)(tag >> 3);
+    }
+    if (neg) return call.fail(MPB_ERANGE, MPB_ARG_A, (int64_t)i, "negative value");
+    const uint32_t *d = reinterpret_cast<const uint32_t *>(o + 24);
+    limb *r = rows + i * width;
+    mpn::zero(r, width);
+    size_t bit = 0;
+    for (size_t k = 0; k < nd; k++, bit += 30) {
+      limb v = d[k] & 0x3FFFFFFFu;
+      if (!v) continue;
+      size_t li = bit / 64, sh = bit % 64;
+      if (li >= width) return call.fail(MPB_ERANGE, MPB_ARG_A, (int64_t)i, "value does not fit in width limbs");
+      r[li] |= v << sh;
+      if (sh > 34) {
+        limb hi = v >> (64 - sh);
+        if (li + 1 >= width) {
+          if (hi) return call.fail(MPB_ERANGE, MPB_ARG_A, (int64_t)i, "value does not fit in width limbs");
+        } else {
+          r[li + 1] |= hi;
+        }
+      }
+    }
+  }
+  return call.finish(MPB_OK);
+}

@@ -54,6 +54,16 @@ TEST_CASE("context settings and call info", "[batch][contract]") {
     REQUIRE(mpb_ctx_set_devices(ctx.c, nullptr, 0) == MPB_OK);
     REQUIRE(mpb_ctx_get_devices(ctx.c, got, 4) == 0);
   }
+  // binding helper: argument checks (its packing is tested from Python, test_batch.py)
+  {
+    uint64_t row[2];
+    uintptr_t obj = 0;
+    REQUIRE(mpb_pack_cpython_ints(row, 0, &obj, 1, 0, nullptr) == MPB_ERANGE);
+    REQUIRE(mpb_pack_cpython_ints(row, 2, &obj, 1, 2, nullptr) == MPB_EVAL);
+    REQUIRE(mpb_pack_cpython_ints(nullptr, 2, &obj, 1, 0, nullptr) == MPB_ENULL);
+    REQUIRE(mpb_pack_cpython_ints(row, 2, &obj, 1, 0, nullptr) == MPB_ENULL);  // NULL object
+    REQUIRE(mpb_pack_cpython_ints(row, 2, nullptr, 0, 0, nullptr) == MPB_OK);
+  }
   const int gpu = mpb_backend_available(MPB_BACKEND_CUDA);
   REQUIRE((gpu == 0 || gpu == 1));
   mpb_ctx_destroy(nullptr);

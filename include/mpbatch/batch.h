@@ -189,6 +189,17 @@ MPB_API int mpb_pack_mp(uint64_t *rows, size_t width, const void *const *items, 
 MPB_API int mpb_unpack_mp(void *const *items, const uint64_t *rows, size_t width, size_t count,
                           mpb_call_info *info);
 
+/* Binding helper for the Python package: packs CPython int objects into rows by reading
+ * their 30-bit digits directly (CPython's own int -> bytes conversion costs more than many
+ * batch operations). objs: count object addresses (id() of each int; the caller keeps them
+ * alive). layout: 0 = CPython <= 3.11 (signed digit count at offset 16), 1 = CPython >= 3.12
+ * (lv_tag at offset 16); digits start at offset 24, 30 bits each. The package checks the
+ * layout against int.to_bytes at import and does not call this when they disagree.
+ * A negative value or one wider than `width` limbs: MPB_ERANGE with bad_index (rows before it
+ * are written: the caller packs into its own buffer). */
+MPB_API int mpb_pack_cpython_ints(uint64_t *rows, size_t width, const uintptr_t *objs,
+                                  size_t count, int layout, mpb_call_info *info);
+
 /* ---- single huge operands: multipartite modular multiplication (seed 004) -----------------
  * Algorithms for one modular multiplication of n-limb operands (n >= 4), parallelised inside
  * over the context's threads. */

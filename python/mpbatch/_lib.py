@@ -344,6 +344,8 @@ _SIGNATURES = [
     ("mpb_unpack_be", [c_void_p, c_size_t, c_void_p, c_size_t, c_size_t, INFOP], c_int, _bk),
     ("mpb_pack_mp", [c_void_p, c_size_t, c_void_p, c_size_t, INFOP], c_int, _bk),
     ("mpb_unpack_mp", [c_void_p, c_void_p, c_size_t, c_size_t, INFOP], c_int, _bk),
+    ("mpb_pack_cpython_ints", [c_void_p, c_size_t, c_void_p, c_size_t, c_int, INFOP], c_int,
+     _bk),
     # batch.h single huge operands
     ("mpb_mulmod_big", [c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, INFOP],
      c_int, _bk),

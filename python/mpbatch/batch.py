@@ -14,6 +14,7 @@ argument (see mpbatch._lib).
 from __future__ import annotations
 
 import operator
+import sys
 import threading
 from ctypes import byref, c_int, c_void_p
 from itertools import repeat
@@ -308,6 +309,44 @@ def _normalize(xs: list, name: str, start: int = 0) -> list:
     return out
 
 
+def _cpython_layout() -> Optional[int]:
+    """The int object layout for mpb_pack_cpython_ints (0: CPython <= 3.11, 1: >= 3.12), or
+    None when it does not apply: another interpreter, digits other than 30 bits, a library
+    without the helper, or a self-check against int.to_bytes that fails."""
+    if sys.implementation.name != "cpython" or sys.int_info.bits_per_digit != 30:
+        return None
+    if not _lib.have("mpb_pack_cpython_ints"):
+        return None
+    layout = 1 if sys.version_info >= (3, 12) else 0
+    probe = [0, 1, 2**30 - 1, 2**30, 2**64 - 1, 2**64, 2**127 + 12345, 3**100, 2**191 - 1]
+    rows = np.zeros((len(probe), 3), dtype="<u8")
+    ids = np.fromiter(map(id, probe), dtype=np.uintp, count=len(probe))
+    try:
+        C.mpb_pack_cpython_ints(rows.ctypes.data, 3, ids.ctypes.data, len(probe), layout, None)
+    except ValueError:
+        return None
+    want = b"".join(x.to_bytes(24, "little") for x in probe)
+    return layout if rows.tobytes() == want else None
+
+
+_INT_LAYOUT = _cpython_layout()
+
+
+def _fast_pack(xs, width: int):
+    """Rows from a list of exact ints without per-item conversion in Python (the library reads
+    the int objects' digits), or None when that does not apply or an item is negative or too
+    wide (the checked path then produces the error message)."""
+    if _INT_LAYOUT is None or type(xs) is not list or not xs or set(map(type, xs)) != {int}:
+        return None
+    ids = np.fromiter(map(id, xs), dtype=np.uintp, count=len(xs))
+    out = np.empty((len(xs), width), dtype="<u8")
+    try:
+        C.mpb_pack_cpython_ints(out.ctypes.data, width, ids.ctypes.data, len(xs), _INT_LAYOUT, None)
+    except ValueError:
+        return None
+    return out
+
+
 def ints_to_limbs(xs, width: Optional[int] = None, name: str = "values",
                   bound: str = "", start: int = 0) -> np.ndarray:
     """A list of non-negative ints -> a C-contiguous uint64 array of shape (count, width).
@@ -317,6 +356,9 @@ def ints_to_limbs(xs, width: Optional[int] = None, name: str = "values",
     if width is None:
         width = _limbs_needed(xs, name)
     nb = 8 * width
+    fast = _fast_pack(xs, width)  # xs (a list) keeps the int objects alive during the call
+    if fast is not None:
+        return fast
     try:
         raw = b"".join(map(int.to_bytes, xs, repeat(nb), repeat("little")))
     except (TypeError, OverflowError):

@@ -439,3 +439,28 @@ def test_hard_operands(rng):
             if bits <= 1024:  # Python's pow is the slow side
                 e = (1 << bits) - 1
                 assert powmod(am[:4], e, m) == [pow(x, e, m) for x in am[:4]]
+
+
+def test_fast_int_packing_matches_to_bytes():
+    """ints_to_limbs reads CPython int digits in C when the layout self-check passed; it must
+    equal int.to_bytes for every value, and leave negative / too wide values to the checked
+    path (which raises with the item's index)."""
+    from mpbatch import batch as B
+    import random
+    rng = random.Random(7)
+    for width in (1, 2, 3, 7, 32, 65):
+        bits = 64 * width
+        xs = [0, 1, 2**30 - 1, 2**30, 2**60, 2**64 - 1, 2**bits - 1, 2**(bits - 1),
+              2**(bits - 30) - 1] + [rng.getrandbits(rng.randrange(1, bits + 1)) for _ in range(300)]
+        want = np.frombuffer(b"".join(x.to_bytes(8 * width, "little") for x in xs),
+                             dtype="<u8").reshape(len(xs), width)
+        assert np.array_equal(ints_to_limbs(xs, width), want)
+        if B._INT_LAYOUT is not None:
+            assert np.array_equal(B._fast_pack(xs, width), want)
+            assert B._fast_pack(xs + [-1], width) is None
+            assert B._fast_pack(xs + [2**bits], width) is None
+            assert B._fast_pack(xs + [True], width) is None
+    with pytest.raises(ValueError, match=r"b\[3\] is too large"):
+        ints_to_limbs([1, 2, 3, 2**128], 2, name="b")
+    with pytest.raises(ValueError, match=r"b\[1\] is negative"):
+        ints_to_limbs([1, -2], 2, name="b")
