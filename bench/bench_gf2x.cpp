@@ -29,6 +29,7 @@
 
 #include <mpbatch/tuning.h>
 
+#include "common/report.h"
 #include "gf2x_mpn.h"
 
 #ifdef MPB_BENCH_HAVE_GF2X
@@ -263,8 +264,8 @@ int main(int argc, char **argv) {
   }
 
   std::string date = shell1("date -u +%Y-%m-%dT%H:%M:%SZ");
-  std::string commit = shell1("git rev-parse --short HEAD 2>/dev/null");
-  std::string cpu = shell1("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'");
+  std::string commit = mpbench::commit();  // shared with the other benchmarks
+  std::string cpu = mpbench::machine();
   const char *path = g::clmul_path() == g::ClmulPath::Vpclmul ? "vpclmul"
                      : g::clmul_path() == g::ClmulPath::Pclmul ? "pclmul" : "portable";
 
