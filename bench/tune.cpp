@@ -2,6 +2,10 @@
 // a replacement block for that file (with machine, date and command).
 //
 //   tune --int     integer multiplication / squaring: Comba vs schoolbook, Karatsuba cut-offs
+//   tune --batch   batch backend choices of AUTO (cpu/batch_*.cpp): the smallest partial group
+//                  worth the 8-lane IFMA kernel, the modulus size from which the multipartite
+//                  backend beats the scalar one for a lone item, and the work below which a
+//                  batch runs on one thread (OpenMP fork/join cost vs the time of a product)
 //
 // Method (as GMP's tuneup): for each size n, time the dispatcher with the algorithm under test
 // forced at the top level only (its recursive calls use the current lower thresholds) against
@@ -14,6 +18,10 @@
 #include <random>
 #include <string>
 #include <vector>
+
+#include <omp.h>
+
+#include <mpbatch/batch.h>
 
 #include "common/report.h"
 #include "cpu_features.h"
@@ -77,23 +85,138 @@ void comba_sqr(limb *rp, const limb *ap, size_t n) {
   mpn::sqr_comba(rp, ap, n);
 }
 
+
+// ---- --batch ---------------------------------------------------------------------------------
+template <class F> double best_seconds(F &&f, int reps = 5) {
+  double best = 1e300;
+  for (int r = 0; r < reps; r++) {
+    auto t0 = std::chrono::steady_clock::now();
+    f();
+    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return best;
+}
+
+void random_modulus(std::mt19937_64 &rng, std::vector<uint64_t> &m, size_t w) {
+  m.assign(w, 0);
+  for (auto &x : m) x = rng();
+  m[0] |= 1;
+  m[w - 1] |= 1ull << 63;
+}
+
+void tune_batch(const std::string &cmd, bool verbose) {
+  mpb_ctx *ctx = nullptr;
+  if (mpb_ctx_create(&ctx) != MPB_OK) return;
+  std::mt19937_64 rng(2026);
+  mpb_call_info info;
+
+  // 1. partial IFMA group: k items (k < 8) through the 8-lane kernel vs k scalar items.
+  //    1024-bit modulus, full-length exponents, one thread.
+  int partial_min = -1;
+  if (mpb_backend_available(MPB_BACKEND_CPU_IFMA)) {
+    const size_t w = 16;
+    std::vector<uint64_t> m, base(8 * w), e(8 * w), r(8 * w);
+    random_modulus(rng, m, w);
+    for (auto &x : base) x = rng();
+    for (size_t i = 0; i < 8; i++) base[i * w + w - 1] >>= 1;
+    for (auto &x : e) x = rng();
+    mpb_ctx_set_threads(ctx, 1);
+    for (int k = 1; k < 8 && partial_min < 0; k++) {
+      auto run = [&](int backend) {
+        mpb_ctx_set_backend(ctx, backend);
+        return best_seconds([&] {
+          if (mpb_batch_powm(ctx, r.data(), base.data(), e.data(), w, k, m.data(), 1, w, k, &info) != MPB_OK)
+            std::abort();
+        });
+      };
+      double ts = run(MPB_BACKEND_CPU), ti = run(MPB_BACKEND_CPU_IFMA);
+      if (verbose) std::fprintf(stderr, "partial group k=%d scalar %.0f us ifma %.0f us\n", k, ts * 1e6, ti * 1e6);
+      if (ti <= ts) partial_min = k;
+    }
+    if (partial_min < 0) partial_min = 8;
+  }
+
+  // 2. one item, 256-bit exponent: scalar vs multipartite (all threads) from 2048 to 65536 bits.
+  int mp_min = -1;
+  mpb_ctx_set_threads(ctx, 0);
+  for (size_t w : {32, 64, 128, 256, 384, 512, 1024}) {
+    std::vector<uint64_t> m, base(w), e(4), r(w);
+    random_modulus(rng, m, w);
+    for (auto &x : base) x = rng();
+    base[w - 1] >>= 1;
+    for (auto &x : e) x = rng();
+    auto run = [&](int backend) {
+      mpb_ctx_set_backend(ctx, backend);
+      return best_seconds([&] {
+        if (mpb_batch_powm(ctx, r.data(), base.data(), e.data(), 4, 1, m.data(), 1, w, 1, &info) != MPB_OK)
+          std::abort();
+      }, 3);
+    };
+    double ts = run(MPB_BACKEND_CPU), tm = run(MPB_BACKEND_MULTIPARTITE);
+    if (verbose) std::fprintf(stderr, "one item %zu bits: scalar %.0f us multipartite %.0f us\n", w * 64, ts * 1e6, tm * 1e6);
+    if (tm < ts) {
+      mp_min = (int)w;
+      break;
+    }
+  }
+
+  // 3. parallel-region cost vs the time of one 64x64-bit product (in a 16-limb product).
+  double fork_ns = 1e300;
+  for (int rep = 0; rep < 7; rep++) {
+    const int iters = 2000;
+    auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < iters; i++) {
+#pragma omp parallel num_threads(2)
+      { clobber(&i); }
+    }
+    fork_ns = std::min(fork_ns, std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / iters);
+  }
+  Ops o(16);
+  double prod_ns = time_ns([&] { mpn::mul_n(o.r.data(), o.a.data(), o.b.data(), 16, o.s.data()); clobber(o.r.data()); }, 256.0) / 256.0;
+  // parallel only when one thread's share of the work takes at least 4x the fork/join cost
+  double min_work = 8.0 * fork_ns / prod_ns;
+
+  std::printf("/* ---- batch backend (AUTO) ---------------------------------------------------------------\n");
+  std::printf(" * Machine: %s, %s. Command: %s   (commit %s)\n", mpbench::machine().c_str(), mpbench::today().c_str(),
+              cmd.c_str(), mpbench::commit().c_str());
+  std::printf(" * Fork/join of a 2-thread OpenMP region %.0f ns; one 64x64-bit product in a 16-limb\n", fork_ns);
+  std::printf(" * product %.2f ns: a batch runs on one thread below 8 x fork/join of work. */\n", prod_ns);
+  std::printf("constexpr double BATCH_PARALLEL_MIN_WORK = %.0f;\n", min_work);
+  if (mp_min > 0)
+    std::printf("constexpr int BATCH_MULTIPARTITE_MIN_LIMBS = %d;  /* first size where it won for one item */\n", mp_min);
+  else
+    std::printf("/* multipartite never beat the scalar path for one item up to 65536 bits: AUTO should not pick it (BATCH_MULTIPARTITE_MIN_LIMBS > 1024) */\n");
+  if (partial_min > 0)
+    std::printf("constexpr int BATCH_IFMA_PARTIAL_MIN = %d;  /* fewest items for which a partial 8-lane group wins */\n", partial_min);
+  else
+    std::printf("/* no AVX-512 IFMA on this CPU: BATCH_IFMA_PARTIAL_MIN not measured */\n");
+  mpb_ctx_destroy(ctx);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
-  bool do_int = false, verbose = false;
+  bool do_int = false, do_batch = false, verbose = false;
   for (int i = 1; i < argc; i++) {
     if (!std::strcmp(argv[i], "--int")) do_int = true;
+    else if (!std::strcmp(argv[i], "--batch")) do_batch = true;
     else if (!std::strcmp(argv[i], "-v")) verbose = true;
     else if (!std::strcmp(argv[i], "--portable")) mpb::cpu::force_portable(true);
     else {
-      std::fprintf(stderr, "usage: tune --int [-v] [--portable]\n");
+      std::fprintf(stderr, "usage: tune [--int] [--batch] [-v] [--portable]\n");
       return 2;
     }
   }
-  if (!do_int) {
-    std::fprintf(stderr, "usage: tune --int [-v] [--portable]\n");
+  if (!do_int && !do_batch) {
+    std::fprintf(stderr, "usage: tune [--int] [--batch] [-v] [--portable]\n");
     return 2;
   }
+  if (do_batch) {
+    std::string bcmd = "bench/tune";
+    for (int i = 1; i < argc; i++) bcmd += std::string(" ") + argv[i];
+    tune_batch(bcmd, verbose);
+  }
+  if (!do_int) return 0;
   auto &p = mpb::tuning::params();
   mpb::tuning::reset_params();
   const int BIG = 1 << 30;

@@ -73,9 +73,13 @@ constexpr size_t GPU_MIN_BATCH_RSA = 1024;
 constexpr size_t GPU_MIN_BATCH_MUL = (size_t)1 << 18;
 constexpr bool GPU_MUL_DELAYED_CARRY = true;  /* delayed-carry Comba vs carry chains: unmeasured */
 /* CPU batch backend (cpu/batch_ctx.cpp). Work is counted in 64x64-bit limb products.
- * A batch whose total work is below BATCH_PARALLEL_MIN_WORK runs on one thread (an OpenMP
- * parallel region costs a few microseconds: ~2 us fork/join on the 2-core Zen 4 box). */
-constexpr double BATCH_PARALLEL_MIN_WORK = 20000.0;
+ * `bench/tune --batch` measures the three AUTO choices below (2026-11-21, AMD EPYC 2 vCPU,
+ * commit 6d65a35): fork/join of a 2-thread region 600 ns, one product 0.49 ns, so
+ * BATCH_PARALLEL_MIN_WORK = 8 x fork/join = ~9,800 products (two runs: 9842, 9483; a
+ * batch below it runs on one thread); one item with a 256-bit exponent: multipartite
+ * 13.6 ms vs scalar 15.2 ms at 16384 bits, slower below (MIN_LIMBS 256); partial IFMA
+ * group from 3 items (k = 3: 653 us vs 909 us scalar). */
+constexpr double BATCH_PARALLEL_MIN_WORK = 10000.0;
 /* AUTO picks the multipartite backend (each modular multiplication parallelised inside)
  * for powm/modmul when count < threads and the modulus has at least this many limbs.
  * Measured 2026-11-21 (2-core Zen 4, /tmp/mp_auto-style run: one powm, 256-bit exponent):
