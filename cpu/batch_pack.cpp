@@ -189,3 +189,44 @@ extern "C" MPB_API int mpb_pack_cpython_ints(uint64_t *rows, size_t width, const
   }
   return call.finish(MPB_OK);
 }
+
+extern "C" MPB_API int mpb_unpack_cpython_ints(void *list, const uint64_t *rows, size_t width,
+                                               size_t count, void *from_u64, void *new_long,
+                                               void *set_item, mpb_call_info *info) {
+  typedef void *(*from_u64_fn)(unsigned long long);
+  typedef void *(*new_long_fn)(ptrdiff_t);
+  typedef int (*set_item_fn)(void *, ptrdiff_t, void *);
+  Call call(info);
+  if (!width_ok(width)) return call.fail(MPB_ERANGE, MPB_ARG_WIDTH, -1, "width out of range 1..1024 limbs");
+  if (count == 0) return call.finish(MPB_OK);
+  if (!list || !rows || !from_u64 || !new_long || !set_item)
+    return call.fail(MPB_ENULL, MPB_ARG_A, -1, "a required pointer is NULL");
+  call.choose(MPB_BACKEND_CPU, 1, "cpu: unpack CPython ints");
+  from_u64_fn small = reinterpret_cast<from_u64_fn>(from_u64);
+  new_long_fn make = reinterpret_cast<new_long_fn>(new_long);
+  set_item_fn put = reinterpret_cast<set_item_fn>(set_item);
+  for (size_t i = 0; i < count; i++) {
+    const limb *r = rows + i * width;
+    size_t n = mpn::normalized_size(r, width);
+    void *obj;
+    if (n <= 1) {
+      obj = small(n ? (unsigned long long)r[0] : 0ull);
+    } else {
+      size_t bits = 64 * (n - 1) + (64 - (size_t)__builtin_clzll(r[n - 1]));
+      size_t nd = (bits + 29) / 30;
+      obj = make((ptrdiff_t)nd);
+      if (obj) {
+        uint32_t *d = reinterpret_cast<uint32_t *>(static_cast<unsigned char *>(obj) + 24);
+        for (size_t k = 0; k < nd; k++) {
+          size_t bit = 30 * k, li = bit / 64, sh = bit % 64;
+          limb v = r[li] >> sh;
+          if (sh > 34 && li + 1 < n) v |= r[li + 1] << (64 - sh);
+          d[k] = (uint32_t)(v & 0x3FFFFFFFu);
+        }
+      }
+    }
+    if (!obj) return call.fail(MPB_EMEM, MPB_ARG_R, (int64_t)i, "int allocation failed");
+    if (put(list, (ptrdiff_t)i, obj) != 0) return call.fail(MPB_EVAL, MPB_ARG_R, (int64_t)i, "storing the int failed");
+  }
+  return call.finish(MPB_OK);
+}

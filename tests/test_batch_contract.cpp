@@ -63,6 +63,11 @@ TEST_CASE("context settings and call info", "[batch][contract]") {
     REQUIRE(mpb_pack_cpython_ints(nullptr, 2, &obj, 1, 0, nullptr) == MPB_ENULL);
     REQUIRE(mpb_pack_cpython_ints(row, 2, &obj, 1, 0, nullptr) == MPB_ENULL);  // NULL object
     REQUIRE(mpb_pack_cpython_ints(row, 2, nullptr, 0, 0, nullptr) == MPB_OK);
+    int dummy = 0;
+    REQUIRE(mpb_unpack_cpython_ints(&dummy, row, 0, 1, &dummy, &dummy, &dummy, nullptr) == MPB_ERANGE);
+    REQUIRE(mpb_unpack_cpython_ints(nullptr, row, 2, 1, &dummy, &dummy, &dummy, nullptr) == MPB_ENULL);
+    REQUIRE(mpb_unpack_cpython_ints(&dummy, row, 2, 1, nullptr, &dummy, &dummy, nullptr) == MPB_ENULL);
+    REQUIRE(mpb_unpack_cpython_ints(&dummy, row, 2, 0, nullptr, nullptr, nullptr, nullptr) == MPB_OK);
   }
   const int gpu = mpb_backend_available(MPB_BACKEND_CUDA);
   REQUIRE((gpu == 0 || gpu == 1));

@@ -199,6 +199,15 @@ MPB_API int mpb_unpack_mp(void *const *items, const uint64_t *rows, size_t width
  * are written: the caller packs into its own buffer). */
 MPB_API int mpb_pack_cpython_ints(uint64_t *rows, size_t width, const uintptr_t *objs,
                                   size_t count, int layout, mpb_call_info *info);
+/* The reverse, for the same binding: builds `count` CPython ints from rows and stores them in
+ * the list `list` (count items, e.g. [None] * count) with set_item(list, i, obj) (CPython's
+ * PyList_SetItem, which takes the reference). Values below 2^64 come from
+ * from_u64(value) (PyLong_FromUnsignedLongLong); larger ones from new_long(ndigits)
+ * (CPython's _PyLong_New) with their 30-bit digits written at offset 24 (the layouts above).
+ * Must be called with the interpreter lock held. A NULL from a constructor: MPB_EMEM. */
+MPB_API int mpb_unpack_cpython_ints(void *list, const uint64_t *rows, size_t width, size_t count,
+                                    void *from_u64, void *new_long, void *set_item,
+                                    mpb_call_info *info);
 
 /* ---- single huge operands: multipartite modular multiplication (seed 004) -----------------
  * Algorithms for one modular multiplication of n-limb operands (n >= 4), parallelised inside

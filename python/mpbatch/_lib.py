@@ -28,7 +28,7 @@ import ctypes.util
 import glob
 import os
 from ctypes import (POINTER, Structure, c_char_p, c_int, c_int64, c_size_t, c_uint,
-                    c_uint64, c_ulong, c_void_p)
+                    c_uint64, c_ulong, c_void_p, py_object)
 
 __all__ = ["C", "LIBRARY_PATH", "MISSING", "DeviceError", "UnsupportedError", "mp_int",
            "mpb_gf2x", "mpb_call_info", "status_error", "have"]
@@ -346,6 +346,9 @@ _SIGNATURES = [
     ("mpb_unpack_mp", [c_void_p, c_void_p, c_size_t, c_size_t, INFOP], c_int, _bk),
     ("mpb_pack_cpython_ints", [c_void_p, c_size_t, c_void_p, c_size_t, c_int, INFOP], c_int,
      _bk),
+    # builds Python objects: bound through ctypes.PyDLL (the interpreter lock stays held)
+    ("mpb_unpack_cpython_ints", [py_object, c_void_p, c_size_t, c_size_t, c_void_p, c_void_p,
+                                 c_void_p, INFOP], c_int, _bk),
     # batch.h single huge operands
     ("mpb_mulmod_big", [c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, INFOP],
      c_int, _bk),
@@ -417,10 +420,15 @@ MISSING: set = set()
 BOUND: dict = {}
 
 
+# functions that create Python objects: bound through PyDLL (GIL held during the call)
+_GIL_HELD = {"mpb_unpack_cpython_ints"}
+LIB_PY = ctypes.PyDLL(LIBRARY_PATH)
+
+
 def _register(table):
     for name, argtypes, restype, errcheck in table:
         try:
-            fn = getattr(LIB, name)
+            fn = getattr(LIB_PY if name in _GIL_HELD else LIB, name)
         except AttributeError:
             MISSING.add(name)
             continue

@@ -13,6 +13,7 @@ argument (see mpbatch._lib).
 """
 from __future__ import annotations
 
+import ctypes
 import operator
 import sys
 import threading
@@ -332,6 +333,32 @@ def _cpython_layout() -> Optional[int]:
 _INT_LAYOUT = _cpython_layout()
 
 
+def _cpython_int_makers():
+    """(PyLong_FromUnsignedLongLong, _PyLong_New, PyList_SetItem) addresses for
+    mpb_unpack_cpython_ints when the int layout check passed and building ints that way
+    reproduces int.from_bytes on a probe set; else None (the pure-Python path runs)."""
+    if _INT_LAYOUT is None or not _lib.have("mpb_unpack_cpython_ints"):
+        return None
+    try:
+        api = ctypes.pythonapi
+        addrs = tuple(ctypes.cast(f, ctypes.c_void_p).value
+                      for f in (api.PyLong_FromUnsignedLongLong, api._PyLong_New, api.PyList_SetItem))
+    except AttributeError:
+        return None
+    probe = [0, 1, 2**30 - 1, 2**30, 2**64 - 1, 2**64, 2**127 + 12345, 3**100, 2**191 - 1]
+    rows = np.frombuffer(b"".join(x.to_bytes(24, "little") for x in probe), dtype="<u8").reshape(-1, 3)
+    out = [None] * len(probe)
+    try:
+        C.mpb_unpack_cpython_ints(out, rows.ctypes.data, 3, len(probe), *addrs, None)
+    except (ValueError, MemoryError):
+        return None
+    ok = all(type(x) is int for x in out) and out == probe and [x + 1 for x in out] == [x + 1 for x in probe]
+    return addrs if ok else None
+
+
+_INT_MAKERS = _cpython_int_makers()
+
+
 def _fast_pack(xs, width: int):
     """Rows from a list of exact ints without per-item conversion in Python (the library reads
     the int objects' digits), or None when that does not apply or an item is negative or too
@@ -377,10 +404,15 @@ def limbs_to_ints(rows: np.ndarray) -> List[int]:
     rows = np.ascontiguousarray(rows, dtype="<u8")
     if rows.ndim != 2:
         raise ValueError(f"expected a 2-D array (count, limbs), got shape {rows.shape}")
-    raw = rows.tobytes()
     nb = 8 * rows.shape[1]
     if nb == 0:
         return [0] * rows.shape[0]
+    if _INT_MAKERS is not None and 0 < rows.shape[1] <= 1024 and rows.shape[0] > 0:
+        out = [None] * rows.shape[0]
+        C.mpb_unpack_cpython_ints(out, rows.ctypes.data, rows.shape[1], rows.shape[0],
+                                  *_INT_MAKERS, None)
+        return out
+    raw = rows.tobytes()
     fb = int.from_bytes
     return [fb(raw[i:i + nb], "little") for i in range(0, len(raw), nb)]
 

@@ -455,6 +455,10 @@ def test_fast_int_packing_matches_to_bytes():
         want = np.frombuffer(b"".join(x.to_bytes(8 * width, "little") for x in xs),
                              dtype="<u8").reshape(len(xs), width)
         assert np.array_equal(ints_to_limbs(xs, width), want)
+        back = limbs_to_ints(want)  # ints built in C when B._INT_MAKERS is set
+        assert back == xs and all(type(x) is int for x in back)
+        assert [hash(x) for x in back] == [hash(x) for x in xs]
+        assert [x * 3 - 1 for x in back] == [x * 3 - 1 for x in xs]
         if B._INT_LAYOUT is not None:
             assert np.array_equal(B._fast_pack(xs, width), want)
             assert B._fast_pack(xs + [-1], width) is None

@@ -48,7 +48,7 @@ def _expected_ctype(param: str):
 
 
 def _is_pointer_type(tp):
-    return (tp in (ctypes.c_void_p, ctypes.c_char_p)
+    return (tp in (ctypes.c_void_p, ctypes.c_char_p, ctypes.py_object)  # py_object: a PyObject *
             or (isinstance(tp, type) and issubclass(tp, (ctypes._Pointer, ctypes._CFuncPtr))))
 
 
