@@ -24,16 +24,20 @@ namespace batch {
 #ifdef MPB_HAVE_CUDA
 namespace {
 
-// Devices usable by this process (counted once; the CUDA runtime cannot gain devices later).
+// Devices usable by this process, probed once (a function-local static: thread-safe; the CUDA
+// runtime cannot gain devices later).
 int usable_devices(char *why, size_t len) {
-  static int count = -1;
-  static char reason[112];
-  if (count < 0) {
-    int n = gpu::device_count(reason, sizeof reason);
-    count = n;  // benign race: every thread computes the same value
-  }
-  if (count == 0 && why) std::snprintf(why, len, "%s", reason);
-  return count;
+  struct Probe {
+    int count;
+    char reason[112];
+  };
+  static const Probe probe = [] {
+    Probe p{};
+    p.count = gpu::device_count(p.reason, sizeof p.reason);
+    return p;
+  }();
+  if (probe.count == 0 && why) std::snprintf(why, len, "%s", probe.reason);
+  return probe.count;
 }
 
 // Common decision: true when the GPU should be tried. On false, *status is set when the
