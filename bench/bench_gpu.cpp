@@ -1,18 +1,30 @@
-// bench_gpu: the CUDA backend's throughput sweep (items/s over operand sizes and batch sizes,
-// next to the CPU backend and AUTO through the batch API), every result sampled against GMP.
-// Writes bench/results/gpu-<date>-<commit>.json (device, driver, cuda, commit, date, results
-// [{op, bits, batch, backend, items_per_s, items_checked, mismatches, bound_pct}]) and a .md.
+// bench_gpu: the CUDA backend's throughput sweep: items/s over operand sizes and batch sizes
+// for the GPU kernels (every thread mapping that is built: one thread per item or TPI
+// threads per item), next to the CPU backend and AUTO through the batch API; a sample of
+// every result is checked against GMP (RSA results through the public exponent).
+// Writes <out>/gpu-<date>-<commit>.json (device, driver, cuda, commit, date, results
+// [{op, bits, batch, backend, tpi, items_per_s, items_checked, mismatches, bound_pct}]) and
+// prints a table, the AUTO-vs-best summary and the CPU/GPU crossovers.
 //
-//   bench_gpu [--out DIR] [--max-batch N] [--check N]
+//   bench_gpu [--out DIR] [--max-batch N] [--check N] [--cap SECONDS] [--bits 1024,2048,...]
+//             [--ops powm,powm_ct,rsa_crt,mul] [--no-cpu]
+// --cap: a configuration stops growing its batch once a run would take longer than this
+// (the throughput has long reached its plateau by then); default 2 s.
 #include <gmp.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
+#include <map>
 #include <random>
+#include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <mpbatch/batch.h>
@@ -28,7 +40,7 @@ double now() {
 
 struct Row {
   std::string op, backend;
-  int bits;
+  int bits, tpi;
   size_t batch;
   double items_per_s;
   size_t checked, mismatches;
@@ -36,13 +48,12 @@ struct Row {
 };
 
 void to_z(mpz_t z, const uint64_t *p, size_t n) { mpz_import(z, n, -1, 8, 0, 0, p); }
-bool eq_z(const mpz_t z, const uint64_t *p, size_t n) {
-  mpz_t t;
-  mpz_init(t);
-  to_z(t, p, n);
-  bool r = mpz_cmp(t, z) == 0;
-  mpz_clear(t);
-  return r;
+std::vector<uint64_t> limbs(const mpz_t z, size_t k) {
+  std::vector<uint64_t> v(k + mpz_size(z) + 1, 0);
+  size_t cnt = 0;
+  mpz_export(v.data(), &cnt, -1, 8, 0, 0, z);
+  v.resize(k);
+  return v;
 }
 
 // IMAD-bound items/s for a Montgomery exponentiation with an n-word modulus and ebits
@@ -53,15 +64,70 @@ double powm_bound(int sms, double ghz, int nwords, int ebits, int w) {
   return sms * 64.0 * ghz * 1e9 / imads;
 }
 
+// Runs check(i) for the sampled items on every core; returns the mismatches.
+size_t parallel_check(size_t batch, size_t n, const std::function<bool(size_t)> &ok) {
+  std::atomic<size_t> next{0}, bad{0};
+  unsigned t = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> th;
+  for (unsigned k = 0; k < t; k++)
+    th.emplace_back([&] {
+      for (size_t i; (i = next++) < n;)
+        if (!ok((i * 7919) % batch)) bad++;
+    });
+  for (auto &x : th) x.join();
+  return bad;
+}
+
+struct Config {
+  std::string name;  // cuda, cuda-tpi4, cpu, auto
+  int tpi;           // GPU threads per item (0 for cpu/auto)
+  int backend;       // -1: direct GPU call; else the batch API backend
+};
+
+std::vector<Config> configs(int tpi_default, const std::vector<int> &tpis, bool cpu) {
+  std::vector<Config> v{{"cuda", tpi_default, -1}};
+  for (int t : tpis)
+    if (t != tpi_default) v.push_back({"cuda-tpi" + std::to_string(t), t, -1});
+  if (cpu) {
+    v.push_back({"cpu", 0, MPB_BACKEND_CPU});
+    v.push_back({"auto", 0, MPB_BACKEND_AUTO});
+  }
+  return v;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   std::string out = "bench/results";
   size_t max_batch = (size_t)1 << 20, check = 2000;
+  double cap = 2.0;
+  bool cpu = true;
+  std::vector<int> bits_list = {1024, 2048, 4096, 8192};
+  std::set<std::string> ops = {"powm", "powm_ct", "rsa_crt", "mul"};
   for (int i = 1; i < argc; i++) {
     if (!std::strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
     else if (!std::strcmp(argv[i], "--max-batch") && i + 1 < argc) max_batch = std::strtoull(argv[++i], nullptr, 0);
     else if (!std::strcmp(argv[i], "--check") && i + 1 < argc) check = std::strtoull(argv[++i], nullptr, 0);
+    else if (!std::strcmp(argv[i], "--cap") && i + 1 < argc) cap = std::atof(argv[++i]);
+    else if (!std::strcmp(argv[i], "--no-cpu")) cpu = false;
+    else if (!std::strcmp(argv[i], "--bits") && i + 1 < argc) {
+      bits_list.clear();
+      for (char *s = argv[++i]; *s;) {
+        bits_list.push_back((int)std::strtol(s, &s, 10));
+        if (*s == ',') s++;
+      }
+    } else if (!std::strcmp(argv[i], "--ops") && i + 1 < argc) {
+      ops.clear();
+      std::string s = argv[++i];
+      for (size_t a = 0, b; a <= s.size(); a = b + 1) {
+        b = s.find(',', a);
+        if (b == std::string::npos) b = s.size();
+        ops.insert(s.substr(a, b - a));
+      }
+    } else {
+      std::fprintf(stderr, "usage: bench_gpu [--out DIR] [--max-batch N] [--check N] [--cap S] [--bits L] [--ops L] [--no-cpu]\n");
+      return 2;
+    }
   }
   char why[200] = {0}, desc[300] = {0};
   if (mpb::gpu::device_count(why, sizeof why) == 0) {
@@ -79,178 +145,262 @@ int main(int argc, char **argv) {
   if (mpb_ctx_create(&ctx) != MPB_OK) return 1;
   std::mt19937_64 rng(7);
   std::vector<Row> rows;
-  auto batches = [&] {
-    std::vector<size_t> v;
-    for (size_t b = 1; b <= max_batch; b *= 4) v.push_back(b);
-    return v;
-  }();
+  std::vector<size_t> batches;
+  for (size_t b = 1; b <= max_batch; b *= 4) batches.push_back(b);
+  if (batches.back() != max_batch) batches.push_back(max_batch);
 
-  // ---- modular exponentiation, shared modulus, full-length exponents, 512 and 1024 bits ----
-  for (int bits : {512, 1024}) {
-    const size_t w = bits / 64;
-    std::vector<uint64_t> m(w);
-    for (auto &x : m) x = rng();
-    m[0] |= 1;
-    m[w - 1] |= 1ull << 63;
-    size_t nmax = batches.back();
-    std::vector<uint64_t> base(nmax * w), e(nmax * w), r(nmax * w);
-    for (auto &x : base) x = rng();
-    for (size_t i = 0; i < nmax; i++) base[i * w + w - 1] &= ~(1ull << 63);  // < m
-    for (auto &x : e) x = rng();
-    for (int ct = 0; ct < 2; ct++)
-      for (size_t batch : batches)
-        for (int be = 0; be < 3; be++) {  // cuda direct, cpu via batch API, auto
-          const char *bname = be == 0 ? "cuda" : be == 1 ? "cpu" : "auto";
-          if (be > 0 && batch > ((size_t)1 << 16)) continue;  // the CPU at 2^20 takes minutes
-          mpb_ctx_set_constant_time(ctx, ct ? MPB_CT_ON : MPB_CT_OFF);
-          mpb_ctx_set_backend(ctx, be == 1 ? MPB_BACKEND_CPU : MPB_BACKEND_AUTO);
-          double t0 = now();
-          int st;
-          if (be == 0) {
-            mpb::gpu::Options o;
-            o.constant_time = ct;
-            st = mpb::gpu::powm(r.data(), base.data(), e.data(), w, batch, m.data(), 1, w, batch, o, why, sizeof why);
-          } else {
-            st = mpb_batch_powm(ctx, r.data(), base.data(), e.data(), w, batch, m.data(), 1, w, batch, nullptr);
-          }
-          double dt = now() - t0;
-          if (st != MPB_OK) {
-            std::fprintf(stderr, "powm %d %s failed: %d %s\n", bits, bname, st, why);
-            continue;
-          }
-          size_t nc = std::min(batch, check), bad = 0;
-          mpz_t zb, ze, zm, zr;
-          mpz_inits(zb, ze, zm, zr, nullptr);
-          to_z(zm, m.data(), w);
-          for (size_t i = 0; i < nc; i++) {
-            size_t j = (i * 7919) % batch;
-            to_z(zb, &base[j * w], w);
-            to_z(ze, &e[j * w], w);
-            mpz_powm(zr, zb, ze, zm);
-            if (!eq_z(zr, &r[j * w], w)) bad++;
-          }
-          mpz_clears(zb, ze, zm, zr, nullptr);
-          double ips = batch / dt;
-          double bound = powm_bound(sms, ghz, bits / 32, bits, bits >= 1024 ? 5 : 4);
-          rows.push_back({ct ? "powm_ct" : "powm", bname, bits, batch, ips, nc, bad, be == 0 ? 100.0 * ips / bound : 0});
-          std::printf("%-8s %5d bits batch %8zu %-5s %12.0f items/s  checked %zu mismatches %zu\n",
-                      rows.back().op.c_str(), bits, batch, bname, ips, nc, bad);
-        }
-  }
-
-  // ---- RSA private key by CRT, one key, RSA-1024 and RSA-2048 ----
-  for (int bits : {1024, 2048}) {
-    const size_t w = bits / 64, hw = w / 2;
-    mpz_t p, q, n, e, d, t, phi, dp, dq, qi;
-    mpz_inits(p, q, n, e, d, t, phi, dp, dq, qi, nullptr);
-    gmp_randstate_t rs;
-    gmp_randinit_default(rs);
-    do {
-      mpz_urandomb(p, rs, bits / 2);
-      mpz_setbit(p, bits / 2 - 1);
-      mpz_setbit(p, bits / 2 - 2);
-      mpz_nextprime(p, p);
-      mpz_urandomb(q, rs, bits / 2);
-      mpz_setbit(q, bits / 2 - 1);
-      mpz_setbit(q, bits / 2 - 2);
-      mpz_nextprime(q, q);
-      mpz_mul(n, p, q);
-    } while (mpz_sizeinbase(n, 2) != (size_t)bits || mpz_sizeinbase(p, 2) != (size_t)bits / 2 ||
-             mpz_sizeinbase(q, 2) != (size_t)bits / 2);
-    mpz_set_ui(e, 65537);
-    mpz_sub_ui(t, p, 1);
-    mpz_sub_ui(phi, q, 1);
-    mpz_lcm(phi, phi, t);
-    mpz_invert(d, e, phi);
-    mpz_sub_ui(t, p, 1);
-    mpz_mod(dp, d, t);
-    mpz_sub_ui(t, q, 1);
-    mpz_mod(dq, d, t);
-    mpz_invert(qi, q, p);
-    auto limbs = [](mpz_t z, size_t k) {
-      std::vector<uint64_t> v(k + 4, 0);
-      size_t cnt = 0;
-      mpz_export(v.data(), &cnt, -1, 8, 0, 0, z);
-      v.resize(k);
-      return v;
-    };
-    auto vn = limbs(n, w), vp = limbs(p, hw), vq = limbs(q, hw), vdp = limbs(dp, hw), vdq = limbs(dq, hw),
-         vqi = limbs(qi, hw);
-    size_t nmax = batches.back();
-    std::vector<uint64_t> c(nmax * w), r(nmax * w);
-    for (auto &x : c) x = rng();
-    for (size_t i = 0; i < nmax; i++) c[i * w + w - 1] >>= 2;  // < n (n has its top two bits set)
-    for (size_t batch : batches)
-      for (int be = 0; be < 3; be++) {
-        const char *bname = be == 0 ? "cuda" : be == 1 ? "cpu" : "auto";
-        if (be > 0 && batch > ((size_t)1 << 16)) continue;
-        mpb_ctx_set_constant_time(ctx, MPB_CT_DEFAULT);
-        mpb_ctx_set_backend(ctx, be == 1 ? MPB_BACKEND_CPU : MPB_BACKEND_AUTO);
-        double t0 = now();
-        int st;
-        if (be == 0) {
-          mpb::gpu::Options o;
-          st = mpb::gpu::rsa_crt(r.data(), c.data(), vp.data(), vq.data(), vdp.data(), vdq.data(), vqi.data(), w,
-                                 hw, 1, batch, o, why, sizeof why);
-        } else {
-          st = mpb_batch_rsa_crt(ctx, r.data(), c.data(), vn.data(), vp.data(), vq.data(), vdp.data(),
-                                 vdq.data(), vqi.data(), w, hw, 1, batch, nullptr);
-        }
-        double dt = now() - t0;
-        if (st != MPB_OK) {
-          std::fprintf(stderr, "rsa %d %s failed: %d %s\n", bits, bname, st, why);
-          continue;
-        }
-        size_t nc = std::min(batch, check / 4), bad = 0;
-        mpz_t zc, zr;
-        mpz_inits(zc, zr, nullptr);
-        for (size_t i = 0; i < nc; i++) {
-          size_t j = (i * 7919) % batch;
-          to_z(zc, &c[j * w], w);
-          mpz_powm(zr, zc, d, n);
-          if (!eq_z(zr, &r[j * w], w)) bad++;
-        }
-        mpz_clears(zc, zr, nullptr);
-        double ips = batch / dt;
-        double bound = powm_bound(sms, ghz, bits / 64, bits / 2, bits >= 2048 ? 5 : 4) / 2;
-        rows.push_back({"rsa_crt", bname, bits, batch, ips, nc, bad, be == 0 ? 100.0 * ips / bound : 0});
-        std::printf("rsa_crt  %5d bits batch %8zu %-5s %12.0f items/s  checked %zu mismatches %zu\n", bits, batch,
-                    bname, ips, nc, bad);
+  // Grows a configuration's batch while the next run is predicted to stay under `cap`.
+  // run(batch) returns the seconds taken (< 0 on failure).
+  auto sweep = [&](const std::function<double(size_t)> &run, const std::function<void(size_t, double)> &record) {
+    double last = 0;
+    size_t last_batch = 0;
+    for (size_t batch : batches) {
+      if (last_batch && last * (double)batch / last_batch > cap) {
+        std::printf("   (batches from %zu skipped: over the %.1f s cap)\n", batch, cap);
+        break;
       }
-    mpz_clears(p, q, n, e, d, t, phi, dp, dq, qi, nullptr);
-    gmp_randclear(rs);
-  }
+      double dt = run(batch);
+      if (dt < 0) break;
+      record(batch, dt);
+      last = dt;
+      last_batch = batch;
+    }
+  };
 
-  // ---- products: delayed-carry Comba vs carry chains ----
-  for (int bits : {256, 512, 1024})
-    for (int dc = 0; dc < 2; dc++) {
+  // ---- modular exponentiation: shared modulus, full-length per-item exponents ----
+  for (const char *op : {"powm", "powm_ct"}) {
+    if (!ops.count(op)) continue;
+    const bool ct = !std::strcmp(op, "powm_ct");
+    for (int bits : bits_list) {
       const size_t w = bits / 64;
-      size_t nmax = batches.back();
-      std::vector<uint64_t> a(nmax * w), b(nmax * w), r(nmax * 2 * w);
-      for (auto &x : a) x = rng();
-      for (auto &x : b) x = rng();
-      for (size_t batch : batches) {
-        mpb::gpu::Options o;
-        double t0 = now();
-        int st = mpb::gpu::mul(r.data(), a.data(), b.data(), w, batch, dc, o, why, sizeof why);
-        double dt = now() - t0;
-        if (st != MPB_OK) continue;
-        size_t nc = std::min(batch, check), bad = 0;
-        mpz_t x, y, z;
-        mpz_inits(x, y, z, nullptr);
-        for (size_t i = 0; i < nc; i++) {
-          size_t j = (i * 7919) % batch;
-          to_z(x, &a[j * w], w);
-          to_z(y, &b[j * w], w);
-          mpz_mul(z, x, y);
-          if (!eq_z(z, &r[j * 2 * w], 2 * w)) bad++;
-        }
-        mpz_clears(x, y, z, nullptr);
-        rows.push_back({dc ? "mul_comba_dc" : "mul_chain", "cuda", bits, batch, batch / dt, nc, bad, 0});
+      if (!mpb::gpu::powm_width_supported(w)) continue;
+      std::vector<uint64_t> m(w);
+      for (auto &x : m) x = rng();
+      m[0] |= 1;
+      m[w - 1] |= 1ull << 63;
+      std::vector<uint64_t> base, e, r;
+      auto ensure = [&](size_t n) {
+        size_t old = base.size() / w;
+        if (n <= old) return;
+        base.resize(n * w), e.resize(n * w), r.resize(n * w);
+        for (size_t i = old * w; i < n * w; i++) base[i] = rng(), e[i] = rng();
+        for (size_t i = old; i < n; i++) base[i * w + w - 1] &= ~(1ull << 63);  // < m
+      };
+      std::vector<int> tpis;
+      for (int t : {1, 2, 4, 8, 16, 32})
+        if (mpb::gpu::powm_tpi(w, t) == t) tpis.push_back(t);
+      for (auto &cf : configs(mpb::gpu::powm_tpi(w, 0), tpis, cpu)) {
+        sweep(
+            [&](size_t batch) -> double {
+              ensure(batch);
+              double t0 = now();
+              int st;
+              if (cf.backend < 0) {
+                mpb::gpu::Options o;
+                o.constant_time = ct;
+                o.tpi = cf.tpi;
+                st = mpb::gpu::powm(r.data(), base.data(), e.data(), w, batch, m.data(), 1, w, batch, o, why, sizeof why);
+              } else {
+                mpb_ctx_set_constant_time(ctx, ct ? MPB_CT_ON : MPB_CT_OFF);
+                mpb_ctx_set_backend(ctx, cf.backend);
+                st = mpb_batch_powm(ctx, r.data(), base.data(), e.data(), w, batch, m.data(), 1, w, batch, nullptr);
+              }
+              double dt = now() - t0;
+              if (st != MPB_OK) {
+                std::fprintf(stderr, "%s %d %s failed: %d %s\n", op, bits, cf.name.c_str(), st, why);
+                return -1;
+              }
+              return dt;
+            },
+            [&](size_t batch, double dt) {
+              // GMP's check of 8192-bit exponentiations is slow: fewer samples for large sizes
+              size_t nc = std::min(batch, std::max<size_t>(16, check * 1024 / bits * 1024 / bits));
+              size_t bad = parallel_check(batch, nc, [&](size_t j) {
+                mpz_t zb, ze, zm, zr, got;
+                mpz_inits(zb, ze, zm, zr, got, nullptr);
+                to_z(zm, m.data(), w);
+                to_z(zb, &base[j * w], w);
+                to_z(ze, &e[j * w], w);
+                to_z(got, &r[j * w], w);
+                mpz_powm(zr, zb, ze, zm);
+                bool ok = mpz_cmp(zr, got) == 0;
+                mpz_clears(zb, ze, zm, zr, got, nullptr);
+                return ok;
+              });
+              double ips = batch / dt;
+              double bound = powm_bound(sms, ghz, bits / 32, bits, 5);
+              rows.push_back({op, cf.name, bits, cf.tpi, batch, ips, nc, bad, cf.backend < 0 ? 100.0 * ips / bound : 0});
+              std::printf("%-8s %5d bits batch %8zu %-10s %12.0f items/s  %5.1f%% of bound  checked %zu mismatches %zu\n",
+                          op, bits, batch, cf.name.c_str(), ips, rows.back().bound_pct, nc, bad);
+              std::fflush(stdout);
+            });
       }
     }
+  }
 
-  // ---- JSON + markdown ----
+  // ---- RSA private key by CRT, one key: RSA-1024 .. RSA-8192 ----
+  if (ops.count("rsa_crt"))
+    for (int bits : bits_list) {
+      const size_t w = bits / 64, hw = w / 2;
+      if (!mpb::gpu::rsa_half_width_supported(hw)) continue;
+      mpz_t p, q, n, e, d, t, phi, dp, dq, qi;
+      mpz_inits(p, q, n, e, d, t, phi, dp, dq, qi, nullptr);
+      gmp_randstate_t rs;
+      gmp_randinit_default(rs);
+      gmp_randseed_ui(rs, (unsigned long)bits);
+      mpz_set_ui(e, 65537);
+      do {
+        mpz_urandomb(p, rs, bits / 2);
+        mpz_setbit(p, bits / 2 - 1);
+        mpz_setbit(p, bits / 2 - 2);
+        mpz_nextprime(p, p);
+        mpz_urandomb(q, rs, bits / 2);
+        mpz_setbit(q, bits / 2 - 1);
+        mpz_setbit(q, bits / 2 - 2);
+        mpz_nextprime(q, q);
+        mpz_mul(n, p, q);
+        mpz_sub_ui(t, p, 1);
+        mpz_sub_ui(phi, q, 1);
+        mpz_lcm(phi, phi, t);
+      } while (mpz_sizeinbase(n, 2) != (size_t)bits || mpz_sizeinbase(p, 2) != (size_t)bits / 2 ||
+               mpz_sizeinbase(q, 2) != (size_t)bits / 2 || !mpz_invert(d, e, phi));
+      mpz_sub_ui(t, p, 1);
+      mpz_mod(dp, d, t);
+      mpz_sub_ui(t, q, 1);
+      mpz_mod(dq, d, t);
+      mpz_invert(qi, q, p);
+      auto vn = limbs(n, w), vp = limbs(p, hw), vq = limbs(q, hw), vdp = limbs(dp, hw), vdq = limbs(dq, hw),
+           vqi = limbs(qi, hw);
+      std::vector<uint64_t> c, r;
+      auto ensure = [&](size_t k) {
+        size_t old = c.size() / w;
+        if (k <= old) return;
+        c.resize(k * w), r.resize(k * w);
+        for (size_t i = old * w; i < k * w; i++) c[i] = rng();
+        for (size_t i = old; i < k; i++) c[i * w + w - 1] >>= 2;  // < n (n has its top two bits set)
+      };
+      std::vector<int> tpis;
+      for (int tp : {1, 2, 4, 8, 16, 32})
+        if (mpb::gpu::rsa_tpi(hw, tp) == tp) tpis.push_back(tp);
+      for (auto &cf : configs(mpb::gpu::rsa_tpi(hw, 0), tpis, cpu)) {
+        sweep(
+            [&](size_t batch) -> double {
+              ensure(batch);
+              double t0 = now();
+              int st;
+              if (cf.backend < 0) {
+                mpb::gpu::Options o;
+                o.tpi = cf.tpi;
+                st = mpb::gpu::rsa_crt(r.data(), c.data(), vp.data(), vq.data(), vdp.data(), vdq.data(), vqi.data(),
+                                       w, hw, 1, batch, o, why, sizeof why);
+              } else {
+                mpb_ctx_set_constant_time(ctx, MPB_CT_DEFAULT);
+                mpb_ctx_set_backend(ctx, cf.backend);
+                st = mpb_batch_rsa_crt(ctx, r.data(), c.data(), vn.data(), vp.data(), vq.data(), vdp.data(),
+                                       vdq.data(), vqi.data(), w, hw, 1, batch, nullptr);
+              }
+              double dt = now() - t0;
+              if (st != MPB_OK) {
+                std::fprintf(stderr, "rsa_crt %d %s failed: %d %s\n", bits, cf.name.c_str(), st, why);
+                return -1;
+              }
+              return dt;
+            },
+            [&](size_t batch, double dt) {
+              // out^e = c (mod n) with out < n pins out = c^d: cheap enough to check many
+              size_t nc = std::min(batch, check);
+              size_t bad = parallel_check(batch, nc, [&](size_t j) {
+                mpz_t zc, zo, back;
+                mpz_inits(zc, zo, back, nullptr);
+                to_z(zc, &c[j * w], w);
+                to_z(zo, &r[j * w], w);
+                mpz_powm_ui(back, zo, 65537, n);
+                bool ok = mpz_cmp(zo, n) < 0 && mpz_cmp(back, zc) == 0;
+                mpz_clears(zc, zo, back, nullptr);
+                return ok;
+              });
+              double ips = batch / dt;
+              double bound = powm_bound(sms, ghz, bits / 64, bits / 2, 5) / 2;
+              rows.push_back({"rsa_crt", cf.name, bits, cf.tpi, batch, ips, nc, bad,
+                              cf.backend < 0 ? 100.0 * ips / bound : 0});
+              std::printf("rsa_crt  %5d bits batch %8zu %-10s %12.0f items/s  %5.1f%% of bound  checked %zu mismatches %zu\n",
+                          bits, batch, cf.name.c_str(), ips, rows.back().bound_pct, nc, bad);
+              std::fflush(stdout);
+            });
+      }
+      mpz_clears(p, q, n, e, d, t, phi, dp, dq, qi, nullptr);
+      gmp_randclear(rs);
+    }
+
+  // ---- products: delayed-carry Comba vs carry chains ----
+  if (ops.count("mul"))
+    for (int bits : {256, 512, 1024})
+      for (int dc = 0; dc < 2; dc++) {
+        const size_t w = bits / 64;
+        std::vector<uint64_t> a, b, r;
+        auto ensure = [&](size_t k) {
+          size_t old = a.size() / w;
+          if (k <= old) return;
+          a.resize(k * w), b.resize(k * w), r.resize(k * 2 * w);
+          for (size_t i = old * w; i < k * w; i++) a[i] = rng(), b[i] = rng();
+        };
+        const char *op = dc ? "mul_comba_dc" : "mul_chain";
+        sweep(
+            [&](size_t batch) -> double {
+              ensure(batch);
+              mpb::gpu::Options o;
+              double t0 = now();
+              int st = mpb::gpu::mul(r.data(), a.data(), b.data(), w, batch, dc, o, why, sizeof why);
+              return st == MPB_OK ? now() - t0 : -1;
+            },
+            [&](size_t batch, double dt) {
+              size_t nc = std::min(batch, check);
+              size_t bad = parallel_check(batch, nc, [&](size_t j) {
+                mpz_t x, y, z, got;
+                mpz_inits(x, y, z, got, nullptr);
+                to_z(x, &a[j * w], w);
+                to_z(y, &b[j * w], w);
+                to_z(got, &r[j * 2 * w], 2 * w);
+                mpz_mul(z, x, y);
+                bool ok = mpz_cmp(z, got) == 0;
+                mpz_clears(x, y, z, got, nullptr);
+                return ok;
+              });
+              rows.push_back({op, "cuda", bits, 1, batch, batch / dt, nc, bad, 0});
+              std::printf("%-12s %5d bits batch %8zu cuda %12.0f items/s  checked %zu mismatches %zu\n", op, bits,
+                          batch, batch / dt, nc, bad);
+            });
+      }
+
+  // ---- AUTO against the better of CPU and the default GPU mapping; crossovers ----
+  std::map<std::tuple<std::string, int, size_t>, std::map<std::string, double>> by;
+  for (auto &r : rows) by[{r.op, r.bits, r.batch}][r.backend] = r.items_per_s;
+  double worst = 1e9;
+  std::string worst_at = "-";
+  std::map<std::pair<std::string, int>, size_t> crossover;
+  for (auto &kv : by) {
+    auto &m = kv.second;
+    if (m.count("cpu") && m.count("cuda")) {
+      auto key = std::make_pair(std::get<0>(kv.first), std::get<1>(kv.first));
+      if (m["cuda"] > m["cpu"] && !crossover.count(key)) crossover[key] = std::get<2>(kv.first);
+      if (m.count("auto")) {
+        double ratio = m["auto"] / std::max(m["cpu"], m["cuda"]);
+        if (ratio < worst) {
+          worst = ratio;
+          worst_at = std::get<0>(kv.first) + " " + std::to_string(std::get<1>(kv.first)) + " bits batch " +
+                     std::to_string(std::get<2>(kv.first));
+        }
+      }
+    }
+  }
+  if (worst < 1e9)
+    std::printf("AUTO: worst throughput / best backend = %.3f (%s); goal >= 0.909 (at most 10%% slower)\n", worst,
+                worst_at.c_str());
+  for (auto &kv : crossover)
+    std::printf("crossover: %s %d bits: GPU faster than CPU from batch %zu\n", kv.first.first.c_str(),
+                kv.first.second, kv.second);
+
+  // ---- JSON ----
   std::string date = mpbench::today(), commit = mpbench::commit();
   std::string base = out + "/gpu-" + date + "-" + commit;
   std::ofstream js(base + ".json");
@@ -258,13 +408,15 @@ int main(int argc, char **argv) {
   mpb::gpu::device_versions(drv, rt, sizeof drv);
   js << "{\n  \"device\": \"" << desc << "\",\n  \"driver\": \"" << drv << "\",\n  \"cuda\": \"" << rt
      << "\",\n  \"commit\": \"" << commit << "\",\n  \"date\": \"" << date << "\",\n  \"host\": \""
-     << mpbench::machine() << "\",\n  \"results\": [\n";
+     << mpbench::machine() << "\",\n  \"sms\": " << sms << ",\n  \"sm_ghz\": " << mpbench::fmt(ghz, 3)
+     << ",\n  \"results\": [\n";
   for (size_t i = 0; i < rows.size(); i++) {
     auto &r = rows[i];
     js << "    {\"op\": \"" << r.op << "\", \"bits\": " << r.bits << ", \"batch\": " << r.batch
-       << ", \"backend\": \"" << r.backend << "\", \"items_per_s\": " << mpbench::fmt(r.items_per_s, 1)
-       << ", \"items_checked\": " << r.checked << ", \"mismatches\": " << r.mismatches
-       << ", \"bound_pct\": " << mpbench::fmt(r.bound_pct, 2) << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
+       << ", \"backend\": \"" << r.backend << "\", \"tpi\": " << r.tpi
+       << ", \"items_per_s\": " << mpbench::fmt(r.items_per_s, 1) << ", \"items_checked\": " << r.checked
+       << ", \"mismatches\": " << r.mismatches << ", \"bound_pct\": " << mpbench::fmt(r.bound_pct, 2) << "}"
+       << (i + 1 < rows.size() ? "," : "") << "\n";
   }
   js << "  ]\n}\n";
   std::printf("wrote %s.json\n", base.c_str());

@@ -19,6 +19,7 @@ struct Options {
   int ndevices = 0;
   bool constant_time = true;
   size_t chunk_items = 0;        // 0: chosen from device memory
+  int tpi = 0;                   // threads per item of powm/RSA kernels (0: tuning.h's choice)
 };
 
 // Usable CUDA devices (0 when none: no driver, no device, or a CUDA error; `why` says which).
@@ -32,8 +33,11 @@ int device_versions(char *driver, char *runtime, size_t len);
 int device_sm_clock(int d, int *sms, double *ghz);
 
 // Widths (64-bit limbs) with kernels; other widths are served by the CPU.
-bool powm_width_supported(size_t width);      // 8 (512 bits), 16 (1024 bits)
-bool rsa_half_width_supported(size_t hwidth); // 8, 16 (RSA-1024, RSA-2048)
+bool powm_width_supported(size_t width);      // 8, 16, 32, 64, 128 (512..8192 bits)
+bool rsa_half_width_supported(size_t hwidth); // 8, 16, 32, 64 (RSA-1024..RSA-8192)
+// Threads per item that powm/rsa_crt use for a size given Options::tpi (0 = none fits).
+int powm_tpi(size_t width, int requested);
+int rsa_tpi(size_t half_width, int requested);
 bool mul_width_supported(size_t width);       // 4, 8, 16
 
 // r = base^e mod m; m odd > 1 (m_rows 1 or count), e rows of e_width limbs (e_rows 1 or count).

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <mpbatch/common.h>
+#include <mpbatch/tuning.h>
 
 #include "../../cpu/mpn.h"
 #include "../gpu_backend.h"
@@ -238,25 +239,27 @@ int run_split(size_t count, const Options &opt, char *why, size_t why_len,
 
 template <int N>
 int powm_n(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width, size_t e_rows,
-           const uint64_t *m, size_t m_rows, size_t count, const Options &opt, char *why,
+           const uint64_t *m, size_t m_rows, size_t count, int tpi, const Options &opt, char *why,
            size_t why_len) {
   std::vector<ModCtx<N>> ctx(m_rows);
   parallel_for(m_rows, [&](size_t a, size_t b) {
     for (size_t i = a; i < b; i++) make_modctx<N>(ctx[i], m + i * (N / 2));
   });
   return run_split(count, opt, why, why_len, [&](int dev, size_t first, size_t n, char *w, size_t wl) -> int {
-    int grid = powm_grid(N, opt.constant_time, dev);
+    int grid = tpi > 1 ? powm_coop_grid(N, tpi, opt.constant_time, dev) : powm_grid(N, opt.constant_time, dev);
     if (grid <= 0) return say(w, wl, "device %d: no resident blocks for the kernel", dev), MPB_EDEVICE;
     std::vector<Input> ins = {
         {base, N * 4, true},
         {e, e_width * 8, e_rows != 1},                // per item, or one shared row
         {ctx.data(), sizeof(ModCtx<N>), m_rows != 1},
     };
-    size_t tbytes = table_words(N, (size_t)grid * kBlockThreads) * 4;
+    const size_t threads = (size_t)grid * kBlockThreads;
+    size_t tbytes = (tpi > 1 ? coop_table_words(N, tpi, threads) : table_words(N, threads)) * 4;
     return run_device(dev, first, n, ins, r, N * 4, tbytes, opt.chunk_items,
         [&](void *const *d_in, void *d_out, void *d_table, size_t cn, cudaStream_t s) {
           PowmLaunch L;
           L.nwords = N;
+          L.tpi = tpi;
           L.constant_time = opt.constant_time;
           L.out = (uint32_t *)d_out;
           L.base = (const uint32_t *)d_in[0];
@@ -268,7 +271,7 @@ int powm_n(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width,
           L.table = (uint32_t *)d_table;
           L.count = cn;
           L.grid = grid;
-          return launch_powm(L, s);
+          return tpi > 1 ? launch_powm_coop(L, s) : launch_powm(L, s);
         },
         w, wl);
   });
@@ -277,7 +280,7 @@ int powm_n(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width,
 template <int N>
 int rsa_n(uint64_t *out, const uint64_t *c, const uint64_t *p, const uint64_t *q,
           const uint64_t *dp, const uint64_t *dq, const uint64_t *qinv, size_t key_rows,
-          size_t count, const Options &opt, char *why, size_t why_len) {
+          size_t count, int tpi, const Options &opt, char *why, size_t why_len) {
   constexpr size_t hw = N / 2;
   std::vector<RsaCtx<N>> keys(key_rows);
   parallel_for(key_rows, [&](size_t a, size_t b) {
@@ -285,17 +288,19 @@ int rsa_n(uint64_t *out, const uint64_t *c, const uint64_t *p, const uint64_t *q
       make_rsactx<N>(keys[i], p + i * hw, q + i * hw, dp + i * hw, dq + i * hw, qinv + i * hw);
   });
   return run_split(count, opt, why, why_len, [&](int dev, size_t first, size_t n, char *w, size_t wl) -> int {
-    int grid = rsa_grid(N, dev);
+    int grid = tpi > 1 ? rsa_coop_grid(N, tpi, dev) : rsa_grid(N, dev);
     if (grid <= 0) return say(w, wl, "device %d: no resident blocks for the kernel", dev), MPB_EDEVICE;
     std::vector<Input> ins = {
         {c, 2 * N * 4, true},
         {keys.data(), sizeof(RsaCtx<N>), key_rows != 1},
     };
-    size_t tbytes = table_words(N, (size_t)grid * kBlockThreads) * 4;
+    const size_t threads = (size_t)grid * kBlockThreads;
+    size_t tbytes = (tpi > 1 ? coop_table_words(N, tpi, threads) : table_words(N, threads)) * 4;
     return run_device(dev, first, n, ins, out, 2 * N * 4, tbytes, opt.chunk_items,
         [&](void *const *d_in, void *d_out, void *d_table, size_t cn, cudaStream_t s) {
           RsaLaunch L;
           L.half_nwords = N;
+          L.tpi = tpi;
           L.constant_time = true;
           L.out = (uint32_t *)d_out;
           L.c = (const uint32_t *)d_in[0];
@@ -304,7 +309,7 @@ int rsa_n(uint64_t *out, const uint64_t *c, const uint64_t *p, const uint64_t *q
           L.table = (uint32_t *)d_table;
           L.count = cn;
           L.grid = grid;
-          return launch_rsa_crt(L, s);
+          return tpi > 1 ? launch_rsa_coop(L, s) : launch_rsa_crt(L, s);
         },
         w, wl);
   });
@@ -356,19 +361,48 @@ int device_sm_clock(int d, int *sms, double *ghz) {
   return MPB_OK;
 }
 
-bool powm_width_supported(size_t width) { return modctx_bytes((int)(2 * width)) != 0; }
-bool rsa_half_width_supported(size_t hwidth) { return rsactx_bytes((int)(2 * hwidth)) != 0; }
+// Threads per item for a size: the caller's request (Options::tpi) or tuning.h's choice;
+// 0 when no kernel serves that pair.
+int powm_tpi(size_t width, int requested) {
+  const int t = requested > 0 ? requested : tuning::gpu_powm_tpi(width);
+  const int n = (int)(2 * width);
+  if (t == 1) return modctx_bytes(n) ? 1 : 0;
+  return t > 1 && powm_coop_supported(n, t) ? t : 0;
+}
+int rsa_tpi(size_t half_width, int requested) {
+  const int t = requested > 0 ? requested : tuning::gpu_rsa_tpi(half_width);
+  const int n = (int)(2 * half_width);
+  if (t == 1) return rsactx_bytes(n) ? 1 : 0;
+  return t > 1 && rsa_coop_supported(n, t) ? t : 0;
+}
+
+bool powm_width_supported(size_t width) { return powm_tpi(width, 0) != 0; }
+bool rsa_half_width_supported(size_t hwidth) { return rsa_tpi(hwidth, 0) != 0; }
 bool mul_width_supported(size_t width) { return width == 4 || width == 8 || width == 16; }
 
 int powm(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width, size_t e_rows,
          const uint64_t *m, size_t m_rows, size_t width, size_t count, const Options &opt,
          char *why, size_t why_len) {
   if (count == 0) return MPB_OK;
-  switch (width) {
-    case 8: return powm_n<16>(r, base, e, e_width, e_rows, m, m_rows, count, opt, why, why_len);
-    case 16: return powm_n<32>(r, base, e, e_width, e_rows, m, m_rows, count, opt, why, why_len);
-    default: say(why, why_len, "no GPU kernel for %zu-bit moduli", width * 64); return MPB_EUNSUPPORTED;
+  const int tpi = powm_tpi(width, opt.tpi);
+  if (tpi == 0) {
+    say(why, why_len, "no GPU kernel for %zu-bit moduli with %d threads per item", width * 64, opt.tpi);
+    return MPB_EUNSUPPORTED;
   }
+#define MPB_POWM_CASE(w)                                                                            \
+  case w:                                                                                           \
+    return powm_n<2 * w>(r, base, e, e_width, e_rows, m, m_rows, count, tpi, opt, why, why_len);
+  switch (width) {
+    MPB_POWM_CASE(8)
+    MPB_POWM_CASE(16)
+    MPB_POWM_CASE(32)
+    MPB_POWM_CASE(64)
+    MPB_POWM_CASE(128)
+    default: break;
+  }
+#undef MPB_POWM_CASE
+  say(why, why_len, "no GPU kernel for %zu-bit moduli", width * 64);
+  return MPB_EUNSUPPORTED;
 }
 
 int rsa_crt(uint64_t *out, const uint64_t *c, const uint64_t *p, const uint64_t *q,
@@ -380,11 +414,24 @@ int rsa_crt(uint64_t *out, const uint64_t *c, const uint64_t *p, const uint64_t 
     say(why, why_len, "the GPU RSA kernel needs width == 2 * half_width");
     return MPB_EUNSUPPORTED;
   }
-  switch (half_width) {
-    case 8: return rsa_n<16>(out, c, p, q, dp, dq, qinv, key_rows, count, opt, why, why_len);
-    case 16: return rsa_n<32>(out, c, p, q, dp, dq, qinv, key_rows, count, opt, why, why_len);
-    default: say(why, why_len, "no GPU kernel for RSA-%zu", width * 64); return MPB_EUNSUPPORTED;
+  const int tpi = rsa_tpi(half_width, opt.tpi);
+  if (tpi == 0) {
+    say(why, why_len, "no GPU kernel for RSA-%zu with %d threads per item", width * 64, opt.tpi);
+    return MPB_EUNSUPPORTED;
   }
+#define MPB_RSA_CASE(w)                                                                             \
+  case w:                                                                                           \
+    return rsa_n<2 * w>(out, c, p, q, dp, dq, qinv, key_rows, count, tpi, opt, why, why_len);
+  switch (half_width) {
+    MPB_RSA_CASE(8)
+    MPB_RSA_CASE(16)
+    MPB_RSA_CASE(32)
+    MPB_RSA_CASE(64)
+    default: break;
+  }
+#undef MPB_RSA_CASE
+  say(why, why_len, "no GPU kernel for RSA-%zu", width * 64);
+  return MPB_EUNSUPPORTED;
 }
 
 int mul(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t width, size_t count, bool dc,

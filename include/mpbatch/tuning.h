@@ -65,13 +65,25 @@ static_assert(GF2X_MUL_KARA_CUTOFF >= 2 && GF2X_MUL_TOOM3_CUTOFF >= 3 && GF2X_MU
  * host, nvcc 13.0). They are estimates (a GPU exponentiation thread needs milliseconds, so
  * small batches stay on the CPU) until bench/run_gpu.sh runs on an H100/H200 and replaces
  * them with measured crossovers. AUTO sends a batch to the GPU only from these sizes.
- * Kernels exist for 512- and 1024-bit moduli (powm, DH), RSA-1024/2048 (CRT) and 256..1024-bit
+ * Kernels exist for 512..8192-bit moduli (powm, DH), RSA-1024..RSA-8192 (CRT) and 256..1024-bit
  * products; other sizes run on the CPU. Window widths: 4 bits below 1024-bit moduli, else 5
  * (cuda/kernels/device_common.cuh). Block size: 128 threads, persistent grid (occupancy). */
 constexpr size_t GPU_MIN_BATCH_POWM = 1024;
 constexpr size_t GPU_MIN_BATCH_RSA = 1024;
 constexpr size_t GPU_MIN_BATCH_MUL = (size_t)1 << 18;
 constexpr bool GPU_MUL_DELAYED_CARRY = true;  /* delayed-carry Comba vs carry chains: unmeasured */
+/* Thread mapping of the exponentiation kernels: threads per item (1: one thread per item,
+ * cuda/kernels/{powm,rsa}_kernels.cu; 2..32: that many lanes of a warp share the item,
+ * cuda/kernels/coop_kernels.cu), by modulus (powm) or prime (RSA) width in 64-bit limbs;
+ * 0: no kernel. Instantiated alternatives (bench_gpu --tpi measures them): powm 1024-bit
+ * 1 or 4, 2048-bit 4 or 8; RSA-2048 halves 1 or 4. NOT MEASURED (no GPU yet): one thread
+ * per item where it fits without spills, else 8 words (256 bits) per lane. */
+constexpr int gpu_powm_tpi(size_t width) {
+  return width == 8 || width == 16 ? 1 : width == 32 ? 8 : width == 64 ? 16 : width == 128 ? 32 : 0;
+}
+constexpr int gpu_rsa_tpi(size_t half_width) {
+  return half_width == 8 || half_width == 16 ? 1 : half_width == 32 ? 8 : half_width == 64 ? 16 : 0;
+}
 /* CPU batch backend (cpu/batch_ctx.cpp). Work is counted in 64x64-bit limb products.
  * `bench/tune --batch` measures the three AUTO choices below (2026-11-21, AMD EPYC 2 vCPU,
  * commit 6d65a35): fork/join of a 2-thread region 600 ns, one product 0.49 ns, so

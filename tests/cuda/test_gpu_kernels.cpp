@@ -46,6 +46,46 @@ void reduce_rows(std::vector<uint64_t> &v, const std::vector<uint64_t> &m, size_
   }
 }
 
+// One powm run on the device checked against mpz_powm: `count` items, modulus shared
+// (m_rows 1) or per item, exponents of e_width limbs, `tpi` threads per item (0: default).
+void check_powm_device(std::mt19937_64 &rng, size_t width, int tpi, bool per_item_mod, bool ct,
+                       size_t count, size_t e_width) {
+  size_t m_rows = per_item_mod ? count : 1;
+  auto m = random_rows(rng, m_rows, width);
+  for (size_t i = 0; i < m_rows; i++) m[i * width] |= 1, m[i * width + width - 1] |= 1ull << 63;
+  auto base = random_rows(rng, count, width);
+  reduce_rows(base, m, width, count, m_rows);
+  for (size_t i = 0; i < count && i < 4; i++) {  // hard bases: 0, 1, m-1, 2^k
+    std::fill(&base[i * width], &base[i * width] + width, 0);
+    if (i == 1) base[i * width] = 1;
+    if (i == 2) std::memcpy(&base[i * width], &m[(m_rows == 1 ? 0 : i) * width], width * 8), base[i * width] -= 1;
+    if (i == 3) base[i * width + width / 2] = 1;
+  }
+  auto e = random_rows(rng, count, e_width);
+  if (count > 5) std::fill(&e[5 * e_width], &e[5 * e_width] + e_width, ~0ull);  // all-ones exponent
+  std::vector<uint64_t> r(count * width, 0);
+  mpb::gpu::Options o;
+  o.constant_time = ct;
+  o.tpi = tpi;
+  char why[160] = {0};
+  INFO("powm " << width * 64 << " bits, tpi " << mpb::gpu::powm_tpi(width, tpi) << ", per-item modulus "
+               << per_item_mod << ", ct " << ct << ", " << count << " items, exponent " << e_width * 64
+               << " bits");
+  REQUIRE(mpb::gpu::powm(r.data(), base.data(), e.data(), e_width, count, m.data(), m_rows, width, count, o,
+                         why, sizeof why) == MPB_OK);
+  size_t bad = 0;
+#pragma omp parallel for reduction(+ : bad) schedule(dynamic, 64)
+  for (size_t i = 0; i < count; i++) {
+    Z b, ee, n, want;
+    to_mpz(b, &base[i * width], width);
+    to_mpz(ee, &e[i * e_width], e_width);
+    to_mpz(n, &m[(m_rows == 1 ? 0 : i) * width], width);
+    mpz_powm(want, b, ee, n);
+    if (limbs_of(want, width) != std::vector<uint64_t>(&r[i * width], &r[i * width] + width)) bad++;
+  }
+  CHECK(bad == 0);
+}
+
 } // namespace
 
 TEST_CASE("GPU powm vs GMP (shared and per-item moduli, constant time or not)", "[cuda]") {
@@ -59,42 +99,33 @@ TEST_CASE("GPU powm vs GMP (shared and per-item moduli, constant time or not)", 
   }
   const size_t count = test_items();
   auto rng = make_rng(501);
-  for (size_t width : {8, 16}) {
-    for (int per_item_mod = 0; per_item_mod < 2; per_item_mod++)
-      for (int ct = 0; ct < 2; ct++) {
-        size_t m_rows = per_item_mod ? count : 1, e_width = width;
-        auto m = random_rows(rng, m_rows, width);
-        for (size_t i = 0; i < m_rows; i++) m[i * width] |= 1, m[i * width + width - 1] |= 1ull << 63;
-        auto base = random_rows(rng, count, width);
-        reduce_rows(base, m, width, count, m_rows);
-        auto e = random_rows(rng, count, e_width);
-        std::vector<uint64_t> r(count * width, 0);
-        mpb::gpu::Options o;
-        o.constant_time = ct;
-        char why[160] = {0};
-        REQUIRE(mpb::gpu::powm(r.data(), base.data(), e.data(), e_width, count, m.data(), m_rows, width,
-                               count, o, why, sizeof why) == MPB_OK);
-        size_t bad = 0;
-#pragma omp parallel for reduction(+ : bad)
-        for (size_t i = 0; i < count; i++) {
-          Z b, ee, n, want;
-          to_mpz(b, &base[i * width], width);
-          to_mpz(ee, &e[i * e_width], e_width);
-          to_mpz(n, &m[(m_rows == 1 ? 0 : i) * width], width);
-          mpz_powm(want, b, ee, n);
-          if (limbs_of(want, width) != std::vector<uint64_t>(&r[i * width], &r[i * width] + width)) bad++;
-        }
-        INFO("width " << width << " per-item modulus " << per_item_mod << " ct " << ct);
-        CHECK(bad == 0);
-      }
-  }
+  // 512 and 1024 bits: full-width exponents on every item, both mappings at 1024 bits
+  for (size_t width : {8, 16})
+    for (int tpi : {1, 4}) {
+      if (mpb::gpu::powm_tpi(width, tpi) != tpi) continue;
+      for (int per_item_mod = 0; per_item_mod < 2; per_item_mod++)
+        for (int ct = 0; ct < 2; ct++) check_powm_device(rng, width, tpi, per_item_mod, ct, count, width);
+    }
+  // 2048..8192 bits (cooperative kernels): every item with a 128-bit exponent (GMP's check
+  // of 100,000 full exponentiations at 8192 bits would take the CPU an hour), plus 2048 items
+  // with full-width exponents; per-item moduli on 10,000 items.
+  for (size_t width : {32, 64, 128})
+    for (int tpi : {4, 8, 16, 32}) {
+      if (mpb::gpu::powm_tpi(width, tpi) != tpi) continue;
+      check_powm_device(rng, width, tpi, false, true, count, 2);
+      check_powm_device(rng, width, tpi, false, false, count, 2);
+      check_powm_device(rng, width, tpi, true, true, std::min<size_t>(count, 10000), 2);
+      check_powm_device(rng, width, tpi, false, true, std::min<size_t>(count, 2048), width);
+    }
 }
 
 TEST_CASE("GPU RSA-CRT vs GMP (one key, and one key per item)", "[cuda]") {
   if (!have_device()) return;
   const size_t count = test_items();
   auto rng = make_rng(502);
-  for (size_t hw : {8, 16}) {
+  for (size_t hw : {8, 16, 32, 64})
+   for (int tpi : {1, 4, 8, 16}) {
+    if (mpb::gpu::rsa_tpi(hw, tpi) != tpi) continue;
     for (size_t key_rows : {(size_t)1, (size_t)64}) {
       const size_t w = 2 * hw;
       std::vector<uint64_t> n(key_rows * w), p(key_rows * hw), q(key_rows * hw), dp(key_rows * hw),
@@ -148,24 +179,32 @@ TEST_CASE("GPU RSA-CRT vs GMP (one key, and one key per item)", "[cuda]") {
       size_t krows = key_rows == 1 ? 1 : count;
       std::vector<uint64_t> out(count * w, 0);
       mpb::gpu::Options o;
+      o.tpi = tpi;
       char why[160] = {0};
+      INFO("RSA-" << w * 64 << " tpi " << tpi << " key rows " << krows);
       REQUIRE(mpb::gpu::rsa_crt(out.data(), c.data(), p.data(), q.data(), dp.data(), dq.data(), qi.data(),
                                 w, hw, krows, count, o, why, sizeof why) == MPB_OK);
+      // Check: out < n and out^e = c mod n (RSA is a permutation, so this pins out = c^d);
+      // the first 1,000 items also against mpz_powm(c, d, n) directly.
       size_t bad = 0;
-#pragma omp parallel for reduction(+ : bad)
+#pragma omp parallel for reduction(+ : bad) schedule(dynamic, 64)
       for (size_t i = 0; i < count; i++) {
         size_t k = krows == 1 ? 0 : i;
-        Z zc, zd, zn, want;
+        Z zc, zd, zn, zo, back, want;
         to_mpz(zc, &c[i * w], w);
-        to_mpz(zd, &d[k * w], w);
         to_mpz(zn, &n[k * w], w);
-        mpz_powm(want, zc, zd, zn);
-        if (limbs_of(want, w) != std::vector<uint64_t>(&out[i * w], &out[i * w] + w)) bad++;
+        to_mpz(zo, &out[i * w], w);
+        mpz_powm_ui(back, zo, 65537, zn);
+        if (mpz_cmp(zo, zn) >= 0 || mpz_cmp(back, zc) != 0) bad++;
+        if (i < 1000) {
+          to_mpz(zd, &d[k * w], w);
+          mpz_powm(want, zc, zd, zn);
+          if (mpz_cmp(want, zo) != 0) bad++;
+        }
       }
-      INFO("RSA-" << w * 64 << " key rows " << krows);
       CHECK(bad == 0);
     }
-  }
+   }
 }
 
 TEST_CASE("GPU products (delayed-carry Comba and carry chains) vs GMP", "[cuda]") {

@@ -1,0 +1,177 @@
+// cuda/thread/coop_powm.cuh: modular exponentiation and RSA-CRT for one item owned by a
+// group of TPI threads (host + device; see coop.cuh for the slot convention). The kernels in
+// cuda/kernels/coop_kernels.cu are loops over these item functions with DevGroup and a table
+// in global memory; tests/test_gpu_coop.cpp runs the same functions with HostGroup.
+//
+// The exponentiation follows powm.cuh: fixed windows of WIN bits from the top, a table of
+// 2^WIN Montgomery powers, WIN squarings and one product per window, so the control flow
+// depends only on the exponent's public width. Each lane keeps its W-word slice of every
+// table entry. In constant-time mode the entry is read by scanning all of them with masks.
+#pragma once
+#include "coop.cuh"
+#include "powm.cuh"
+
+namespace mpb {
+namespace gpu {
+
+// Host table: all lanes of one group. Entry e, lane l, word j.
+template <int TPI, int W, int WIN>
+struct HostCoopTable {
+  uint32_t v[1 << WIN][TPI][W];
+  uint32_t word(int lane, int e, int j) const { return v[e][lane][j]; }
+  void store_word(int lane, int e, int j, uint32_t x) { v[e][lane][j] = x; }
+};
+
+template <class G, int W, class Table>
+MPB_GHD void coop_tab_store(const G &g, Table &tab, int e, const uint32_t (*x)[W]) {
+  MPB_LANES(s) {
+    MPB_UNROLL
+    for (int j = 0; j < W; j++) tab.store_word(g.lane(s), e, j, x[s][j]);
+  }
+}
+template <class G, int W, class Table>
+MPB_GHD void coop_tab_load(const G &g, const Table &tab, int e, uint32_t (*x)[W]) {
+  MPB_LANES(s) {
+    MPB_UNROLL
+    for (int j = 0; j < W; j++) x[s][j] = tab.word(g.lane(s), e, j);
+  }
+}
+// x = entry sel, reading every entry (addresses independent of sel).
+template <class G, int W, int WIN, class Table>
+MPB_GHD void coop_tab_load_ct(const G &g, const Table &tab, uint32_t sel, uint32_t (*x)[W]) {
+  MPB_LANES(s) {
+    MPB_UNROLL
+    for (int j = 0; j < W; j++) x[s][j] = 0;
+    MPB_NOUNROLL
+    for (int e = 0; e < (1 << WIN); e++) {
+      uint32_t m = eq_mask((uint32_t)e, sel);
+      MPB_UNROLL
+      for (int j = 0; j < W; j++) x[s][j] |= tab.word(g.lane(s), e, j) & m;
+    }
+  }
+}
+
+// acc (Montgomery form of the base) becomes base^e in Montgomery form. one_mem: R mod n.
+template <class G, int W, int WIN, bool CT, class Table>
+MPB_GHD void coop_powm_chain(const G &g, uint32_t (*acc)[W], const uint32_t *e, int ewords,
+                             const uint32_t (*n)[W], uint32_t ninv, const uint32_t *one_mem,
+                             Table &tab) {
+  uint32_t x[G::S][W];
+  coop_load<G, W>(g, x, one_mem);
+  coop_tab_store<G, W>(g, tab, 0, x);
+  coop_tab_store<G, W>(g, tab, 1, acc);
+  const int nwin = (32 * ewords + WIN - 1) / WIN;
+  const int table_steps = (1 << WIN) - 2;
+  const int total = table_steps + nwin + (nwin - 1) * WIN;
+  int win = nwin - 1, in_win = 0;
+  MPB_NOUNROLL
+  for (int step = 0; step < total; step++) {
+    bool sqr = false;
+    if (step < table_steps) {
+      coop_tab_load<G, W>(g, tab, 1, x);  // table build: acc = acc * base
+    } else {
+      if (step == table_steps) coop_load<G, W>(g, acc, one_mem);
+      sqr = (win != nwin - 1) && in_win < WIN;
+      if (sqr) {
+        in_win++;
+        MPB_LANES(s) {
+          MPB_UNROLL
+          for (int j = 0; j < W; j++) x[s][j] = acc[s][j];
+        }
+      } else {
+        uint32_t sel = window_bits<WIN>(e, ewords, win * WIN);
+        if (CT) coop_tab_load_ct<G, W, WIN>(g, tab, sel, x);
+        else coop_tab_load<G, W>(g, tab, (int)sel, x);
+      }
+    }
+    coop_mont_mul<G, W>(g, acc, acc, x, n, ninv);
+    if (step < table_steps) {
+      coop_tab_store<G, W>(g, tab, step + 2, acc);
+    } else if (!sqr) {
+      win--;
+      in_win = 0;
+    }
+  }
+}
+
+// r = base^e mod m (normal domain), base < m. m: ModCtx<TPI*W> in memory.
+template <class G, int W, int WIN, bool CT, class Table>
+MPB_GHD void coop_powm_item(const G &g, uint32_t (*r)[W], const uint32_t (*base)[W],
+                            const uint32_t *e, int ewords, const ModCtx<G::TPI * W> &m, Table &tab) {
+  uint32_t n[G::S][W], x[G::S][W], acc[G::S][W];
+  coop_load<G, W>(g, n, m.n);
+  coop_load<G, W>(g, x, m.r2);
+  coop_mont_mul<G, W>(g, acc, base, x, n, m.ninv);  // base * R mod m
+  coop_powm_chain<G, W, WIN, CT>(g, acc, e, ewords, n, m.ninv, m.one, tab);
+  coop_set_one<G, W>(g, x);
+  coop_mont_mul<G, W>(g, r, acc, x, n, m.ninv);  // leave the Montgomery domain
+}
+
+// RSA private operation by CRT for one item: c (2N words, c < p*q) in memory, result in
+// lo (words 0..N) and hi (words N..2N). N = TPI*W words per prime.
+// m1 = c^dp mod p, m2 = c^dq mod q, h = qinv*(m1 - m2) mod p, out = m2 + h*q.
+template <class G, int W, int WIN, bool CT, class Table>
+MPB_GHD void coop_rsa_crt_item(const G &g, uint32_t (*lo)[W], uint32_t (*hi)[W], const uint32_t *c,
+                               const RsaCtx<G::TPI * W> &k, Table &tab) {
+  constexpr int N = G::TPI * W;
+  uint32_t n[G::S][W], t[G::S][W], u[G::S][W], m1[G::S][W];
+  MPB_LANES(s) {
+    MPB_UNROLL
+    for (int j = 0; j < W; j++) m1[s][j] = 0;  // set by the first half
+  }
+  MPB_NOUNROLL
+  for (int half = 0; half < 2; half++) {
+    const ModCtx<N> &m = half == 0 ? k.p : k.q;
+    coop_load<G, W>(g, n, m.n);
+    // c mod prime: redc(c) = c_lo/R + c_hi (c_hi < prime), then two products by R^2 give
+    // the Montgomery form c*R mod prime.
+    coop_load<G, W>(g, t, c);
+    coop_set_one<G, W>(g, u);
+    coop_mont_mul<G, W>(g, t, t, u, n, m.ninv);
+    coop_load<G, W>(g, u, c + N);
+    coop_add_mod<G, W>(g, t, t, u, n);
+    coop_load<G, W>(g, u, m.r2);
+    coop_mont_mul<G, W>(g, t, t, u, n, m.ninv);
+    coop_mont_mul<G, W>(g, t, t, u, n, m.ninv);
+    coop_powm_chain<G, W, WIN, CT>(g, t, half == 0 ? k.dp : k.dq, N, n, m.ninv, m.one, tab);
+    coop_set_one<G, W>(g, u);
+    coop_mont_mul<G, W>(g, t, t, u, n, m.ninv);
+    if (half == 0) {
+      MPB_LANES(s) {
+        MPB_UNROLL
+        for (int j = 0; j < W; j++) m1[s][j] = t[s][j];
+      }
+    }
+  }
+  // t = m2 < q. m2 mod p = redc(m2) * R^2 / R.
+  coop_load<G, W>(g, n, k.p.n);
+  coop_set_one<G, W>(g, u);
+  coop_mont_mul<G, W>(g, u, t, u, n, k.p.ninv);
+  coop_load<G, W>(g, lo, k.p.r2);
+  coop_mont_mul<G, W>(g, u, u, lo, n, k.p.ninv);
+  coop_sub_mod<G, W>(g, u, m1, u, n);                  // m1 - m2 mod p
+  coop_load<G, W>(g, lo, k.qinv_m);
+  coop_mont_mul<G, W>(g, u, u, lo, n, k.p.ninv);       // h = (m1 - m2) * qinv mod p
+  coop_load<G, W>(g, n, k.qw);
+  coop_mul_full<G, W>(g, lo, hi, u, n);                // h*q < p*q
+  // out = h*q + m2: add m2 into the low half and ripple the carry through the high half
+  // (2*TPI lanes' worth of carry bits: the low half's lanes, then the high half's).
+  uint32_t gen[G::S], plo[G::S], phi[G::S];
+  MPB_LANES(s) {
+    Chain ch;
+    lo[s][0] = ch.add_cc(lo[s][0], t[s][0]);
+    MPB_UNROLL
+    for (int j = 1; j < W; j++) lo[s][j] = ch.addc_cc(lo[s][j], t[s][j]);
+    gen[s] = ch.addc(0, 0);
+    plo[s] = lane_all_eq<W>(lo[s], 0xFFFFFFFFu) & 1u;
+    phi[s] = lane_all_eq<W>(hi[s], 0xFFFFFFFFu) & 1u;
+  }
+  uint64_t cin = ripple_in(g.ballot(gen), g.ballot(plo) | (g.ballot(phi) << G::TPI));
+  MPB_LANES(s) {
+    lane_add_bit<W>(lo[s], (uint32_t)(cin >> g.lane(s)) & 1u);
+    lane_add_bit<W>(hi[s], (uint32_t)(cin >> (G::TPI + g.lane(s))) & 1u);
+  }
+}
+
+} // namespace gpu
+} // namespace mpb
