@@ -396,9 +396,11 @@ int main(int argc, char **argv) {
   if (worst < 1e9)
     std::printf("AUTO: worst throughput / best backend = %.3f (%s); goal >= 0.909 (at most 10%% slower)\n", worst,
                 worst_at.c_str());
+  const unsigned host_threads = std::max(1u, std::thread::hardware_concurrency());
   for (auto &kv : crossover)
-    std::printf("crossover: %s %d bits: GPU faster than CPU from batch %zu\n", kv.first.first.c_str(),
-                kv.first.second, kv.second);
+    std::printf("crossover: %s %d bits: GPU faster than CPU from batch %zu (%.1f items per CPU thread, %u threads;"
+                " tuning.h GPU_MIN_ITEMS_PER_CPU_THREAD_*)\n",
+                kv.first.first.c_str(), kv.first.second, kv.second, (double)kv.second / host_threads, host_threads);
 
   // ---- JSON ----
   std::string date = mpbench::today(), commit = mpbench::commit();

@@ -3,9 +3,11 @@
 // declines (returns false, `why` says why) so that the caller continues on the CPU:
 //  - CUDA forced: an unsupported size gives MPB_EUNSUPPORTED, no usable device MPB_EDEVICE;
 //  - AUTO: the GPU is used when it is built in, a device is usable, a kernel exists for the
-//    size and the batch is at least tuning::GPU_MIN_BATCH_* items; a GPU error falls back
+//    size and the batch is large enough (tuning.h: GPU_MIN_*; for exponentiations in
+//    proportion to the CPU threads the CPU path would use); a GPU error falls back
 //    to the CPU with the reason reported.
 // The kernels compute exactly what the CPU computes; tests/cuda/ compares them on a device.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -92,7 +94,8 @@ bool gpu_try_powm(Call &call, const Settings &s, limb *r, const limb *base, size
                   size_t width, size_t count, bool ct, int *status, char *why, size_t len) {
   *status = MPB_OK;
 #ifdef MPB_HAVE_CUDA
-  if (!gpu_decide(s, count, tuning::GPU_MIN_BATCH_POWM, gpu::powm_width_supported(width), "powm", status, why, len))
+  const size_t min_batch = std::max(tuning::GPU_MIN_BATCH_EXP, tuning::GPU_MIN_ITEMS_PER_CPU_THREAD_POWM * (size_t)s.threads);
+  if (!gpu_decide(s, count, min_batch, gpu::powm_width_supported(width), "powm", status, why, len))
     return *status != MPB_OK;
   // the kernels take one base row per item: expand a shared base (DH keygen)
   std::vector<limb> expanded;
@@ -130,7 +133,8 @@ bool gpu_try_rsa(Call &call, const Settings &s, limb *out, const limb *c, const 
   *status = MPB_OK;
 #ifdef MPB_HAVE_CUDA
   bool kernel = width == 2 * hw && gpu::rsa_half_width_supported(hw);
-  if (!gpu_decide(s, count, tuning::GPU_MIN_BATCH_RSA, kernel, "RSA-CRT", status, why, len))
+  const size_t min_batch = std::max(tuning::GPU_MIN_BATCH_EXP, tuning::GPU_MIN_ITEMS_PER_CPU_THREAD_RSA * (size_t)s.threads);
+  if (!gpu_decide(s, count, min_batch, kernel, "RSA-CRT", status, why, len))
     return *status != MPB_OK;
   gpu::Options o;
   o.devices = s.ndev ? s.dev : nullptr;

@@ -68,8 +68,14 @@ static_assert(GF2X_MUL_KARA_CUTOFF >= 2 && GF2X_MUL_TOOM3_CUTOFF >= 3 && GF2X_MU
  * Kernels exist for 512..8192-bit moduli (powm, DH), RSA-1024..RSA-8192 (CRT) and 256..1024-bit
  * products; other sizes run on the CPU. Window widths: 4 bits below 1024-bit moduli, else 5
  * (cuda/kernels/device_common.cuh). Block size: 128 threads, persistent grid (occupancy). */
-constexpr size_t GPU_MIN_BATCH_POWM = 1024;
-constexpr size_t GPU_MIN_BATCH_RSA = 1024;
+/* Exponentiations (powm, DH, RSA-CRT): the GPU's time for a small batch is about the latency
+ * of one item on one group of threads, and the CPU's is count x (time per item) / threads, so
+ * the crossover batch grows with the CPU threads the context may use: AUTO sends the batch to
+ * the GPU from GPU_MIN_ITEMS_PER_CPU_THREAD x threads items (and at least GPU_MIN_BATCH_EXP).
+ * bench_gpu prints the measured crossover batch and this per-thread figure. */
+constexpr size_t GPU_MIN_ITEMS_PER_CPU_THREAD_POWM = 64;
+constexpr size_t GPU_MIN_ITEMS_PER_CPU_THREAD_RSA = 64;
+constexpr size_t GPU_MIN_BATCH_EXP = 256;
 constexpr size_t GPU_MIN_BATCH_MUL = (size_t)1 << 18;
 constexpr bool GPU_MUL_DELAYED_CARRY = true;  /* delayed-carry Comba vs carry chains: unmeasured */
 /* Thread mapping of the exponentiation kernels: threads per item (1: one thread per item,
