@@ -291,15 +291,15 @@ int main(int argc, char **argv) {
     std::printf("%6zu", n);
     // the columns are sampled in turns (R rounds), so a busy moment of the machine hits
     // them alike; each column keeps its minimum
-    std::vector<long> K(cols.size(), 0);
+    std::vector<long> reps_of(cols.size(), 0);
     std::vector<double> best(cols.size(), 1e300);
     for (size_t j = 0; j < cols.size(); ++j)
-      if (n <= cols[j].max_n) K[j] = calibrate(cols[j].f, c.data(), a.data(), b.data(), n, o);
+      if (n <= cols[j].max_n) reps_of[j] = calibrate(cols[j].f, c.data(), a.data(), b.data(), n, o);
     for (int r = 0; r < o.reps; ++r)
       for (size_t j = 0; j < cols.size(); ++j)
-        if (K[j]) best[j] = std::min(best[j], sample(cols[j].f, c.data(), a.data(), b.data(), n, K[j]));
+        if (reps_of[j]) best[j] = std::min(best[j], sample(cols[j].f, c.data(), a.data(), b.data(), n, reps_of[j]));
     for (size_t j = 0; j < cols.size(); ++j) {
-      if (!K[j]) {
+      if (!reps_of[j]) {
         row.push_back(-1);
         std::fprintf(csv, ",skip");
         std::printf(" %12s", "skip");
