@@ -1,6 +1,7 @@
 #include "common/report.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <iostream>
@@ -28,6 +29,9 @@ std::string today() {
 }
 
 std::string commit() {
+  // A copy of the tree without .git (the GPU machine's) names its commit in MPB_COMMIT.
+  if (const char *env = std::getenv("MPB_COMMIT"))
+    if (*env) return env;
   std::string cmd = "git -C " MPB_SOURCE_DIR " rev-parse --short HEAD 2>/dev/null";
   FILE *p = popen(cmd.c_str(), "r");
   if (!p) return "unknown";
