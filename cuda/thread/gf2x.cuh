@@ -36,6 +36,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <mpbatch/tuning.h>
+
 #include "chain.cuh"  // MPB_GHD, MPB_UNROLL
 
 namespace mpb {
@@ -44,14 +46,15 @@ namespace gf2 {
 
 using u32 = uint32_t;
 
-// Window width W and panel words P for products of N-word operands. NOT MEASURED (no GPU):
-// W = 3 for N <= 4 (the table build is a large part of a small product; 2^W (P+1) words stay
-// small), else 4; P = min(N, 8), so the table is at most 16 x 9 words = 576 bytes per thread
-// (36 KiB for a block of 64 threads). Recorded in include/mpbatch/tuning.h.
+// Window width W and panel words P for products of N-word operands, from
+// include/mpbatch/tuning.h (GPU_GF2X_*, NOT MEASURED: no GPU): W = 3 for N <= 4 (the table
+// build is a large part of a small product), else 4; P = min(N, 8), so the table is at most
+// 16 x 9 words = 576 bytes per thread (36 KiB for a block of 64 threads).
 template <int N>
 struct Gf2Plan {
-  static constexpr int W = N <= 4 ? 3 : 4;
-  static constexpr int P = N < 8 ? N : 8;
+  static constexpr int W = N <= 4 ? tuning::GPU_GF2X_WINDOW_SMALL : tuning::GPU_GF2X_WINDOW;
+  static constexpr int P = N < tuning::GPU_GF2X_PANEL_WORDS ? N : tuning::GPU_GF2X_PANEL_WORDS;
+  static_assert(W >= 1 && W <= 8 && P >= 1, "gf2x comb plan");
   static constexpr int ENTRIES = 1 << W;
   static constexpr int TAB_WORDS = ENTRIES * (P + 1);  // per thread
 };
