@@ -250,6 +250,67 @@ int main(int argc, char **argv) {
       }
     }
 
+  // ---- GF(2)[x]: products and squares (bits = width * 64), products mod the NIST polynomials
+  // (bits = field degree; sparse-fold kernels); cuda direct and the CPU backend, sampled items
+  // checked against the CPU batch ----
+  {
+    struct G { const char *op; int bits; size_t w; std::vector<int> f; };  // f: exponents of f
+    const std::vector<G> gops = {
+        {"gf2x_mul", 192, 3, {}}, {"gf2x_mul", 256, 4, {}}, {"gf2x_mul", 576, 9, {}}, {"gf2x_mul", 1024, 16, {}},
+        {"gf2x_sqr", 256, 4, {}}, {"gf2x_sqr", 576, 9, {}},
+        {"gf2x_mulmod", 163, 3, {163, 7, 6, 3, 0}}, {"gf2x_mulmod", 233, 4, {233, 74, 0}},
+        {"gf2x_mulmod", 283, 5, {283, 12, 7, 5, 0}}, {"gf2x_mulmod", 409, 7, {409, 87, 0}},
+        {"gf2x_mulmod", 571, 9, {571, 10, 5, 2, 0}}};
+    for (const G &g : gops) {
+      const size_t w = g.w, nmax = batches.back(), ow = g.f.empty() ? 2 * w : w;
+      const bool sq = g.op[5] == 's', mm = !g.f.empty();
+      std::vector<uint64_t> f(w, 0), a(nmax * w), b(nmax * w), r(nmax * ow);
+      for (int e : g.f) f[e / 64] |= 1ull << (e % 64);
+      for (auto &x : a) x = rng();
+      for (auto &x : b) x = rng();
+      if (mm)  // below x^m: limb l keeps its bits under g.bits
+        for (size_t i = 0; i < nmax * w; i++) {
+          const size_t bit = 64 * (i % w);
+          const uint64_t keep = bit >= (size_t)g.bits ? 0 : bit + 64 <= (size_t)g.bits ? ~0ull : ~0ull >> (bit + 64 - g.bits);
+          a[i] &= keep, b[i] &= keep;
+        }
+      auto run = [&](mpb_ctx *c, uint64_t *rr, const uint64_t *x, const uint64_t *y, size_t n) {
+        if (mm) return mpb_batch_gf2x_mulmod(c, rr, x, y, f.data(), w, n, nullptr);
+        return sq ? mpb_batch_gf2x_sqr(c, rr, x, w, n, nullptr) : mpb_batch_gf2x_mul(c, rr, x, y, w, n, nullptr);
+      };
+      for (size_t batch : batches)
+        for (int be = 0; be < 2; be++) {  // cuda direct, cpu via the batch API
+          if (be == 1 && batch > ((size_t)1 << 18)) continue;
+          mpb_ctx_set_backend(ctx, MPB_BACKEND_CPU);
+          mpb::gpu::Options o;
+          double t0 = now();
+          int st;
+          if (be == 1) st = run(ctx, r.data(), a.data(), b.data(), batch);
+          else if (mm) st = mpb::gpu::gf2x_mulmod(r.data(), a.data(), b.data(), f.data(), w, batch, o, why, sizeof why);
+          else if (sq) st = mpb::gpu::gf2x_sqr(r.data(), a.data(), w, batch, o, why, sizeof why);
+          else st = mpb::gpu::gf2x_mul(r.data(), a.data(), b.data(), w, batch, o, why, sizeof why);
+          double dt = now() - t0;
+          if (st != MPB_OK) {
+            std::fprintf(stderr, "%s %d failed: %d %s\n", g.op, g.bits, st, why);
+            continue;
+          }
+          size_t nc = std::min(batch, check), bad = 0;
+          std::vector<uint64_t> sa(nc * w), sb(nc * w), sr(nc * ow);
+          for (size_t i = 0; i < nc; i++) {
+            size_t j = (i * 7919) % batch;
+            std::memcpy(&sa[i * w], &a[j * w], w * 8);
+            std::memcpy(&sb[i * w], &b[j * w], w * 8);
+          }
+          if (nc && run(ctx, sr.data(), sa.data(), sb.data(), nc) != MPB_OK) bad = nc;
+          for (size_t i = 0; i < nc && !bad; i++)
+            if (std::memcmp(&sr[i * ow], &r[((i * 7919) % batch) * ow], ow * 8)) bad++;
+          rows.push_back({g.op, be ? "cpu" : "cuda", g.bits, batch, batch / dt, nc, bad, 0});
+          std::printf("%-11s %5d bits batch %8zu %-5s %12.0f items/s  checked %zu mismatches %zu\n", g.op,
+                      g.bits, batch, be ? "cpu" : "cuda", batch / dt, nc, bad);
+        }
+    }
+  }
+
   // ---- JSON + markdown ----
   std::string date = mpbench::today(), commit = mpbench::commit();
   std::string base = out + "/gpu-" + date + "-" + commit;
