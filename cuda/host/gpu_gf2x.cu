@@ -15,27 +15,14 @@ namespace mpb {
 namespace gpu {
 namespace {
 
-// Blocks of `block` threads that fill device `dev` (a grid-stride kernel: more only queue).
-int gf2x_grid(int dev, int block) {
-  int sms = 0, per_sm = 0;
-  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || sms < 1) {
-    cudaGetLastError();
-    sms = 1;
-  }
-  if (cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev) != cudaSuccess || per_sm < block) {
-    cudaGetLastError();
-    per_sm = 2048;
-  }
-  return sms * (per_sm / block);
-}
-
 // One row operation: inputs a (and b) of in_limbs per row, output out_limbs per row.
 int run_rows(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t in_limbs, size_t out_limbs,
-             size_t count, int block, const Options &opt, char *why, size_t why_len,
+             size_t count, int op, int sparse, const Options &opt, char *why, size_t why_len,
              const std::function<cudaError_t(uint32_t *out, const uint32_t *a, const uint32_t *b,
                                              size_t n, int grid, cudaStream_t s)> &launch) {
   return run_split(count, opt, why, why_len, [&](int dev, size_t first, size_t n, char *w, size_t wl) -> int {
-    const int grid = gf2x_grid(dev, block);
+    const int grid = gf2x_grid(op, (int)in_limbs, sparse, dev);
+    if (grid <= 0) return say(w, wl, "device %d: no resident blocks for the gf2x kernel", dev), MPB_EDEVICE;
     std::vector<Input> ins = {{a, in_limbs * 8, true}};
     if (b) ins.push_back({b, in_limbs * 8, true});
     return run_device(dev, first, n, ins, r, out_limbs * 8, 0, opt.chunk_items,
@@ -60,7 +47,7 @@ int gf2x_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t width, si
     return MPB_EUNSUPPORTED;
   }
   const int w = (int)width;
-  return run_rows(r, a, b, width, 2 * width, count, kGf2xBlock, opt, why, why_len,
+  return run_rows(r, a, b, width, 2 * width, count, 0, -1, opt, why, why_len,
                   [&](uint32_t *o, const uint32_t *x, const uint32_t *y, size_t n, int grid, cudaStream_t s) {
                     return launch_gf2x_mul(w, o, x, y, n, grid, s);
                   });
@@ -74,7 +61,7 @@ int gf2x_sqr(uint64_t *r, const uint64_t *a, size_t width, size_t count, const O
     return MPB_EUNSUPPORTED;
   }
   const int w = (int)width;
-  return run_rows(r, a, nullptr, width, 2 * width, count, kGf2xSqrBlock, opt, why, why_len,
+  return run_rows(r, a, nullptr, width, 2 * width, count, 1, -1, opt, why, why_len,
                   [&](uint32_t *o, const uint32_t *x, const uint32_t *, size_t n, int grid, cudaStream_t s) {
                     return launch_gf2x_sqr(w, o, x, n, grid, s);
                   });
@@ -98,7 +85,7 @@ int gf2x_mulmod(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_
     }
   }
   const void *params = barrett.empty() ? nullptr : barrett.data();
-  return run_rows(r, a, b, f_width, f_width, count, kGf2xBlock, opt, why, why_len,
+  return run_rows(r, a, b, f_width, f_width, count, 2, sparse, opt, why, why_len,
                   [&](uint32_t *o, const uint32_t *x, const uint32_t *y, size_t n, int grid, cudaStream_t s) {
                     return launch_gf2x_mulmod(w, sparse, params, o, x, y, n, grid, s);
                   });

@@ -127,6 +127,48 @@ bool gf2x_barrett_setup(void *params, const uint64_t *f, int limbs) {
 }
 int gf2x_sparse_field(const uint64_t *f, int limbs) { return sparse_field_index(f, (size_t)limbs); }
 
+namespace {
+// SMs x resident blocks of `kernel` (block threads, static shared memory only); 0 on error.
+template <class K>
+int resident_grid(K kernel, int block, int device) {
+  int sms = 0, per_sm = 0;
+  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return sms * (per_sm > 0 ? per_sm : 1);
+}
+} // namespace
+
+int gf2x_grid(int op, int limbs, int sparse_field, int device) {
+  if (op == 2 && sparse_field >= 0) {
+    switch (sparse_field) {
+#define MPB_CASE(i) case i: return resident_grid(gf2x_mulmod_sparse_kernel<i>, kGf2xBlock, device);
+      MPB_CASE(0) MPB_CASE(1) MPB_CASE(2) MPB_CASE(3) MPB_CASE(4)
+#undef MPB_CASE
+      default: return 0;
+    }
+  }
+  switch (limbs) {
+#define MPB_CASE(w)                                                                             \
+  case w:                                                                                       \
+    if (op == 0) return resident_grid(gf2x_mul_kernel<2 * w>, kGf2xBlock, device);              \
+    if (op == 1) return resident_grid(gf2x_sqr_kernel<2 * w>, kGf2xSqrBlock, device);           \
+    break;
+    MPB_GF2X_MUL_WIDTHS(MPB_CASE)
+#undef MPB_CASE
+    default: break;
+  }
+  if (op == 2) switch (limbs) {
+#define MPB_CASE(w) case w: return resident_grid(gf2x_mulmod_barrett_kernel<2 * w>, kGf2xBlock, device);
+      MPB_GF2X_MULMOD_WIDTHS(MPB_CASE)
+#undef MPB_CASE
+      default: break;
+    }
+  return 0;
+}
+
 cudaError_t launch_gf2x_mul(int limbs, uint32_t *out, const uint32_t *a, const uint32_t *b, size_t count,
                             int grid, cudaStream_t s) {
   switch (limbs) {

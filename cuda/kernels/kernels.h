@@ -62,6 +62,9 @@ size_t gf2x_barrett_bytes(int limbs);
 bool gf2x_barrett_setup(void *params, const uint64_t *f, int limbs);
 // Index of the compiled sparse-fold kernel for f (a NIST polynomial at its width), or -1.
 int gf2x_sparse_field(const uint64_t *f, int limbs);
+// Blocks that fill `device` once (persistent grid-stride grid): op 0 = mul, 1 = sqr, 2 = mulmod
+// (sparse_field as for launch_gf2x_mulmod). 0 when there is no such kernel or on a CUDA error.
+int gf2x_grid(int op, int limbs, int sparse_field, int device);
 cudaError_t launch_gf2x_mul(int limbs, uint32_t *out, const uint32_t *a, const uint32_t *b, size_t count,
                             int grid, cudaStream_t s);
 cudaError_t launch_gf2x_sqr(int limbs, uint32_t *out, const uint32_t *a, size_t count, int grid,
