@@ -7,7 +7,7 @@
 // prints a table, the AUTO-vs-best summary and the CPU/GPU crossovers.
 //
 //   bench_gpu [--out DIR] [--max-batch N] [--check N] [--cap SECONDS] [--bits 1024,2048,...]
-//             [--ops powm,powm_ct,rsa_crt,mul] [--no-cpu]
+//             [--ops powm,powm_ct,rsa_crt,mul,gf2x] [--no-cpu]
 // --cap: a configuration stops growing its batch once a run would take longer than this
 // (the throughput has long reached its plateau by then); default 2 s.
 #include <gmp.h>
@@ -103,7 +103,7 @@ int main(int argc, char **argv) {
   double cap = 2.0;
   bool cpu = true;
   std::vector<int> bits_list = {1024, 2048, 4096, 8192};
-  std::set<std::string> ops = {"powm", "powm_ct", "rsa_crt", "mul"};
+  std::set<std::string> ops = {"powm", "powm_ct", "rsa_crt", "mul", "gf2x"};
   for (int i = 1; i < argc; i++) {
     if (!std::strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
     else if (!std::strcmp(argv[i], "--max-batch") && i + 1 < argc) max_batch = std::strtoull(argv[++i], nullptr, 0);
@@ -371,6 +371,79 @@ int main(int argc, char **argv) {
                           batch, batch / dt, nc, bad);
             });
       }
+
+  // ---- GF(2)[x]: products and squares (bits = width * 64), products mod the NIST polynomials
+  // (bits = field degree; sparse-fold kernels); cuda direct and the CPU backend, sampled items
+  // checked against the CPU batch ----
+  if (ops.count("gf2x")) {
+    struct G { const char *op; int bits; size_t w; std::vector<int> f; };  // f: exponents of f
+    const std::vector<G> gops = {
+        {"gf2x_mul", 192, 3, {}}, {"gf2x_mul", 256, 4, {}}, {"gf2x_mul", 576, 9, {}}, {"gf2x_mul", 1024, 16, {}},
+        {"gf2x_sqr", 256, 4, {}}, {"gf2x_sqr", 576, 9, {}},
+        {"gf2x_mulmod", 163, 3, {163, 7, 6, 3, 0}}, {"gf2x_mulmod", 233, 4, {233, 74, 0}},
+        {"gf2x_mulmod", 283, 5, {283, 12, 7, 5, 0}}, {"gf2x_mulmod", 409, 7, {409, 87, 0}},
+        {"gf2x_mulmod", 571, 9, {571, 10, 5, 2, 0}}};
+    for (const G &g : gops) {
+      const size_t w = g.w, ow = g.f.empty() ? 2 * w : w;
+      const bool sq = g.op[5] == 's', mm = !g.f.empty();
+      std::vector<uint64_t> f(w, 0), a, b, r;
+      for (int e : g.f) f[e / 64] |= 1ull << (e % 64);
+      auto ensure = [&](size_t k) {
+        size_t old = a.size() / w;
+        if (k <= old) return;
+        a.resize(k * w), b.resize(k * w), r.resize(k * ow);
+        for (size_t i = old * w; i < k * w; i++) {
+          a[i] = rng(), b[i] = rng();
+          if (mm) {  // below x^m: limb l keeps its bits under g.bits
+            const size_t bit = 64 * (i % w);
+            const uint64_t keep = bit >= (size_t)g.bits ? 0 : bit + 64 <= (size_t)g.bits ? ~0ull : ~0ull >> (bit + 64 - g.bits);
+            a[i] &= keep, b[i] &= keep;
+          }
+        }
+      };
+      auto run_api = [&](uint64_t *rr, const uint64_t *x, const uint64_t *y, size_t n) {
+        if (mm) return mpb_batch_gf2x_mulmod(ctx, rr, x, y, f.data(), w, n, nullptr);
+        return sq ? mpb_batch_gf2x_sqr(ctx, rr, x, w, n, nullptr) : mpb_batch_gf2x_mul(ctx, rr, x, y, w, n, nullptr);
+      };
+      for (int be = 0; be < (cpu ? 2 : 1); be++) {  // cuda direct, cpu via the batch API
+        const char *bname = be ? "cpu" : "cuda";
+        sweep(
+            [&](size_t batch) -> double {
+              ensure(batch);
+              mpb_ctx_set_backend(ctx, MPB_BACKEND_CPU);
+              mpb::gpu::Options o;
+              double t0 = now();
+              int st;
+              if (be == 1) st = run_api(r.data(), a.data(), b.data(), batch);
+              else if (mm) st = mpb::gpu::gf2x_mulmod(r.data(), a.data(), b.data(), f.data(), w, batch, o, why, sizeof why);
+              else if (sq) st = mpb::gpu::gf2x_sqr(r.data(), a.data(), w, batch, o, why, sizeof why);
+              else st = mpb::gpu::gf2x_mul(r.data(), a.data(), b.data(), w, batch, o, why, sizeof why);
+              double dt = now() - t0;
+              if (st != MPB_OK) {
+                std::fprintf(stderr, "%s %d %s failed: %d %s\n", g.op, g.bits, bname, st, why);
+                return -1;
+              }
+              return dt;
+            },
+            [&](size_t batch, double dt) {
+              size_t nc = std::min(batch, check), bad = 0;
+              std::vector<uint64_t> sa(nc * w), sb(nc * w), sr(nc * ow);
+              for (size_t i = 0; i < nc; i++) {
+                size_t j = (i * 7919) % batch;
+                std::memcpy(&sa[i * w], &a[j * w], w * 8);
+                std::memcpy(&sb[i * w], &b[j * w], w * 8);
+              }
+              mpb_ctx_set_backend(ctx, MPB_BACKEND_CPU);
+              if (nc && run_api(sr.data(), sa.data(), sb.data(), nc) != MPB_OK) bad = nc;
+              for (size_t i = 0; i < nc && !bad; i++)
+                if (std::memcmp(&sr[i * ow], &r[((i * 7919) % batch) * ow], ow * 8)) bad++;
+              rows.push_back({g.op, bname, g.bits, 1, batch, batch / dt, nc, bad, 0});
+              std::printf("%-11s %5d bits batch %8zu %-5s %12.0f items/s  checked %zu mismatches %zu\n", g.op,
+                          g.bits, batch, bname, batch / dt, nc, bad);
+            });
+      }
+    }
+  }
 
   // ---- AUTO against the better of CPU and the default GPU mapping; crossovers ----
   std::map<std::tuple<std::string, int, size_t>, std::map<std::string, double>> by;

@@ -2,7 +2,9 @@
 // x^i): product, square, product mod an irreducible f, inverse mod f. Multiplication and
 // squaring come from the gf2x helpers' limb layer (cpu/gf2x_mpn.h: PCLMUL/VPCLMULQDQ base
 // cases, Karatsuba/Toom), reduction and inversion from cpu/gf2x_poly.h; items are spread over
-// the OpenMP threads with per-thread scratch.
+// the OpenMP threads with per-thread scratch. mul, sqr and mulmod first try the CUDA backend
+// (cpu/batch_gpu.cpp: AUTO from tuning::GPU_MIN_BATCH_GF2X_*, or forced); inv always runs
+// here (no GPU kernel: extended Euclid per item).
 #include <omp.h>
 
 #include <cstdio>
@@ -21,11 +23,12 @@ int64_t degree(const limb *p, size_t n) {
   return gf2xapi::deg(p, m);
 }
 
-int common(Call &call, mpb_ctx *ctx, size_t width, size_t count, size_t mult, Settings &s) {
+// gpu_ok: the op has a CUDA path (mul, sqr, mulmod; inv stays on the CPU).
+int common(Call &call, mpb_ctx *ctx, size_t width, size_t count, size_t mult, Settings &s, bool gpu_ok) {
   int st;
   if ((st = check_shape(call, ctx, width, count, mult))) return st;
   s = snapshot(ctx);
-  if ((st = check_backend(call, s))) return st;
+  if ((st = check_backend(call, s, gpu_ok))) return st;
   return MPB_OK;
 }
 
@@ -48,7 +51,7 @@ MPB_API int mpb_batch_gf2x_mul(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, con
                                size_t width, size_t count, mpb_call_info *info) {
   Call call(info);
   Settings s;
-  int st = common(call, ctx, width, count, 2, s);
+  int st = common(call, ctx, width, count, 2, s, true);
   if (st) return st;
   if (count == 0) {
     call.choose(MPB_BACKEND_CPU, 1, "empty batch");
@@ -57,6 +60,12 @@ MPB_API int mpb_batch_gf2x_mul(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, con
   if ((st = check_ptr(call, r, MPB_ARG_R)) || (st = check_ptr(call, a, MPB_ARG_A)) ||
       (st = check_ptr(call, b, MPB_ARG_B)))
     return st;
+  {
+    int gst = MPB_OK;
+    char gpu_why[112] = {0};
+    if (gpu_try_gf2x_mul(call, s, r, a, b, width, count, &gst, gpu_why, sizeof gpu_why))
+      return gst == MPB_OK ? call.finish(MPB_OK) : call.fail(gst, MPB_ARG_CTX, -1, gpu_why);
+  }
   int T = threads_for(s, count, work_mul(width) / 4);
   ThreadScratch scr(T, gf2x::mul_itch(width, width), false);
   if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
@@ -75,13 +84,19 @@ MPB_API int mpb_batch_gf2x_sqr(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, siz
                                size_t count, mpb_call_info *info) {
   Call call(info);
   Settings s;
-  int st = common(call, ctx, width, count, 2, s);
+  int st = common(call, ctx, width, count, 2, s, true);
   if (st) return st;
   if (count == 0) {
     call.choose(MPB_BACKEND_CPU, 1, "empty batch");
     return call.finish(MPB_OK);
   }
   if ((st = check_ptr(call, r, MPB_ARG_R)) || (st = check_ptr(call, a, MPB_ARG_A))) return st;
+  {
+    int gst = MPB_OK;
+    char gpu_why[112] = {0};
+    if (gpu_try_gf2x_sqr(call, s, r, a, width, count, &gst, gpu_why, sizeof gpu_why))
+      return gst == MPB_OK ? call.finish(MPB_OK) : call.fail(gst, MPB_ARG_CTX, -1, gpu_why);
+  }
   int T = threads_for(s, count, (double)width);
   call.choose(MPB_BACKEND_CPU, T, T > 1 ? "cpu: gf2x items over threads" : "cpu: gf2x, batch too small to thread");
 #pragma omp parallel for num_threads(T) schedule(static) if (T > 1)
@@ -94,7 +109,7 @@ MPB_API int mpb_batch_gf2x_mulmod(mpb_ctx *ctx, uint64_t *r, const uint64_t *a,
                                   size_t count, mpb_call_info *info) {
   Call call(info);
   Settings s;
-  int st = common(call, ctx, f_width, count, 2, s);
+  int st = common(call, ctx, f_width, count, 2, s, true);
   if (st) return st;
   if ((st = check_ptr(call, f, MPB_ARG_M))) return st;
   if (count == 0) {
@@ -105,6 +120,12 @@ MPB_API int mpb_batch_gf2x_mulmod(mpb_ctx *ctx, uint64_t *r, const uint64_t *a,
       (st = check_ptr(call, b, MPB_ARG_B)))
     return st;
   if ((st = check_field(call, f, f_width, a, b, count))) return st;
+  {
+    int gst = MPB_OK;
+    char gpu_why[112] = {0};
+    if (gpu_try_gf2x_mulmod(call, s, r, a, b, f, f_width, count, &gst, gpu_why, sizeof gpu_why))
+      return gst == MPB_OK ? call.finish(MPB_OK) : call.fail(gst, MPB_ARG_CTX, -1, gpu_why);
+  }
   const size_t w = f_width, fn = mpn::normalized_size(f, w);
   int T = threads_for(s, count, work_mul(w) / 2);
   ThreadScratch scr(T, 2 * w + gf2x::mul_itch(w, w), false);
@@ -130,7 +151,7 @@ MPB_API int mpb_batch_gf2x_inv(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, con
                                size_t f_width, size_t count, mpb_call_info *info) {
   Call call(info);
   Settings s;
-  int st = common(call, ctx, f_width, count, 1, s);
+  int st = common(call, ctx, f_width, count, 1, s, false);
   if (st) return st;
   if ((st = check_ptr(call, f, MPB_ARG_M))) return st;
   if (count == 0) {

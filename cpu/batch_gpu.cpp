@@ -173,5 +173,50 @@ bool gpu_try_mul(Call &call, const Settings &s, limb *r, const limb *a, const li
 #endif
 }
 
+// GF(2)[x] products, squares and products mod one shared f (cuda/host/gpu_gf2x.cu). Inversion
+// stays on the CPU (extended Euclid: data-dependent iteration counts, a poor fit for one
+// thread per item).
+namespace {
+enum class Gf2xOp { Mul, Sqr, Mulmod };
+bool gpu_try_gf2x(Gf2xOp op, Call &call, const Settings &s, limb *r, const limb *a, const limb *b,
+                  const limb *f, size_t width, size_t count, int *status, char *why, size_t len) {
+  *status = MPB_OK;
+#ifdef MPB_HAVE_CUDA
+  const char *what = op == Gf2xOp::Mul ? "gf2x_mul" : op == Gf2xOp::Sqr ? "gf2x_sqr" : "gf2x_mulmod";
+  const size_t min_batch = op == Gf2xOp::Mul   ? tuning::GPU_MIN_BATCH_GF2X_MUL
+                           : op == Gf2xOp::Sqr ? tuning::GPU_MIN_BATCH_GF2X_SQR
+                                               : tuning::GPU_MIN_BATCH_GF2X_MULMOD;
+  const bool kernel = op == Gf2xOp::Mulmod ? gpu::gf2x_mulmod_width_supported(width) : gpu::gf2x_width_supported(width);
+  if (!gpu_decide(s, count, min_batch, kernel, what, status, why, len)) return *status != MPB_OK;
+  gpu::Options o;
+  o.devices = s.ndev ? s.dev : nullptr;
+  o.ndevices = s.ndev;
+  char err[160] = {0};
+  int st = op == Gf2xOp::Mul   ? gpu::gf2x_mul(r, a, b, width, count, o, err, sizeof err)
+           : op == Gf2xOp::Sqr ? gpu::gf2x_sqr(r, a, width, count, o, err, sizeof err)
+                               : gpu::gf2x_mulmod(r, a, b, f, width, count, o, err, sizeof err);
+  return gpu_done(call, s, st, err, what, status, why, len);
+#else
+  (void)op, (void)call, (void)r, (void)a, (void)b, (void)f, (void)width, (void)count;
+  std::snprintf(why, len, "%s", "built without CUDA");
+  if (s.backend == MPB_BACKEND_CUDA) *status = MPB_EUNSUPPORTED;
+  return *status != MPB_OK;
+#endif
+}
+} // namespace
+
+bool gpu_try_gf2x_mul(Call &call, const Settings &s, limb *r, const limb *a, const limb *b, size_t width,
+                      size_t count, int *status, char *why, size_t len) {
+  return gpu_try_gf2x(Gf2xOp::Mul, call, s, r, a, b, nullptr, width, count, status, why, len);
+}
+bool gpu_try_gf2x_sqr(Call &call, const Settings &s, limb *r, const limb *a, size_t width, size_t count,
+                      int *status, char *why, size_t len) {
+  return gpu_try_gf2x(Gf2xOp::Sqr, call, s, r, a, nullptr, nullptr, width, count, status, why, len);
+}
+bool gpu_try_gf2x_mulmod(Call &call, const Settings &s, limb *r, const limb *a, const limb *b, const limb *f,
+                         size_t f_width, size_t count, int *status, char *why, size_t len) {
+  return gpu_try_gf2x(Gf2xOp::Mulmod, call, s, r, a, b, f, f_width, count, status, why, len);
+}
+
 } // namespace batch
 } // namespace mpb

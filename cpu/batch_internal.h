@@ -147,5 +147,12 @@ bool gpu_try_rsa(Call &call, const Settings &s, limb *out, const limb *c, const 
                  size_t count, int *status, char *why, size_t len);
 bool gpu_try_mul(Call &call, const Settings &s, limb *r, const limb *a, const limb *b, size_t width,
                  size_t count, int *status, char *why, size_t len);
+// GF(2)[x] (cpu/batch_gf2x.cpp); mulmod after the field checks (f shared, f_width limbs).
+bool gpu_try_gf2x_mul(Call &call, const Settings &s, limb *r, const limb *a, const limb *b, size_t width,
+                      size_t count, int *status, char *why, size_t len);
+bool gpu_try_gf2x_sqr(Call &call, const Settings &s, limb *r, const limb *a, size_t width, size_t count,
+                      int *status, char *why, size_t len);
+bool gpu_try_gf2x_mulmod(Call &call, const Settings &s, limb *r, const limb *a, const limb *b, const limb *f,
+                         size_t f_width, size_t count, int *status, char *why, size_t len);
 } // namespace batch
 } // namespace mpb

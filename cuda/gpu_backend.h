@@ -39,6 +39,8 @@ bool rsa_half_width_supported(size_t hwidth); // 8, 16, 32, 64 (RSA-1024..RSA-81
 int powm_tpi(size_t width, int requested);
 int rsa_tpi(size_t half_width, int requested);
 bool mul_width_supported(size_t width);       // 4, 8, 16
+bool gf2x_width_supported(size_t width);      // GF(2)[x] mul/sqr: 1, 2, 3, 4, 5, 7, 8, 9, 16
+bool gf2x_mulmod_width_supported(size_t fw);  // GF(2)[x] mulmod: 1, 2, 3, 4, 5, 7, 8, 9 (any f)
 
 // r = base^e mod m; m odd > 1 (m_rows 1 or count), e rows of e_width limbs (e_rows 1 or count).
 int powm(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width, size_t e_rows,
@@ -52,6 +54,17 @@ int rsa_crt(uint64_t *out, const uint64_t *c, const uint64_t *p, const uint64_t 
 // r (2*width limbs per row) = a * b; delayed-carry Comba (dc = true) or carry chains.
 int mul(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t width, size_t count, bool dc,
         const Options &opt, char *why, size_t why_len);
+
+// GF(2)[x] rows (bit i = coefficient of x^i; cuda/host/gpu_gf2x.cu): r (2*width limbs per row)
+// = a * b, r = a^2, and r (f_width limbs) = a * b mod f for one f shared by the batch
+// (deg f >= 1, deg a, deg b < deg f: validated by the caller). A NIST polynomial at its
+// width runs the sparse-fold kernel, any other f the Barrett kernel. Inversion has no kernel.
+int gf2x_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t width, size_t count,
+             const Options &opt, char *why, size_t why_len);
+int gf2x_sqr(uint64_t *r, const uint64_t *a, size_t width, size_t count, const Options &opt,
+             char *why, size_t why_len);
+int gf2x_mulmod(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *f, size_t f_width,
+                size_t count, const Options &opt, char *why, size_t why_len);
 
 } // namespace gpu
 } // namespace mpb

@@ -17,10 +17,10 @@
 #include "../gpu_backend.h"
 #include "../kernels/kernels.h"
 #include "../thread/powm.cuh"
+#include "run.h"
 
 namespace mpb {
 namespace gpu {
-namespace {
 
 void say(char *why, size_t len, const char *fmt, ...) {
   if (!why || !len) return;
@@ -29,6 +29,8 @@ void say(char *why, size_t len, const char *fmt, ...) {
   std::vsnprintf(why, len, fmt, ap);
   va_end(ap);
 }
+
+namespace {
 
 #define MPB_CUDA_TRY(call)                                                                  \
   do {                                                                                      \
@@ -98,16 +100,9 @@ void parallel_for(size_t n, const std::function<void(size_t, size_t)> &fn) {
   for (auto &x : th) x.join();
 }
 
-// ---- chunked, double-buffered execution on one device ---------------------------------------
-struct Input {
-  const void *host;   // whole-batch base pointer
-  size_t item_bytes;  // bytes per item (per_item) or total bytes (shared)
-  bool per_item;
-};
+} // namespace
 
-using Launch = std::function<cudaError_t(void *const *d_in, void *d_out, void *d_table,
-                                         size_t n, cudaStream_t s)>;
-
+// ---- chunked, double-buffered execution on one device (declared in run.h) --------------------
 int run_device(int dev, size_t first, size_t n, const std::vector<Input> &ins, void *out_host,
                size_t out_item_bytes, size_t table_bytes, size_t chunk_hint, const Launch &launch,
                char *why, size_t why_len) {
@@ -236,6 +231,8 @@ int run_split(size_t count, const Options &opt, char *why, size_t why_len,
     }
   return MPB_OK;
 }
+
+namespace {
 
 template <int N>
 int powm_n(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width, size_t e_rows,

@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <mpbatch/tuning.h>
+
 namespace mpb {
 namespace gpu {
 
@@ -56,6 +58,31 @@ cudaError_t launch_powm_coop(const PowmLaunch &L, cudaStream_t s);
 cudaError_t launch_rsa_coop(const RsaLaunch &L, cudaStream_t s);
 cudaError_t launch_mul(int nwords, bool delayed_carry, uint32_t *out, const uint32_t *a,
                        const uint32_t *b, size_t count, int grid, cudaStream_t s);
+
+// ---- GF(2)[x] (cuda/kernels/gf2x_kernels.cu), sizes in 64-bit limbs; one thread per item.
+// Comb kernels: blocks of kGf2xBlock threads (each thread's window table is a slice of the
+// block's static shared memory, at most 36 KiB per block); squaring: kGf2xSqrBlock threads.
+constexpr int kGf2xBlock = tuning::GPU_GF2X_BLOCK;
+constexpr int kGf2xSqrBlock = tuning::GPU_GF2X_SQR_BLOCK;
+bool gf2x_mul_kernel_exists(int limbs);     // mul and sqr
+bool gf2x_mulmod_kernel_exists(int limbs);  // mulmod by the Barrett kernel (any f)
+// Barrett constants (gf2::BarrettF<2*limbs>) for f: size (0: no kernel) and host setup (false
+// when deg f < 1).
+size_t gf2x_barrett_bytes(int limbs);
+bool gf2x_barrett_setup(void *params, const uint64_t *f, int limbs);
+// Index of the compiled sparse-fold kernel for f (a NIST polynomial at its width), or -1.
+int gf2x_sparse_field(const uint64_t *f, int limbs);
+// Blocks that fill `device` once (persistent grid-stride grid): op 0 = mul, 1 = sqr, 2 = mulmod
+// (sparse_field as for launch_gf2x_mulmod). 0 when there is no such kernel or on a CUDA error.
+int gf2x_grid(int op, int limbs, int sparse_field, int device);
+cudaError_t launch_gf2x_mul(int limbs, uint32_t *out, const uint32_t *a, const uint32_t *b, size_t count,
+                            int grid, cudaStream_t s);
+cudaError_t launch_gf2x_sqr(int limbs, uint32_t *out, const uint32_t *a, size_t count, int grid,
+                            cudaStream_t s);
+// sparse_field >= 0: the sparse-fold kernel (barrett unused); else the Barrett kernel with the
+// constants at `barrett` (host memory, passed by value as the kernel parameter).
+cudaError_t launch_gf2x_mulmod(int limbs, int sparse_field, const void *barrett, uint32_t *out,
+                               const uint32_t *a, const uint32_t *b, size_t count, int grid, cudaStream_t s);
 
 } // namespace gpu
 } // namespace mpb

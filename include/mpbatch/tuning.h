@@ -90,6 +90,25 @@ constexpr int gpu_powm_tpi(size_t width) {
 constexpr int gpu_rsa_tpi(size_t half_width) {
   return half_width == 8 || half_width == 16 ? 1 : half_width == 32 ? 8 : half_width == 64 ? 16 : 0;
 }
+/* GF(2)[x] kernels (cuda/kernels/gf2x_kernels.cu, cuda/thread/gf2x.cuh), NOT MEASURED: no GPU
+ * (2026-11-21, estimates). One thread per item, 32-bit words; mul and mulmod: windowed comb,
+ * window W = 3 bits for operands up to 128 bits, else 4; the table covers a panel of at most
+ * P = 8 words (256 bits) of the tabled operand and lives in shared memory (2^W (P+1) words per
+ * thread, interleaved across the block: conflict free), blocks of 64 threads (at most 36 KiB
+ * of shared memory each); sqr: bit spreading, blocks of 128. mulmod: compiled sparse fold for
+ * the NIST polynomials at their widths, Barrett (3 comb products) for any other f.
+ * Kernels: mul/sqr at 1, 2, 3, 4, 5, 7, 8, 9, 16 limbs, mulmod at 1..5, 7, 8, 9 limbs.
+ * AUTO thresholds: the CPU multiplies with PCLMUL and every item crosses PCIe twice, so the GPU
+ * needs large batches; a square costs the CPU less than its transfer, so squaring goes to the
+ * GPU in AUTO only for very large batches. */
+constexpr int GPU_GF2X_WINDOW_SMALL = 3;   /* comb window for operands of <= 4 words (128 bits) */
+constexpr int GPU_GF2X_WINDOW = 4;         /* comb window above that */
+constexpr int GPU_GF2X_PANEL_WORDS = 8;    /* words of the tabled operand per window table */
+constexpr int GPU_GF2X_BLOCK = 64;         /* threads per block, comb kernels (mul, mulmod) */
+constexpr int GPU_GF2X_SQR_BLOCK = 128;    /* threads per block, squaring */
+constexpr size_t GPU_MIN_BATCH_GF2X_MUL = (size_t)1 << 18;
+constexpr size_t GPU_MIN_BATCH_GF2X_SQR = (size_t)1 << 22;
+constexpr size_t GPU_MIN_BATCH_GF2X_MULMOD = (size_t)1 << 16;
 /* CPU batch backend (cpu/batch_ctx.cpp). Work is counted in 64x64-bit limb products.
  * `bench/tune --batch` measures the three AUTO choices below (2026-11-21, AMD EPYC 2 vCPU,
  * commit 6d65a35): fork/join of a 2-thread region 600 ns, one product 0.49 ns, so

@@ -1,0 +1,95 @@
+// cuda/host/gpu_gf2x.cu: the GF(2)[x] batch operations on the GPU: size checks, the per-call
+// constants of the reduction (which kernel for f, Barrett constants) and the streaming through
+// run_split / run_device (cuda/host/run.h).
+#include <cuda_runtime.h>
+
+#include <vector>
+
+#include <mpbatch/common.h>
+
+#include "../gpu_backend.h"
+#include "../kernels/kernels.h"
+#include "run.h"
+
+namespace mpb {
+namespace gpu {
+namespace {
+
+// One row operation: inputs a (and b) of in_limbs per row, output out_limbs per row.
+int run_rows(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t in_limbs, size_t out_limbs,
+             size_t count, int op, int sparse, const Options &opt, char *why, size_t why_len,
+             const std::function<cudaError_t(uint32_t *out, const uint32_t *a, const uint32_t *b,
+                                             size_t n, int grid, cudaStream_t s)> &launch) {
+  return run_split(count, opt, why, why_len, [&](int dev, size_t first, size_t n, char *w, size_t wl) -> int {
+    const int grid = gf2x_grid(op, (int)in_limbs, sparse, dev);
+    if (grid <= 0) return say(w, wl, "device %d: no resident blocks for the gf2x kernel", dev), MPB_EDEVICE;
+    std::vector<Input> ins = {{a, in_limbs * 8, true}};
+    if (b) ins.push_back({b, in_limbs * 8, true});
+    return run_device(dev, first, n, ins, r, out_limbs * 8, 0, opt.chunk_items,
+        [&](void *const *d_in, void *d_out, void *, size_t cn, cudaStream_t s) {
+          return launch((uint32_t *)d_out, (const uint32_t *)d_in[0],
+                        b ? (const uint32_t *)d_in[1] : nullptr, cn, grid, s);
+        },
+        w, wl);
+  });
+}
+
+} // namespace
+
+bool gf2x_width_supported(size_t width) { return width <= 64 && gf2x_mul_kernel_exists((int)width); }
+bool gf2x_mulmod_width_supported(size_t fw) { return fw <= 64 && gf2x_mulmod_kernel_exists((int)fw); }
+
+int gf2x_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t width, size_t count,
+             const Options &opt, char *why, size_t why_len) {
+  if (count == 0) return MPB_OK;
+  if (!gf2x_width_supported(width)) {
+    say(why, why_len, "no GPU kernel for %zu-limb GF(2)[x] products", width);
+    return MPB_EUNSUPPORTED;
+  }
+  const int w = (int)width;
+  return run_rows(r, a, b, width, 2 * width, count, 0, -1, opt, why, why_len,
+                  [&](uint32_t *o, const uint32_t *x, const uint32_t *y, size_t n, int grid, cudaStream_t s) {
+                    return launch_gf2x_mul(w, o, x, y, n, grid, s);
+                  });
+}
+
+int gf2x_sqr(uint64_t *r, const uint64_t *a, size_t width, size_t count, const Options &opt,
+             char *why, size_t why_len) {
+  if (count == 0) return MPB_OK;
+  if (!gf2x_width_supported(width)) {
+    say(why, why_len, "no GPU kernel for %zu-limb GF(2)[x] squares", width);
+    return MPB_EUNSUPPORTED;
+  }
+  const int w = (int)width;
+  return run_rows(r, a, nullptr, width, 2 * width, count, 1, -1, opt, why, why_len,
+                  [&](uint32_t *o, const uint32_t *x, const uint32_t *, size_t n, int grid, cudaStream_t s) {
+                    return launch_gf2x_sqr(w, o, x, n, grid, s);
+                  });
+}
+
+int gf2x_mulmod(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *f, size_t f_width,
+                size_t count, const Options &opt, char *why, size_t why_len) {
+  if (count == 0) return MPB_OK;
+  if (!gf2x_mulmod_width_supported(f_width)) {
+    say(why, why_len, "no GPU kernel for %zu-limb GF(2)[x] moduli", f_width);
+    return MPB_EUNSUPPORTED;
+  }
+  const int w = (int)f_width;
+  const int sparse = gf2x_sparse_field(f, w);
+  std::vector<unsigned char> barrett;
+  if (sparse < 0) {
+    barrett.resize(gf2x_barrett_bytes(w));
+    if (!gf2x_barrett_setup(barrett.data(), f, w)) {
+      say(why, why_len, "f must have degree >= 1");
+      return MPB_EVAL;
+    }
+  }
+  const void *params = barrett.empty() ? nullptr : barrett.data();
+  return run_rows(r, a, b, f_width, f_width, count, 2, sparse, opt, why, why_len,
+                  [&](uint32_t *o, const uint32_t *x, const uint32_t *y, size_t n, int grid, cudaStream_t s) {
+                    return launch_gf2x_mulmod(w, sparse, params, o, x, y, n, grid, s);
+                  });
+}
+
+} // namespace gpu
+} // namespace mpb
