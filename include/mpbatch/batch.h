@@ -11,7 +11,11 @@
  *    and writes NOTHING to the outputs;
  *  - runs on the context's threads (OpenMP; default all cores), allocating its per-thread
  *    scratch once per call (never per item);
- *  - reports in `info` (optional, may be NULL) which backend ran and why.
+ *  - reports in `info` (optional, may be NULL) which backend ran and why;
+ *  - when the GPU itself fails part-way through a call with the CUDA backend forced
+ *    (MPB_EDEVICE after validation passed), output rows may hold partial results: the GPU path
+ *    streams finished chunks into the outputs to handle batches larger than its memory. AUTO
+ *    recomputes the whole call on the CPU instead.
  * A context may be used by several threads at once (its settings are read atomically at the
  * start of each call; changing them while calls run affects later calls only).
  * Outputs must not overlap inputs unless a function says otherwise.
