@@ -72,6 +72,20 @@ constexpr size_t GPU_MIN_BATCH_POWM = 1024;
 constexpr size_t GPU_MIN_BATCH_RSA = 1024;
 constexpr size_t GPU_MIN_BATCH_MUL = (size_t)1 << 18;
 constexpr bool GPU_MUL_DELAYED_CARRY = true;  /* delayed-carry Comba vs carry chains: unmeasured */
+/* Batch modmul on the GPU (odd moduli; even ones stay on the CPU). NOT MEASURED: no GPU
+ * (2026-11-21, estimates). Widths 1..GPU_MODMUL_THREAD_MAX_LIMBS: one thread per item, two
+ * Montgomery products (modulus zero padded to 256/512/1024 bits); wider up to
+ * GPU_MODMUL_BLOCK_MAX_LIMBS: the seed-004 multipartite kernel, one block of
+ * GPU_MODMUL_BLOCK_THREADS threads per item, operands in GPU_MODMUL_K parts (k x k tiles;
+ * 64 threads = one tile each at k = 8). AUTO uses the GPU from these batch sizes (a CPU
+ * modmul is one product and one division, ~1 us at 2048 bits, so only large batches pay
+ * for the transfers). */
+constexpr size_t GPU_MIN_BATCH_MODMUL = (size_t)1 << 16;       /* one-thread kernel */
+constexpr size_t GPU_MIN_BATCH_MODMUL_BLOCK = (size_t)1 << 12; /* block kernel */
+constexpr int GPU_MODMUL_THREAD_MAX_LIMBS = 16;  /* <= 16 (1024 bits): kernels for 8/16/32 words */
+constexpr int GPU_MODMUL_BLOCK_MAX_LIMBS = 128;  /* 8192 bits; ~35 KB of shared memory at k = 8 */
+constexpr int GPU_MODMUL_K = 8;
+constexpr int GPU_MODMUL_BLOCK_THREADS = 64;     /* <= 256 (kModmulBlockMaxThreads) */
 /* CPU batch backend (cpu/batch_ctx.cpp). Work is counted in 64x64-bit limb products.
  * `bench/tune --batch` measures the three AUTO choices below (2026-11-21, AMD EPYC 2 vCPU,
  * commit 6d65a35): fork/join of a 2-thread region 600 ns, one product 0.49 ns, so

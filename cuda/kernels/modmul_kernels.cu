@@ -1,0 +1,125 @@
+// cuda/kernels/modmul_kernels.cu: batched r = a*b mod m for odd moduli.
+//  - small widths (N = 8, 16, 32 words): one thread per item, two Montgomery products
+//    (cuda/thread/modmul.cuh), persistent grid, shared ModCtx in shared memory;
+//  - large widths: one block per item (persistent grid of blocks), the seed-004 multipartite
+//    algorithm of cuda/thread/mp_block.cuh with the block's threads cooperating through
+//    dynamic shared memory; the phase functions are the ones the host tests run.
+#include <cuda_runtime.h>
+
+#include "../thread/modmul.cuh"
+#include "../thread/mp_block.cuh"
+#include "device_common.cuh"
+#include "kernels.h"
+
+namespace mpb {
+namespace gpu {
+
+// a, b, out: count rows of rw words (rw <= N: zero padded to N). mods: ModCtx<N>[1 or count].
+template <int N>
+__global__ void __launch_bounds__(kBlockThreads)
+modmul_thread_kernel(uint32_t *out, const uint32_t *a, const uint32_t *b, int rw, const ModCtx<N> *mods,
+                     int m_stride, size_t count) {
+  __shared__ ModCtx<N> shared_mod;
+  if (m_stride == 0) load_shared(&shared_mod, mods);
+  const size_t nthreads = (size_t)gridDim.x * blockDim.x;
+  for (size_t item = (size_t)blockIdx.x * blockDim.x + threadIdx.x; item < count; item += nthreads) {
+    const ModCtx<N> &m = m_stride == 0 ? shared_mod : mods[item];
+    uint32_t x[N], y[N], r[N];
+    MPB_UNROLL
+    for (int j = 0; j < N; j++) {
+      x[j] = j < rw ? a[item * rw + j] : 0u;
+      y[j] = j < rw ? b[item * rw + j] : 0u;
+    }
+    modmul_item<N>(r, x, y, m);
+    MPB_UNROLL
+    for (int j = 0; j < N; j++)
+      if (j < rw) out[item * rw + j] = r[j];
+  }
+}
+
+namespace {
+// The block executor: every thread runs the phase, then the block synchronises.
+struct DevExec {
+  template <class F>
+  MPB_GHD void run(F f) {
+#if defined(__CUDA_ARCH__)
+    f((int)threadIdx.x);
+    __syncthreads();
+#else
+    (void)f;
+#endif
+  }
+};
+} // namespace
+
+// One block per item. ctxs: item contexts (mp_ctx.h) of ctx_stride words, one or one per item.
+__global__ void __launch_bounds__(kModmulBlockMaxThreads)
+modmul_block_kernel(uint32_t *out, const uint32_t *a, const uint32_t *b, int rw, const uint32_t *ctxs,
+                    size_t ctx_stride, int m_stride, size_t count) {
+  extern __shared__ uint64_t mp_smem[];
+  for (size_t item = blockIdx.x; item < count; item += gridDim.x) {
+    const uint32_t *ctx = ctxs + (m_stride ? item * ctx_stride : 0);
+    mp::Block blk;
+    blk.init(ctx, mp_smem, (int)blockDim.x);
+    DevExec ex;
+    mp::modmul_item(blk, ex, a + item * rw, b + item * rw);
+    for (int i = threadIdx.x; i < rw; i += blockDim.x) out[item * rw + i] = i < blk.g.n ? blk.X[i] : 0u;
+    __syncthreads();  // X is reloaded by the next item
+  }
+}
+
+cudaError_t launch_modmul(const ModmulLaunch &L, cudaStream_t s) {
+  switch (L.nwords) {
+#define MPB_MODMUL_CASE(n)                                                                        \
+  case n:                                                                                         \
+    modmul_thread_kernel<n><<<L.grid, kBlockThreads, 0, s>>>(L.out, L.a, L.b, L.row_words,         \
+        static_cast<const ModCtx<n> *>(L.mods), L.m_stride, L.count);                             \
+    break;
+    MPB_MODMUL_CASE(8)
+    MPB_MODMUL_CASE(16)
+    MPB_MODMUL_CASE(32)
+#undef MPB_MODMUL_CASE
+    case 0:
+      modmul_block_kernel<<<L.grid, L.block_threads, L.smem_bytes, s>>>(L.out, L.a, L.b, L.row_words,
+          static_cast<const uint32_t *>(L.mods), L.ctx_stride, L.m_stride, L.count);
+      break;
+    default: return cudaErrorInvalidValue;
+  }
+  return cudaPeekAtLastError();
+}
+
+size_t modmul_ctx_bytes(int nwords) {
+  switch (nwords) {
+    case 8: return sizeof(ModCtx<8>);
+    case 16: return sizeof(ModCtx<16>);
+    case 32: return sizeof(ModCtx<32>);
+    default: return 0;
+  }
+}
+
+int modmul_grid(int nwords, int block_threads, size_t smem_bytes, int device) {
+  int sms = 0, per_sm = 0;
+  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) return 0;
+  cudaError_t e = cudaSuccess;
+  switch (nwords) {
+    case 8: e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, modmul_thread_kernel<8>, kBlockThreads, 0); break;
+    case 16: e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, modmul_thread_kernel<16>, kBlockThreads, 0); break;
+    case 32: e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, modmul_thread_kernel<32>, kBlockThreads, 0); break;
+    case 0:
+      if (smem_bytes > 48 * 1024 &&
+          (e = cudaFuncSetAttribute(modmul_block_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)smem_bytes)) != cudaSuccess)
+        break;
+      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, modmul_block_kernel, block_threads, smem_bytes);
+      break;
+    default: return 0;
+  }
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return sms * (per_sm > 0 ? per_sm : 1);
+}
+
+} // namespace gpu
+} // namespace mpb
