@@ -250,6 +250,41 @@ int main(int argc, char **argv) {
       }
     }
 
+  // ---- modmul, shared odd modulus: one-thread Montgomery (<= 1024 bits), multipartite block kernel above ----
+  for (int bits : {256, 512, 1024, 2048, 4096, 8192}) {
+    const size_t w = bits / 64;
+    size_t nmax = std::min<size_t>(batches.back(), bits > 1024 ? (size_t)1 << 16 : batches.back());
+    std::vector<uint64_t> m(w), a(nmax * w), b(nmax * w), r(nmax * w);
+    for (auto &x : m) x = rng();
+    m[0] |= 1;
+    m[w - 1] |= 1ull << 63;
+    for (auto &x : a) x = rng();
+    for (auto &x : b) x = rng();
+    for (size_t i = 0; i < nmax; i++) a[i * w + w - 1] &= ~(1ull << 63), b[i * w + w - 1] &= ~(1ull << 63);  // < m
+    for (size_t batch : batches) {
+      if (batch > nmax) break;
+      mpb::gpu::Options o;
+      double t0 = now();
+      int st = mpb::gpu::modmul(r.data(), a.data(), b.data(), m.data(), 1, w, batch, o, why, sizeof why);
+      double dt = now() - t0;
+      if (st != MPB_OK) continue;
+      size_t nc = std::min(batch, check), bad = 0;
+      mpz_t x, y, z, n;
+      mpz_inits(x, y, z, n, nullptr);
+      to_z(n, m.data(), w);
+      for (size_t i = 0; i < nc; i++) {
+        size_t j = (i * 7919) % batch;
+        to_z(x, &a[j * w], w);
+        to_z(y, &b[j * w], w);
+        mpz_mul(z, x, y);
+        mpz_mod(z, z, n);
+        if (!eq_z(z, &r[j * w], w)) bad++;
+      }
+      mpz_clears(x, y, z, n, nullptr);
+      rows.push_back({bits > 1024 ? "modmul_multipartite" : "modmul", "cuda", bits, batch, batch / dt, nc, bad, 0});
+    }
+  }
+
   // ---- JSON + markdown ----
   std::string date = mpbench::today(), commit = mpbench::commit();
   std::string base = out + "/gpu-" + date + "-" + commit;
