@@ -223,6 +223,14 @@ TEST_CASE("GPU multipartite block modmul (host-emulated): odd sizes, k and threa
       for (int T : {1, 32, 64}) check_block(words, k, T, 800 + words * 31 + k * 7 + T, 6);
 }
 
+TEST_CASE("GPU multipartite block modmul (host-emulated): random geometries", "[gpu-thread][modmul]") {
+  auto rng = make_rng(880);
+  for (int it = 0; it < 150; it++) {
+    int words = 8 + (int)(rng() % 300), k = 1 + (int)(rng() % 16), T = 1 + (int)(rng() % 80);
+    check_block(words, k, T, 881 + it, 3);
+  }
+}
+
 TEST_CASE("GPU multipartite block modmul: contexts refuse moduli below 8 words", "[gpu-thread][modmul]") {
   std::vector<uint64_t> m = {0xFFFFFFFFFFFFFFC5ull, 0x1234, 0, 0};
   std::vector<uint32_t> ctx(mp::ctx_stride(16, 8));

@@ -21,15 +21,16 @@ inline int modulus_words(const uint64_t *m, size_t w) {
   return (int)(2 * nl - ((m[nl - 1] >> 32) == 0 ? 1 : 0));
 }
 
-// k actually used for an n-word modulus when `k` is asked for (parts of at least 4 words).
+// k actually used for an n-word modulus when `k` is asked for: parts of at least 4 words, and
+// k >= 2 (with k = 1 there is no high group: nothing would reduce the top of the product).
 inline int effective_k(int n, int k) {
-  int kmax = n / 4 > 1 ? n / 4 : 1;
+  int kmax = n / 4 > 2 ? n / 4 : 2;
   if (k > kmax) k = kmax;
-  return k < 1 ? 1 : k;
+  return k < 2 ? 2 : k;
 }
 
 // Context words for moduli of at most nmax words.
-inline size_t ctx_stride(int nmax, int k) { return (size_t)ctx_words(nmax, k); }
+inline size_t ctx_stride(int nmax, int k) { return (size_t)ctx_words(nmax, k < 2 ? 2 : k); }
 
 namespace detail {
 // q = floor(2^bit / D), r = 2^bit mod D (D: dl limbs, normalized); q gets ql limbs (truncated).
