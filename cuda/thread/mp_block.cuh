@@ -33,6 +33,7 @@
 // Known limits (NOT MEASURED, no GPU was available): the Q products of the low/high groups
 // are column-parallel but the carry ripples and the final corrections run on one thread.
 #pragma once
+#include <stddef.h>
 #include <stdint.h>
 
 #include "chain.cuh"
@@ -117,7 +118,7 @@ struct Geo {
 // Shared-memory layout (offsets in 8-byte units from the start of the block's buffer).
 struct Layout {
   int acc, accB, cy, tiles;     // int64 areas (tiles: uint32 overlaying acc)
-  int X, Y, Pp, S, R;           // uint32 areas, offsets in 32-bit words from u32 base
+  int X, Y, Pp, S, R, MU, NU;   // uint32 areas, offsets in 32-bit words from u32 base
   int u32base;                  // in 8-byte units
   int total8;                   // total size in 8-byte units
   MPB_GHD void init(const Geo &g) {
@@ -139,7 +140,9 @@ struct Layout {
     Pp = Y + g.n;
     S = Pp + g.n;
     R = S + g.ng * g.SL;
-    int u32 = R + g.n + 16;
+    MU = R + g.n + 16;
+    NU = MU + g.h;
+    int u32 = NU + g.t_nu() + 2;
     total8 = u32base + (u32 + 1) / 2;
   }
 };
@@ -236,7 +239,7 @@ struct Block {
   const uint32_t *ctx;  // item context
   int T;                // threads
   int64_t *acc, *accB, *cy;
-  uint32_t *tiles, *X, *Y, *Pp, *S, *R;
+  uint32_t *tiles, *X, *Y, *Pp, *S, *R, *MU, *NU;  // MU, NU: shared copies of mu, nu
   const uint32_t *mu, *nu, *C, *P;
   int t_nu;
 
@@ -256,6 +259,8 @@ struct Block {
     Pp = u + lay.Pp;
     S = u + lay.S;
     R = u + lay.R;
+    MU = u + lay.MU;
+    NU = u + lay.NU;
     t_nu = (int)ctx[3];
     const uint32_t *p = ctx + kHdr + g.n;
     mu = p;
@@ -263,15 +268,16 @@ struct Block {
     C = nu + t_nu + 2;
     P = C + g.n;
   }
-  MPB_GHD const uint32_t *Pprime_global() const { return ctx + kHdr; }
 
-  // ---- load: X = x, Y = y (n words each, from global or shared), P' into shared
+  // ---- load: X = x, Y = y (n words each, from global or shared); P', mu, nu into shared
   MPB_GHD void phase_load(int tid, const uint32_t *x, const uint32_t *y) {
     for (int i = tid; i < g.n; i += T) {
       X[i] = x[i];
       Y[i] = y[i];
       Pp[i] = ctx[kHdr + i];
     }
+    for (int i = tid; i < g.h; i += T) MU[i] = mu[i];
+    for (int i = tid; i < t_nu + 2; i += T) NU[i] = nu[i];
   }
   // ---- phase 1: the k x k tiles X_i * Y_j (2L words each, zero padded)
   MPB_GHD void phase_tiles(int tid) {
@@ -314,10 +320,10 @@ struct Block {
         uint64_t v;
         if (g.kind(l) == 1) {
           int t = g.qt(l);  // mu (t words) * S_l (min(t, SL) words) mod beta^t
-          v = colsum(mu, t, s, t < g.SL ? t : g.SL, c);
+          v = colsum(MU, t, s, t < g.SL ? t : g.SL, c);
         } else {
           int t = g.qt(l), ho = g.hoff(l);  // S_l[ho..SL) * nu_t, nu_t = nu >> (t_nu - t) words
-          v = colsum(s + ho, g.SL - ho, nu + (t_nu - t), t + 2, c);
+          v = colsum(s + ho, g.SL - ho, NU + (t_nu - t), t + 2, c);
         }
         acc[off + c] = (int64_t)v;
       }
@@ -421,7 +427,7 @@ struct Block {
     if (tid != 0) return;
     const int n = g.n, h = g.h;
     for (int i = 0; i < n + 2; i++) R[i] = (uint32_t)acc[h + i];
-    const uint32_t *nu2 = nu + (t_nu - 2);  // 4 words
+    const uint32_t *nu2 = NU + (t_nu - 2);  // 4 words
     // q = floor((R[n] + R[n+1] beta) * nu2 / beta^2): words 2..5 of the 2 x 4 product
     uint32_t *y1 = R + n + 2, *prod = R + n + 4;  // scratch words after R (no local arrays)
     y1[0] = R[n];

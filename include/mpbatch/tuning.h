@@ -83,7 +83,7 @@ constexpr bool GPU_MUL_DELAYED_CARRY = true;  /* delayed-carry Comba vs carry ch
 constexpr size_t GPU_MIN_BATCH_MODMUL = (size_t)1 << 16;       /* one-thread kernel */
 constexpr size_t GPU_MIN_BATCH_MODMUL_BLOCK = (size_t)1 << 12; /* block kernel */
 constexpr int GPU_MODMUL_THREAD_MAX_LIMBS = 16;  /* <= 16 (1024 bits): kernels for 8/16/32 words */
-constexpr int GPU_MODMUL_BLOCK_MAX_LIMBS = 128;  /* 8192 bits; ~35 KB of shared memory at k = 8 */
+constexpr int GPU_MODMUL_BLOCK_MAX_LIMBS = 128;  /* 8192 bits; ~27 KB of shared memory at k = 8 */
 constexpr int GPU_MODMUL_K = 8;
 constexpr int GPU_MODMUL_BLOCK_THREADS = 64;     /* <= 256 (kModmulBlockMaxThreads) */
 /* CPU batch backend (cpu/batch_ctx.cpp). Work is counted in 64x64-bit limb products.
