@@ -173,12 +173,14 @@ bool gpu_try_modmul(Call &call, const Settings &s, limb *r, const limb *a, const
                     size_t m_rows, size_t width, size_t count, int *status, char *why, size_t len) {
   *status = MPB_OK;
 #ifdef MPB_HAVE_CUDA
-  // odd moduli only (Montgomery / multipartite); even ones stay on the CPU under AUTO
+  // even moduli: only the narrow one-thread kernel takes them; else the CPU under AUTO
   bool odd = true;
   for (size_t i = 0; i < m_rows && odd; i++) odd = (m[i * width] & 1) != 0;
   const int kind = gpu::modmul_kernel_for(width);
-  if (!odd && (s.backend == MPB_BACKEND_CUDA || s.backend == MPB_BACKEND_AUTO)) {
-    std::snprintf(why, len, "%s: even modulus, no GPU kernel", s.backend == MPB_BACKEND_CUDA ? "cuda" : "auto");
+  if (!odd && !gpu::modmul_even_supported(width) &&
+      (s.backend == MPB_BACKEND_CUDA || s.backend == MPB_BACKEND_AUTO)) {
+    std::snprintf(why, len, "%s: even modulus, no GPU kernel for it at this width",
+                  s.backend == MPB_BACKEND_CUDA ? "cuda" : "auto");
     if (s.backend == MPB_BACKEND_CUDA) *status = MPB_EUNSUPPORTED;
     return *status != MPB_OK;
   }

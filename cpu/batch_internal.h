@@ -147,7 +147,8 @@ bool gpu_try_rsa(Call &call, const Settings &s, limb *out, const limb *c, const 
                  size_t count, int *status, char *why, size_t len);
 bool gpu_try_mul(Call &call, const Settings &s, limb *r, const limb *a, const limb *b, size_t width,
                  size_t count, int *status, char *why, size_t len);
-// r = a*b mod m (m_rows 1 or count); odd moduli only (an even one: CPU, or MPB_EUNSUPPORTED forced).
+// r = a*b mod m (m_rows 1 or count); even moduli only at the widths the GPU takes them
+// (gpu::modmul_even_supported; otherwise the CPU, or MPB_EUNSUPPORTED when CUDA is forced).
 bool gpu_try_modmul(Call &call, const Settings &s, limb *r, const limb *a, const limb *b, const limb *m,
                     size_t m_rows, size_t width, size_t count, int *status, char *why, size_t len);
 } // namespace batch

@@ -11,6 +11,9 @@
 #include <cstring>
 #include <vector>
 
+#include <mpbatch/tuning.h>
+
+#include "../cuda/host/any_ctx.h"
 #include "../cuda/host/mp_ctx.h"
 #include "../cuda/thread/modmul.cuh"
 #include "../cuda/thread/mp_block.cuh"
@@ -121,6 +124,41 @@ void check_thread_modmul(uint64_t salt) {
   CHECK(checked > 1000);
 }
 
+// Any parity (CRT over m = 2^s * m_o), contexts from cuda/host/any_ctx.h (the library's host code).
+template <int N>
+void check_any_modmul(uint64_t salt) {
+  auto rng = make_rng(salt);
+  int checked = 0;
+  for (int rep = 0; rep < 60; rep++) {
+    Z m, odd;
+    int words = 1 + (int)(rng() % N);
+    make_modulus(rng, odd, words, modulus_kinds()[rep % 6]);
+    size_t s = rep % 5 == 0 ? 0 : rng() % 40 + (rep % 7 == 0 ? 64 : 0);  // 0: odd modulus
+    if (rep % 11 == 1) mpz_set_ui(odd, 1);                                // a power of two
+    mpz_mul_2exp(m, odd, s);
+    if (mpz_sizeinbase(m, 2) > 32 * (size_t)N) mpz_fdiv_q_2exp(m, m, mpz_sizeinbase(m, 2) - 32 * N);
+    if (mpz_sgn(m.v) == 0) mpz_set_ui(m, 2);
+    auto ml = limbs_of(m, N / 2);
+    AnyModCtx<N> ctx;
+    make_any_ctx<N>(ctx, ml.data(), N / 2);
+    for (int i = 0; i < 12; i++)
+      for (int j = 0; j < 12; j += 2) {
+        Z a, b, want;
+        make_input(rng, a, m, i, N);
+        make_input(rng, b, m, j, N);
+        auto aw = words_of(a, N), bw = words_of(b, N);
+        uint32_t r[N];
+        modmul_any_item<N>(r, aw.data(), bw.data(), ctx);
+        mpz_mul(want, a, b);
+        mpz_mod(want, want, m);
+        INFO("N " << N << " m " << to_hex(m.v) << " i " << i << " j " << j);
+        REQUIRE(std::vector<uint32_t>(r, r + N) == words_of(want, N));
+        checked++;
+      }
+  }
+  CHECK(checked > 1000);
+}
+
 // The block algorithm on the host: x, y < m (n words); returns x*y mod m (n words).
 std::vector<uint32_t> block_modmul(const std::vector<uint32_t> &ctx, const uint32_t *x, const uint32_t *y,
                                    int T) {
@@ -208,6 +246,12 @@ TEST_CASE("GPU per-thread modmul (Montgomery twice) vs GMP, N = 8, 16, 32", "[gp
   check_thread_modmul<32>(603);
 }
 
+TEST_CASE("GPU per-thread modmul, any parity (CRT with the power of two) vs GMP", "[gpu-thread][modmul]") {
+  check_any_modmul<8>(611);
+  check_any_modmul<16>(612);
+  check_any_modmul<32>(613);  // host only: the kernel serves even moduli up to N = 16
+}
+
 TEST_CASE("GPU multipartite block modmul (host-emulated) vs GMP at 2048/4096/8192 bits", "[gpu-thread][modmul]") {
   // k = 8 with 64 threads is what the kernel uses (tuning::GPU_MODMUL_K); others for coverage
   for (int words : {64, 128, 256}) {
@@ -279,14 +323,24 @@ TEST_CASE("mpb_batch_modmul routing to the GPU backend (forced CUDA, AUTO)", "[g
       CHECK(std::string(info.reason).size() > 0);
       for (auto x : r) REQUIRE(x == bt::CANARY);
     }
-    // an even modulus has no GPU kernel: forced CUDA refuses it, nothing written
+    // even moduli: the GPU takes them up to 512 bits (CRT kernel); wider ones forced CUDA
+    // refuses (EUNSUPPORTED), nothing written
     bt::Rows me = m, re(width * count, bt::CANARY);
     me[0] &= ~1ull;
     if (me[0] == 0) me[0] = 2;
     bt::Rows ae(width * count, 0), be(width * count, 0);
+    for (size_t i = 0; i < count; i++) ae[i * width] = 3, be[i * width] = 5;
     st = mpb_batch_modmul(ctx, re.data(), ae.data(), be.data(), me.data(), 1, width, count, &info);
-    CHECK(st == MPB_EUNSUPPORTED);
-    for (auto x : re) REQUIRE(x == bt::CANARY);
+    if (width > (size_t)mpb::tuning::GPU_MODMUL_EVEN_MAX_LIMBS) {
+      CHECK(st == MPB_EUNSUPPORTED);
+    } else if (gpu) {
+      REQUIRE(st == MPB_OK);
+      for (size_t i = 0; i < count; i++) CHECK(re[i * width] == 15);
+    } else {
+      CHECK((st == MPB_EDEVICE || st == MPB_EUNSUPPORTED));
+    }
+    if (st != MPB_OK)
+      for (auto x : re) REQUIRE(x == bt::CANARY);
     // AUTO: the CPU for this small batch (or the GPU when present), the right results either way
     REQUIRE(mpb_ctx_set_backend(ctx, MPB_BACKEND_AUTO) == MPB_OK);
     std::fill(r.begin(), r.end(), bt::CANARY);

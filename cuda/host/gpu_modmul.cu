@@ -15,6 +15,7 @@
 #include "../gpu_backend.h"
 #include "../kernels/kernels.h"
 #include "../thread/mp_block.cuh"
+#include "any_ctx.h"
 #include "mp_ctx.h"
 #include "run.h"
 
@@ -23,10 +24,17 @@ namespace gpu {
 namespace {
 
 template <int N>
+void make_ctx_n(ModCtx<N> &c, const uint64_t *m) { make_modctx<N>(c, m); }
+template <int N>
+void make_ctx_n(AnyModCtx<N> &c, const uint64_t *m) { make_any_ctx<N>(c, m, N / 2); }
+
+// Ctx = ModCtx<N> (odd moduli) or AnyModCtx<N> (some modulus even).
+template <int N, class Ctx>
 int modmul_thread_n(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, size_t m_rows,
                     size_t width, size_t count, const Options &opt, char *why, size_t why_len) {
   constexpr size_t w = N / 2;
-  std::vector<ModCtx<N>> ctx;
+  constexpr bool any = sizeof(Ctx) != sizeof(ModCtx<N>);
+  std::vector<Ctx> ctx;
   try {
     ctx.resize(m_rows);
   } catch (...) {
@@ -38,22 +46,23 @@ int modmul_thread_n(uint64_t *r, const uint64_t *a, const uint64_t *b, const uin
     for (size_t i = lo; i < hi; i++) {
       std::fill(pad, pad + w, 0);
       std::copy(m + i * width, m + i * width + width, pad);
-      make_modctx<N>(ctx[i], pad);
+      make_ctx_n(ctx[i], pad);
     }
   });
   const int rw = (int)(2 * width);
   return run_split(count, opt, why, why_len, [&](int dev, size_t first, size_t n, char *wy, size_t wl) -> int {
-    int grid = modmul_grid(N, kBlockThreads, 0, dev);
+    int grid = modmul_grid(N, any, kBlockThreads, 0, dev);
     if (grid <= 0) return say(wy, wl, "device %d: no resident blocks for the modmul kernel", dev), MPB_EDEVICE;
     std::vector<Input> ins = {
         {a, width * 8, true},
         {b, width * 8, true},
-        {ctx.data(), sizeof(ModCtx<N>), m_rows != 1},
+        {ctx.data(), sizeof(Ctx), m_rows != 1},
     };
     return run_device(dev, first, n, ins, r, width * 8, 0, opt.chunk_items,
         [&](void *const *d_in, void *d_out, void *, size_t cn, cudaStream_t s) {
           ModmulLaunch L{};
           L.nwords = N;
+          L.any_parity = any;
           L.out = (uint32_t *)d_out;
           L.a = (const uint32_t *)d_in[0];
           L.b = (const uint32_t *)d_in[1];
@@ -94,7 +103,7 @@ int modmul_block(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64
   }
   const int rw = (int)(2 * width);
   return run_split(count, opt, why, why_len, [&](int dev, size_t first, size_t n, char *wy, size_t wl) -> int {
-    int grid = modmul_grid(0, T, smem, dev);
+    int grid = modmul_grid(0, false, T, smem, dev);
     if (grid <= 0)
       return say(wy, wl, "device %d: the block modmul kernel does not fit (%zu bytes of shared memory)", dev, smem),
              MPB_EDEVICE;
@@ -137,19 +146,30 @@ int modmul_kernel_for(size_t width) {
 int modmul(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, size_t m_rows, size_t width,
            size_t count, const Options &opt, char *why, size_t why_len) {
   if (count == 0) return MPB_OK;
-  for (size_t i = 0; i < m_rows; i++)
-    if ((m[i * width] & 1) == 0) {
-      say(why, why_len, "modulus %zu is even: the GPU modmul kernels need odd moduli", i);
-      return MPB_EUNSUPPORTED;
-    }
-  switch (modmul_kernel_for(width)) {
+  bool even = false;
+  for (size_t i = 0; i < m_rows && !even; i++) even = (m[i * width] & 1) == 0;
+  const int kind = modmul_kernel_for(width);
+  if (even && (kind != 1 || width > (size_t)tuning::GPU_MODMUL_EVEN_MAX_LIMBS)) {
+    say(why, why_len, "even modulus: the GPU modmul kernels take even moduli only up to %d bits",
+        64 * tuning::GPU_MODMUL_EVEN_MAX_LIMBS);
+    return MPB_EUNSUPPORTED;
+  }
+  switch (kind) {
     case 1:
-      if (width <= 4) return modmul_thread_n<8>(r, a, b, m, m_rows, width, count, opt, why, why_len);
-      if (width <= 8) return modmul_thread_n<16>(r, a, b, m, m_rows, width, count, opt, why, why_len);
-      return modmul_thread_n<32>(r, a, b, m, m_rows, width, count, opt, why, why_len);
+      if (even) {
+        if (width <= 4) return modmul_thread_n<8, AnyModCtx<8>>(r, a, b, m, m_rows, width, count, opt, why, why_len);
+        return modmul_thread_n<16, AnyModCtx<16>>(r, a, b, m, m_rows, width, count, opt, why, why_len);
+      }
+      if (width <= 4) return modmul_thread_n<8, ModCtx<8>>(r, a, b, m, m_rows, width, count, opt, why, why_len);
+      if (width <= 8) return modmul_thread_n<16, ModCtx<16>>(r, a, b, m, m_rows, width, count, opt, why, why_len);
+      return modmul_thread_n<32, ModCtx<32>>(r, a, b, m, m_rows, width, count, opt, why, why_len);
     case 2: return modmul_block(r, a, b, m, m_rows, width, count, opt, why, why_len);
     default: say(why, why_len, "no GPU modmul kernel for %zu-bit moduli", width * 64); return MPB_EUNSUPPORTED;
   }
+}
+
+bool modmul_even_supported(size_t width) {
+  return modmul_kernel_for(width) == 1 && width <= (size_t)tuning::GPU_MODMUL_EVEN_MAX_LIMBS;
 }
 
 } // namespace gpu

@@ -72,7 +72,7 @@ constexpr size_t GPU_MIN_BATCH_POWM = 1024;
 constexpr size_t GPU_MIN_BATCH_RSA = 1024;
 constexpr size_t GPU_MIN_BATCH_MUL = (size_t)1 << 18;
 constexpr bool GPU_MUL_DELAYED_CARRY = true;  /* delayed-carry Comba vs carry chains: unmeasured */
-/* Batch modmul on the GPU (odd moduli; even ones stay on the CPU). NOT MEASURED: no GPU
+/* Batch modmul on the GPU (odd moduli; even ones up to GPU_MODMUL_EVEN_MAX_LIMBS). NOT MEASURED: no GPU
  * (2026-11-21, estimates). Widths 1..GPU_MODMUL_THREAD_MAX_LIMBS: one thread per item, two
  * Montgomery products (modulus zero padded to 256/512/1024 bits); wider up to
  * GPU_MODMUL_BLOCK_MAX_LIMBS: the seed-004 multipartite kernel, one block of
@@ -86,6 +86,10 @@ constexpr int GPU_MODMUL_THREAD_MAX_LIMBS = 16;  /* <= 16 (1024 bits): kernels f
 constexpr int GPU_MODMUL_BLOCK_MAX_LIMBS = 128;  /* 8192 bits; ~27 KB of shared memory at k = 8 */
 constexpr int GPU_MODMUL_K = 8;
 constexpr int GPU_MODMUL_BLOCK_THREADS = 64;     /* <= 256 (kModmulBlockMaxThreads) */
+/* Even moduli: the one-thread kernel's CRT variant (x mod m_o by Montgomery, x mod 2^s by a
+ * low product) up to this width; at 1024 bits it spills registers, so wider even moduli stay
+ * on the CPU (AUTO) or give MPB_EUNSUPPORTED (CUDA forced). A limit of the kernel, not tuned. */
+constexpr int GPU_MODMUL_EVEN_MAX_LIMBS = 8;
 /* CPU batch backend (cpu/batch_ctx.cpp). Work is counted in 64x64-bit limb products.
  * `bench/tune --batch` measures the three AUTO choices below (2026-11-21, AMD EPYC 2 vCPU,
  * commit 6d65a35): fork/join of a 2-thread region 600 ns, one product 0.49 ns, so

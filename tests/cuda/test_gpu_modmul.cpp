@@ -104,12 +104,59 @@ TEST_CASE("GPU modmul vs GMP (one-thread and multipartite block kernels)", "[cud
   }
 }
 
-TEST_CASE("GPU modmul: chunked streaming and even moduli", "[cuda][modmul]") {
-  std::vector<uint64_t> m(32, 7), x(32, 0);
-  m[0] = 8;  // even
+TEST_CASE("GPU modmul, even moduli (CRT kernel up to 512 bits) vs GMP", "[cuda][modmul]") {
+  std::vector<uint64_t> m0(32, 7), x0(32, 0);
+  m0[0] = 8;  // even, wider than the CRT kernel: refused before any device work
+  char why0[160] = {0};
+  mpb::gpu::Options o0;
+  CHECK(mpb::gpu::modmul(x0.data(), x0.data(), x0.data(), m0.data(), 1, 32, 1, o0, why0, sizeof why0) ==
+        MPB_EUNSUPPORTED);
+  CHECK(mpb::gpu::modmul(x0.data(), x0.data(), x0.data(), m0.data(), 1, 16, 1, o0, why0, sizeof why0) ==
+        MPB_EUNSUPPORTED);
+  CHECK(mpb::gpu::modmul_even_supported(8));
+  if (!have_device()) return;
+  const size_t count = test_items();
+  auto rng = make_rng(903);
+  for (size_t width : {2, 4, 8})
+    for (int per_item = 0; per_item < 2; per_item++) {
+      size_t m_rows = per_item ? count : 1;
+      auto m = moduli(rng, m_rows, width);
+      for (size_t i = 0; i < m_rows; i++) {  // m = m_o * 2^s, s from 1 to 64 * width - 1
+        size_t s = 1 + (i * 37 + width) % (64 * width - 1);
+        uint64_t *row = &m[i * width];
+        Z z;
+        to_mpz(z, row, width);
+        mpz_fdiv_q_2exp(z, z, s);
+        mpz_setbit(z, 0);
+        mpz_mul_2exp(z, z, s);
+        auto l = limbs_of(z, width);
+        std::memcpy(row, l.data(), width * 8);
+      }
+      auto a = below(rng, m, width, count, m_rows), b = below(rng, m, width, count, m_rows);
+      std::vector<uint64_t> r(count * width, 0);
+      mpb::gpu::Options o;
+      char why[160] = {0};
+      int st = mpb::gpu::modmul(r.data(), a.data(), b.data(), m.data(), m_rows, width, count, o, why, sizeof why);
+      INFO("even moduli, width " << width << " per-item " << per_item << ": " << why);
+      REQUIRE(st == MPB_OK);
+      size_t bad = 0;
+#pragma omp parallel for reduction(+ : bad)
+      for (size_t i = 0; i < count; i++) {
+        Z x, y, n, want;
+        to_mpz(x, &a[i * width], width);
+        to_mpz(y, &b[i * width], width);
+        to_mpz(n, &m[(m_rows == 1 ? 0 : i) * width], width);
+        mpz_mul(want, x, y);
+        mpz_mod(want, want, n);
+        if (limbs_of(want, width) != std::vector<uint64_t>(&r[i * width], &r[i * width] + width)) bad++;
+      }
+      CHECK(bad == 0);
+    }
+}
+
+TEST_CASE("GPU modmul: chunked streaming", "[cuda][modmul]") {
   char why[160] = {0};
   mpb::gpu::Options o;
-  CHECK(mpb::gpu::modmul(x.data(), x.data(), x.data(), m.data(), 1, 32, 1, o, why, sizeof why) == MPB_EUNSUPPORTED);
   if (!have_device()) return;
   auto rng = make_rng(902);
   const size_t width = 64, count = 3001;
