@@ -1,6 +1,7 @@
-// cuda/kernels/modmul_kernels.cu: batched r = a*b mod m for odd moduli.
+// cuda/kernels/modmul_kernels.cu: batched r = a*b mod m.
 //  - small widths (N = 8, 16, 32 words): one thread per item, two Montgomery products
-//    (cuda/thread/modmul.cuh), persistent grid, shared ModCtx in shared memory;
+//    (cuda/thread/modmul.cuh), persistent grid, shared ModCtx in shared memory; with an even
+//    modulus (N = 8, 16 only) the CRT variant on AnyModCtx;
 //  - large widths: one block per item (persistent grid of blocks), the seed-004 multipartite
 //    algorithm of cuda/thread/mp_block.cuh with the block's threads cooperating through
 //    dynamic shared memory; the phase functions are the ones the host tests run.
