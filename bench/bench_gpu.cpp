@@ -7,7 +7,7 @@
 // prints a table, the AUTO-vs-best summary and the CPU/GPU crossovers.
 //
 //   bench_gpu [--out DIR] [--max-batch N] [--check N] [--cap SECONDS] [--bits 1024,2048,...]
-//             [--ops powm,powm_ct,rsa_crt,mul,gf2x] [--no-cpu]
+//             [--ops powm,powm_ct,rsa_crt,mul,modmul,gf2x] [--no-cpu]
 // --cap: a configuration stops growing its batch once a run would take longer than this
 // (the throughput has long reached its plateau by then); default 2 s.
 #include <gmp.h>
@@ -103,7 +103,7 @@ int main(int argc, char **argv) {
   double cap = 2.0;
   bool cpu = true;
   std::vector<int> bits_list = {1024, 2048, 4096, 8192};
-  std::set<std::string> ops = {"powm", "powm_ct", "rsa_crt", "mul", "gf2x"};
+  std::set<std::string> ops = {"powm", "powm_ct", "rsa_crt", "mul", "modmul", "gf2x"};
   for (int i = 1; i < argc; i++) {
     if (!std::strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
     else if (!std::strcmp(argv[i], "--max-batch") && i + 1 < argc) max_batch = std::strtoull(argv[++i], nullptr, 0);
@@ -371,6 +371,65 @@ int main(int argc, char **argv) {
                           batch, batch / dt, nc, bad);
             });
       }
+
+  // ---- modmul, shared odd modulus: one-thread Montgomery (<= 1024 bits), multipartite block
+  // kernel above; cuda direct, and the CPU backend and AUTO through the batch API ----
+  if (ops.count("modmul"))
+    for (int bits : {256, 512, 1024, 2048, 4096, 8192}) {
+      const size_t w = bits / 64;
+      std::vector<uint64_t> m(w), a, b, r;
+      for (auto &x : m) x = rng();
+      m[0] |= 1;
+      m[w - 1] |= 1ull << 63;
+      auto ensure = [&](size_t k) {
+        size_t old = a.size() / w;
+        if (k <= old) return;
+        a.resize(k * w), b.resize(k * w), r.resize(k * w);
+        for (size_t i = old * w; i < k * w; i++) a[i] = rng(), b[i] = rng();
+        for (size_t i = old; i < k; i++) a[i * w + w - 1] &= ~(1ull << 63), b[i * w + w - 1] &= ~(1ull << 63);  // < m
+      };
+      const char *op = bits > 1024 ? "modmul_multipartite" : "modmul";
+      for (auto &cf : configs(1, {}, cpu)) {
+        sweep(
+            [&](size_t batch) -> double {
+              ensure(batch);
+              double t0 = now();
+              int st;
+              if (cf.backend < 0) {
+                mpb::gpu::Options o;
+                st = mpb::gpu::modmul(r.data(), a.data(), b.data(), m.data(), 1, w, batch, o, why, sizeof why);
+              } else {
+                mpb_ctx_set_backend(ctx, cf.backend);
+                st = mpb_batch_modmul(ctx, r.data(), a.data(), b.data(), m.data(), 1, w, batch, nullptr);
+              }
+              double dt = now() - t0;
+              if (st != MPB_OK) {
+                std::fprintf(stderr, "%s %d %s failed: %d %s\n", op, bits, cf.name.c_str(), st, why);
+                return -1;
+              }
+              return dt;
+            },
+            [&](size_t batch, double dt) {
+              size_t nc = std::min(batch, check);
+              size_t bad = parallel_check(batch, nc, [&](size_t j) {
+                mpz_t x, y, z, n, got;
+                mpz_inits(x, y, z, n, got, nullptr);
+                to_z(n, m.data(), w);
+                to_z(x, &a[j * w], w);
+                to_z(y, &b[j * w], w);
+                to_z(got, &r[j * w], w);
+                mpz_mul(z, x, y);
+                mpz_mod(z, z, n);
+                bool ok = mpz_cmp(z, got) == 0;
+                mpz_clears(x, y, z, n, got, nullptr);
+                return ok;
+              });
+              rows.push_back({op, cf.name, bits, cf.backend < 0 ? 1 : 0, batch, batch / dt, nc, bad, 0});
+              std::printf("%-19s %5d bits batch %8zu %-5s %12.0f items/s  checked %zu mismatches %zu\n", op, bits,
+                          batch, cf.name.c_str(), batch / dt, nc, bad);
+            });
+      }
+    }
 
   // ---- GF(2)[x]: products and squares (bits = width * 64), products mod the NIST polynomials
   // (bits = field degree; sparse-fold kernels); cuda direct and the CPU backend, sampled items

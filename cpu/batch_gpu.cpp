@@ -218,5 +218,36 @@ bool gpu_try_gf2x_mulmod(Call &call, const Settings &s, limb *r, const limb *a, 
   return gpu_try_gf2x(Gf2xOp::Mulmod, call, s, r, a, b, f, f_width, count, status, why, len);
 }
 
+bool gpu_try_modmul(Call &call, const Settings &s, limb *r, const limb *a, const limb *b, const limb *m,
+                    size_t m_rows, size_t width, size_t count, int *status, char *why, size_t len) {
+  *status = MPB_OK;
+#ifdef MPB_HAVE_CUDA
+  // even moduli: only the narrow one-thread kernel takes them; else the CPU under AUTO
+  bool odd = true;
+  for (size_t i = 0; i < m_rows && odd; i++) odd = (m[i * width] & 1) != 0;
+  const int kind = gpu::modmul_kernel_for(width);
+  if (!odd && !gpu::modmul_even_supported(width) &&
+      (s.backend == MPB_BACKEND_CUDA || s.backend == MPB_BACKEND_AUTO)) {
+    std::snprintf(why, len, "%s: even modulus, no GPU kernel for it at this width",
+                  s.backend == MPB_BACKEND_CUDA ? "cuda" : "auto");
+    if (s.backend == MPB_BACKEND_CUDA) *status = MPB_EUNSUPPORTED;
+    return *status != MPB_OK;
+  }
+  const size_t min_batch = kind == 2 ? tuning::GPU_MIN_BATCH_MODMUL_BLOCK : tuning::GPU_MIN_BATCH_MODMUL;
+  if (!gpu_decide(s, count, min_batch, kind != 0, "modmul", status, why, len)) return *status != MPB_OK;
+  gpu::Options o;
+  o.devices = s.ndev ? s.dev : nullptr;
+  o.ndevices = s.ndev;
+  char err[160] = {0};
+  int st = gpu::modmul(r, a, b, m, m_rows, width, count, o, err, sizeof err);
+  return gpu_done(call, s, st, err, kind == 2 ? "modmul (multipartite block kernel)" : "modmul", status, why, len);
+#else
+  (void)call, (void)r, (void)a, (void)b, (void)m, (void)m_rows, (void)width, (void)count;
+  std::snprintf(why, len, "%s", "built without CUDA");
+  if (s.backend == MPB_BACKEND_CUDA) *status = MPB_EUNSUPPORTED;
+  return *status != MPB_OK;
+#endif
+}
+
 } // namespace batch
 } // namespace mpb

@@ -154,5 +154,9 @@ bool gpu_try_gf2x_sqr(Call &call, const Settings &s, limb *r, const limb *a, siz
                       int *status, char *why, size_t len);
 bool gpu_try_gf2x_mulmod(Call &call, const Settings &s, limb *r, const limb *a, const limb *b, const limb *f,
                          size_t f_width, size_t count, int *status, char *why, size_t len);
+// r = a*b mod m (m_rows 1 or count); even moduli only at the widths the GPU takes them
+// (gpu::modmul_even_supported; otherwise the CPU, or MPB_EUNSUPPORTED when CUDA is forced).
+bool gpu_try_modmul(Call &call, const Settings &s, limb *r, const limb *a, const limb *b, const limb *m,
+                    size_t m_rows, size_t width, size_t count, int *status, char *why, size_t len);
 } // namespace batch
 } // namespace mpb

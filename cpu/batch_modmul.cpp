@@ -1,6 +1,7 @@
 // cpu/batch_modmul.cpp: batch r = a*b mod m (shared modulus or one per item, any nonzero m):
 // one product (mpn::mul_n) and one division (mpn::tdiv_qr) per item with per-thread scratch;
-// few items with a huge odd shared modulus go to the multipartite backend.
+// few items with a huge odd shared modulus go to the multipartite backend; large batches with
+// odd moduli go to the GPU when there is one (cpu/batch_gpu.cpp: gpu_try_modmul).
 #include <omp.h>
 
 #include <cstdio>
@@ -20,7 +21,7 @@ extern "C" MPB_API int mpb_batch_modmul(mpb_ctx *ctx, uint64_t *r, const uint64_
   int st;
   if ((st = check_shape(call, ctx, width, count, 2))) return st;
   Settings s = snapshot(ctx);
-  if ((st = check_backend(call, s))) return st;
+  if ((st = check_backend(call, s, true))) return st;
   if (count == 0) {
     call.choose(MPB_BACKEND_CPU, 1, "empty batch");
     return call.finish(MPB_OK);
@@ -33,6 +34,12 @@ extern "C" MPB_API int mpb_batch_modmul(mpb_ctx *ctx, uint64_t *r, const uint64_
   if ((st = check_below(call, a, width, count, m, m_rows, width, MPB_ARG_A))) return st;
   if ((st = check_below(call, b, width, count, m, m_rows, width, MPB_ARG_B))) return st;
 
+  {
+    int gst = MPB_OK;
+    char gpu_why[112] = {0};
+    if (gpu_try_modmul(call, s, r, a, b, m, m_rows, width, count, &gst, gpu_why, sizeof gpu_why))
+      return gst == MPB_OK ? call.finish(MPB_OK) : call.fail(gst, MPB_ARG_CTX, -1, gpu_why);
+  }
   const bool shared = (m_rows == 1);
   size_t mn0 = mpn::normalized_size(m, width);
   bool multi = false;

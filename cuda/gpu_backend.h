@@ -41,6 +41,11 @@ int rsa_tpi(size_t half_width, int requested);
 bool mul_width_supported(size_t width);       // 4, 8, 16
 bool gf2x_width_supported(size_t width);      // GF(2)[x] mul/sqr: 1, 2, 3, 4, 5, 7, 8, 9, 16
 bool gf2x_mulmod_width_supported(size_t fw);  // GF(2)[x] mulmod: 1, 2, 3, 4, 5, 7, 8, 9 (any f)
+// Batch modmul kernel for a width: 1 = one thread per item (widths 1..16 limbs, Montgomery),
+// 2 = the multipartite block kernel (wider, up to tuning::GPU_MODMUL_BLOCK_MAX_LIMBS), 0 = none.
+int modmul_kernel_for(size_t width);
+// True when even moduli of this width have a GPU kernel (the one-thread CRT variant).
+bool modmul_even_supported(size_t width);
 
 // r = base^e mod m; m odd > 1 (m_rows 1 or count), e rows of e_width limbs (e_rows 1 or count).
 int powm(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width, size_t e_rows,
@@ -51,6 +56,11 @@ int rsa_crt(uint64_t *out, const uint64_t *c, const uint64_t *p, const uint64_t 
             const uint64_t *dp, const uint64_t *dq, const uint64_t *qinv, size_t width,
             size_t half_width, size_t key_rows, size_t count, const Options &opt, char *why,
             size_t why_len);
+// r = a * b mod m (cuda/host/gpu_modmul.cu); m nonzero (m_rows 1 or count), a, b < m. Returns
+// MPB_EUNSUPPORTED for an even modulus where modmul_even_supported() is false, a width
+// without kernel, or (block kernel) a modulus below 256 bits.
+int modmul(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, size_t m_rows, size_t width,
+           size_t count, const Options &opt, char *why, size_t why_len);
 // r (2*width limbs per row) = a * b; delayed-carry Comba (dc = true) or carry chains.
 int mul(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t width, size_t count, bool dc,
         const Options &opt, char *why, size_t why_len);

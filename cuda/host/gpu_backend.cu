@@ -30,8 +30,6 @@ void say(char *why, size_t len, const char *fmt, ...) {
   va_end(ap);
 }
 
-namespace {
-
 #define MPB_CUDA_TRY(call)                                                                  \
   do {                                                                                      \
     cudaError_t e_ = (call);                                                                \
@@ -61,17 +59,7 @@ void shl_mod(uint64_t *rem, const uint64_t *a, size_t k, const uint64_t *n, size
   std::copy(r.begin(), r.end(), rem);
 }
 
-template <int N>
-void make_modctx(ModCtx<N> &m, const uint64_t *n) {
-  constexpr size_t w = N / 2;
-  std::memcpy(m.n, n, sizeof m.n);
-  uint64_t t[w];
-  pow2_mod(t, 2 * w, n, w);
-  std::memcpy(m.r2, t, sizeof m.r2);
-  pow2_mod(t, w, n, w);
-  std::memcpy(m.one, t, sizeof m.one);
-  m.ninv = mont_ninv32(m.n[0]);
-}
+namespace {
 
 template <int N>
 void make_rsactx(RsaCtx<N> &k, const uint64_t *p, const uint64_t *q, const uint64_t *dp,
@@ -87,6 +75,8 @@ void make_rsactx(RsaCtx<N> &k, const uint64_t *p, const uint64_t *q, const uint6
   std::memcpy(k.qinv_m, t, sizeof k.qinv_m);
 }
 
+} // namespace
+
 // Runs fn(i) for i in [0, n) on the host's cores (contexts for per-item moduli/keys).
 void parallel_for(size_t n, const std::function<void(size_t, size_t)> &fn) {
   unsigned t = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
@@ -100,9 +90,7 @@ void parallel_for(size_t n, const std::function<void(size_t, size_t)> &fn) {
   for (auto &x : th) x.join();
 }
 
-} // namespace
-
-// ---- chunked, double-buffered execution on one device (declared in run.h) --------------------
+// ---- chunked, double-buffered execution on one device ---------------------------------------
 int run_device(int dev, size_t first, size_t n, const std::vector<Input> &ins, void *out_host,
                size_t out_item_bytes, size_t table_bytes, size_t chunk_hint, const Launch &launch,
                char *why, size_t why_len) {

@@ -1,19 +1,39 @@
-// cuda/host/run.h: the streaming machinery of cuda/host/gpu_backend.cu shared by the other host
-// files of the CUDA backend (cuda/host/gpu_gf2x.cu): chunked double-buffered execution of a
-// batch on one device (run_device) and the split of a batch over devices (run_split).
+// cuda/host/run.h: host-side plumbing shared by the files of cuda/host/ (defined in
+// gpu_backend.cu; used by gpu_gf2x.cu and gpu_modmul.cu): reasons, Montgomery constants, host parallel loops, and the chunked,
+// double-buffered execution on one device (run_device) split over the devices (run_split).
 #pragma once
 #include <cuda_runtime.h>
 
+#include <cstring>
 #include <functional>
 #include <vector>
 
 #include "../gpu_backend.h"
+#include "../thread/powm.cuh"
 
 namespace mpb {
 namespace gpu {
 
-// printf into why (when not NULL)
+// printf into why (len bytes), when why is not NULL.
 void say(char *why, size_t len, const char *fmt, ...);
+// rem (w limbs) = 2^(64k) mod n; rem = a * 2^(64k) mod n (n: w limbs, may have leading zeros).
+void pow2_mod(uint64_t *rem, size_t k, const uint64_t *n, size_t w);
+void shl_mod(uint64_t *rem, const uint64_t *a, size_t k, const uint64_t *n, size_t w);
+
+template <int N>
+void make_modctx(ModCtx<N> &m, const uint64_t *n) {
+  constexpr size_t w = N / 2;
+  std::memcpy(m.n, n, sizeof m.n);
+  uint64_t t[w];
+  pow2_mod(t, 2 * w, n, w);
+  std::memcpy(m.r2, t, sizeof m.r2);
+  pow2_mod(t, w, n, w);
+  std::memcpy(m.one, t, sizeof m.one);
+  m.ninv = mont_ninv32(m.n[0]);
+}
+
+// Runs fn(a, b) over [0, n) on the host's cores (contexts for per-item moduli/keys).
+void parallel_for(size_t n, const std::function<void(size_t, size_t)> &fn);
 
 struct Input {
   const void *host;   // whole-batch base pointer

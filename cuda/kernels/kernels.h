@@ -10,6 +10,7 @@ namespace mpb {
 namespace gpu {
 
 constexpr int kBlockThreads = 128;
+constexpr int kModmulBlockMaxThreads = 256;  // block modmul kernel: threads per block at most
 
 struct PowmLaunch {
   int nwords;            // modulus words (16 .. 256)
@@ -39,6 +40,29 @@ struct RsaLaunch {
   size_t count;
   int grid;
 };
+
+// Batch modmul (modmul_kernels.cu): nwords 8/16/32 = one thread per item with ModCtx<nwords>
+// (odd moduli) or AnyModCtx<nwords> (any_parity) (rows of row_words <= nwords, zero padded); nwords 0 = one block of block_threads per item,
+// the multipartite kernel, with item contexts of ctx_stride words (cuda/host/mp_ctx.h) and
+// smem_bytes of dynamic shared memory (mp::shared_bytes).
+struct ModmulLaunch {
+  int nwords;
+  bool any_parity;        // one-thread kernel: AnyModCtx (even moduli allowed)
+  uint32_t *out;
+  const uint32_t *a, *b;  // count x row_words
+  int row_words;
+  const void *mods;       // ModCtx<nwords> or item contexts
+  int m_stride;           // 0: one for all, 1: one per item
+  size_t ctx_stride;      // words per item context (block kernel)
+  size_t count;
+  int grid;
+  int block_threads;
+  size_t smem_bytes;
+};
+cudaError_t launch_modmul(const ModmulLaunch &L, cudaStream_t s);
+size_t modmul_ctx_bytes(int nwords, bool any_parity);  // sizeof(ModCtx / AnyModCtx), 0: no kernel
+// Blocks that fill `device` once (sets the shared-memory opt-in of the block kernel); 0 on error.
+int modmul_grid(int nwords, bool any_parity, int block_threads, size_t smem_bytes, int device);
 
 size_t table_words(int nwords, size_t threads);
 // Blocks of kBlockThreads that fill `device` once (0 when the size has no kernel).

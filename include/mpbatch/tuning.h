@@ -109,6 +109,24 @@ constexpr int GPU_GF2X_SQR_BLOCK = 128;    /* threads per block, squaring */
 constexpr size_t GPU_MIN_BATCH_GF2X_MUL = (size_t)1 << 18;
 constexpr size_t GPU_MIN_BATCH_GF2X_SQR = (size_t)1 << 22;
 constexpr size_t GPU_MIN_BATCH_GF2X_MULMOD = (size_t)1 << 16;
+/* Batch modmul on the GPU (odd moduli; even ones up to GPU_MODMUL_EVEN_MAX_LIMBS). NOT MEASURED: no GPU
+ * (2026-11-21, estimates). Widths 1..GPU_MODMUL_THREAD_MAX_LIMBS: one thread per item, two
+ * Montgomery products (modulus zero padded to 256/512/1024 bits); wider up to
+ * GPU_MODMUL_BLOCK_MAX_LIMBS: the seed-004 multipartite kernel, one block of
+ * GPU_MODMUL_BLOCK_THREADS threads per item, operands in GPU_MODMUL_K parts (k x k tiles;
+ * 64 threads = one tile each at k = 8). AUTO uses the GPU from these batch sizes (a CPU
+ * modmul is one product and one division, ~1 us at 2048 bits, so only large batches pay
+ * for the transfers). */
+constexpr size_t GPU_MIN_BATCH_MODMUL = (size_t)1 << 16;       /* one-thread kernel */
+constexpr size_t GPU_MIN_BATCH_MODMUL_BLOCK = (size_t)1 << 12; /* block kernel */
+constexpr int GPU_MODMUL_THREAD_MAX_LIMBS = 16;  /* <= 16 (1024 bits): kernels for 8/16/32 words */
+constexpr int GPU_MODMUL_BLOCK_MAX_LIMBS = 128;  /* 8192 bits; ~27 KB of shared memory at k = 8 */
+constexpr int GPU_MODMUL_K = 8;
+constexpr int GPU_MODMUL_BLOCK_THREADS = 64;     /* <= 256 (kModmulBlockMaxThreads) */
+/* Even moduli: the one-thread kernel's CRT variant (x mod m_o by Montgomery, x mod 2^s by a
+ * low product) up to this width; at 1024 bits it spills registers, so wider even moduli stay
+ * on the CPU (AUTO) or give MPB_EUNSUPPORTED (CUDA forced). A limit of the kernel, not tuned. */
+constexpr int GPU_MODMUL_EVEN_MAX_LIMBS = 8;
 /* CPU batch backend (cpu/batch_ctx.cpp). Work is counted in 64x64-bit limb products.
  * `bench/tune --batch` measures the three AUTO choices below (2026-11-21, AMD EPYC 2 vCPU,
  * commit 6d65a35): fork/join of a 2-thread region 600 ns, one product 0.49 ns, so

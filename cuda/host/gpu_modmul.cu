@@ -1,0 +1,176 @@
+// cuda/host/gpu_modmul.cu: batch r = a*b mod m on the GPU for odd moduli (host side):
+// widths up to tuning::GPU_MODMUL_THREAD_MAX_LIMBS use the one-thread-per-item Montgomery
+// kernel (the modulus zero padded to 8, 16 or 32 words), wider ones up to
+// tuning::GPU_MODMUL_BLOCK_MAX_LIMBS the multipartite block kernel (seed 004) with item
+// contexts precomputed here (cuda/host/mp_ctx.h). Streaming and the multi-GPU split are
+// run_device / run_split of gpu_backend.cu.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <vector>
+
+#include <mpbatch/common.h>
+#include <mpbatch/tuning.h>
+
+#include "../gpu_backend.h"
+#include "../kernels/kernels.h"
+#include "../thread/mp_block.cuh"
+#include "any_ctx.h"
+#include "mp_ctx.h"
+#include "run.h"
+
+namespace mpb {
+namespace gpu {
+namespace {
+
+template <int N>
+void make_ctx_n(ModCtx<N> &c, const uint64_t *m) { make_modctx<N>(c, m); }
+template <int N>
+void make_ctx_n(AnyModCtx<N> &c, const uint64_t *m) { make_any_ctx<N>(c, m, N / 2); }
+
+// Ctx = ModCtx<N> (odd moduli) or AnyModCtx<N> (some modulus even).
+template <int N, class Ctx>
+int modmul_thread_n(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, size_t m_rows,
+                    size_t width, size_t count, const Options &opt, char *why, size_t why_len) {
+  constexpr size_t w = N / 2;
+  constexpr bool any = sizeof(Ctx) != sizeof(ModCtx<N>);
+  std::vector<Ctx> ctx;
+  try {
+    ctx.resize(m_rows);
+  } catch (...) {
+    say(why, why_len, "out of host memory for %zu modulus contexts", m_rows);
+    return MPB_EMEM;
+  }
+  parallel_for(m_rows, [&](size_t lo, size_t hi) {
+    uint64_t pad[w];
+    for (size_t i = lo; i < hi; i++) {
+      std::fill(pad, pad + w, 0);
+      std::copy(m + i * width, m + i * width + width, pad);
+      make_ctx_n(ctx[i], pad);
+    }
+  });
+  const int rw = (int)(2 * width);
+  return run_split(count, opt, why, why_len, [&](int dev, size_t first, size_t n, char *wy, size_t wl) -> int {
+    int grid = modmul_grid(N, any, kBlockThreads, 0, dev);
+    if (grid <= 0) return say(wy, wl, "device %d: no resident blocks for the modmul kernel", dev), MPB_EDEVICE;
+    std::vector<Input> ins = {
+        {a, width * 8, true},
+        {b, width * 8, true},
+        {ctx.data(), sizeof(Ctx), m_rows != 1},
+    };
+    return run_device(dev, first, n, ins, r, width * 8, 0, opt.chunk_items,
+        [&](void *const *d_in, void *d_out, void *, size_t cn, cudaStream_t s) {
+          ModmulLaunch L{};
+          L.nwords = N;
+          L.any_parity = any;
+          L.out = (uint32_t *)d_out;
+          L.a = (const uint32_t *)d_in[0];
+          L.b = (const uint32_t *)d_in[1];
+          L.row_words = rw;
+          L.mods = d_in[2];
+          L.m_stride = m_rows == 1 ? 0 : 1;
+          L.count = cn;
+          L.grid = grid;
+          return launch_modmul(L, s);
+        },
+        wy, wl);
+  });
+}
+
+int modmul_block(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, size_t m_rows,
+                 size_t width, size_t count, const Options &opt, char *why, size_t why_len) {
+  const int k = tuning::GPU_MODMUL_K, T = tuning::GPU_MODMUL_BLOCK_THREADS;
+  const size_t stride = mp::ctx_stride((int)(2 * width), k);
+  std::vector<uint32_t> ctx;
+  try {
+    ctx.resize(stride * m_rows);
+  } catch (...) {
+    say(why, why_len, "out of host memory for %zu modulus contexts", m_rows);
+    return MPB_EMEM;
+  }
+  std::vector<char> ok(m_rows, 0);
+  parallel_for(m_rows, [&](size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; i++) ok[i] = mp::make_ctx(&ctx[i * stride], m + i * width, width, k);
+  });
+  size_t smem = 0;
+  for (size_t i = 0; i < m_rows; i++) {
+    if (!ok[i]) {
+      say(why, why_len, "modulus %zu below 256 bits: no block-kernel context", i);
+      return MPB_EUNSUPPORTED;
+    }
+    const uint32_t *c = &ctx[i * stride];
+    smem = std::max(smem, mp::shared_bytes((int)c[0], (int)c[1]));
+  }
+  const int rw = (int)(2 * width);
+  return run_split(count, opt, why, why_len, [&](int dev, size_t first, size_t n, char *wy, size_t wl) -> int {
+    int grid = modmul_grid(0, false, T, smem, dev);
+    if (grid <= 0)
+      return say(wy, wl, "device %d: the block modmul kernel does not fit (%zu bytes of shared memory)", dev, smem),
+             MPB_EDEVICE;
+    std::vector<Input> ins = {
+        {a, width * 8, true},
+        {b, width * 8, true},
+        {ctx.data(), stride * 4, m_rows != 1},
+    };
+    return run_device(dev, first, n, ins, r, width * 8, 0, opt.chunk_items,
+        [&](void *const *d_in, void *d_out, void *, size_t cn, cudaStream_t s) {
+          ModmulLaunch L{};
+          L.nwords = 0;
+          L.out = (uint32_t *)d_out;
+          L.a = (const uint32_t *)d_in[0];
+          L.b = (const uint32_t *)d_in[1];
+          L.row_words = rw;
+          L.mods = d_in[2];
+          L.m_stride = m_rows == 1 ? 0 : 1;
+          L.ctx_stride = stride;
+          L.count = cn;
+          L.grid = grid;
+          L.block_threads = T;
+          L.smem_bytes = smem;
+          return launch_modmul(L, s);
+        },
+        wy, wl);
+  });
+}
+
+} // namespace
+
+int modmul_kernel_for(size_t width) {
+  if (width >= 1 && width <= (size_t)tuning::GPU_MODMUL_THREAD_MAX_LIMBS && width <= 16) return 1;
+  if (width > (size_t)tuning::GPU_MODMUL_THREAD_MAX_LIMBS && width >= 4 &&
+      width <= (size_t)tuning::GPU_MODMUL_BLOCK_MAX_LIMBS)
+    return 2;
+  return 0;
+}
+
+int modmul(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, size_t m_rows, size_t width,
+           size_t count, const Options &opt, char *why, size_t why_len) {
+  if (count == 0) return MPB_OK;
+  bool even = false;
+  for (size_t i = 0; i < m_rows && !even; i++) even = (m[i * width] & 1) == 0;
+  const int kind = modmul_kernel_for(width);
+  if (even && (kind != 1 || width > (size_t)tuning::GPU_MODMUL_EVEN_MAX_LIMBS)) {
+    say(why, why_len, "even modulus: the GPU modmul kernels take even moduli only up to %d bits",
+        64 * tuning::GPU_MODMUL_EVEN_MAX_LIMBS);
+    return MPB_EUNSUPPORTED;
+  }
+  switch (kind) {
+    case 1:
+      if (even) {
+        if (width <= 4) return modmul_thread_n<8, AnyModCtx<8>>(r, a, b, m, m_rows, width, count, opt, why, why_len);
+        return modmul_thread_n<16, AnyModCtx<16>>(r, a, b, m, m_rows, width, count, opt, why, why_len);
+      }
+      if (width <= 4) return modmul_thread_n<8, ModCtx<8>>(r, a, b, m, m_rows, width, count, opt, why, why_len);
+      if (width <= 8) return modmul_thread_n<16, ModCtx<16>>(r, a, b, m, m_rows, width, count, opt, why, why_len);
+      return modmul_thread_n<32, ModCtx<32>>(r, a, b, m, m_rows, width, count, opt, why, why_len);
+    case 2: return modmul_block(r, a, b, m, m_rows, width, count, opt, why, why_len);
+    default: say(why, why_len, "no GPU modmul kernel for %zu-bit moduli", width * 64); return MPB_EUNSUPPORTED;
+  }
+}
+
+bool modmul_even_supported(size_t width) {
+  return modmul_kernel_for(width) == 1 && width <= (size_t)tuning::GPU_MODMUL_EVEN_MAX_LIMBS;
+}
+
+} // namespace gpu
+} // namespace mpb

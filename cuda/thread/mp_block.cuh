@@ -1,0 +1,527 @@
+// cuda/thread/mp_block.cuh: the multipartite modular multiplication of seed 004 (Giorgi, Imbert,
+// Izard 2011, sec. 3.2 - 4.3) as a block-cooperative algorithm, host + device.
+//
+// Design (one thread block per item, T threads, 32-bit words, beta = 2^32):
+//  - The modulus is scaled on the host to P' = d*P, d the largest odd one-word multiplier with
+//    P' < beta^n (n = words of P, top word nonzero), so P' > beta^n / 3: the partial Barrett
+//    remainders and the final correction then need only a bounded number of subtractions.
+//    Working modulo P' is working modulo P (P | P'); the last step reduces mod P.
+//  - mp(X, Y) = X*Y*beta^-h mod P' (h = floor(n/2)), X, Y < P':
+//      tiles   : A and B are cut in k parts of L = ceil(n/k) words; thread task (i, j) computes
+//                the tile X_i*Y_j (L x L words, runtime-sized Comba in shared memory);
+//      groups  : the tiles of one weight l = i+j are summed (S_l, 2L+1 words; sec. 3.4);
+//      Q       : low weights (l*L < h) get a partial-Montgomery quotient
+//                Q_l = mu * S_l mod beta^(h - l*L) (Algorithm 1, mu = -P'^-1 mod beta^h);
+//                high weights ((l*L - h) + 2L+1 > n) get a partial-Barrett quotient
+//                Q_l = floor(C1 * nu_t / beta^t) (Algorithm 2, nu_t = floor(beta^(n+t)/P')),
+//                middle weights none. The Q products are column-parallel over the block.
+//      sums    : Qlo = sum Q_l beta^(lL) (low), Qhi = sum Q_l (high) (Lemma 5: one large QP),
+//      W       : W = sum S_l beta^(lL) + Qlo*P' - beta^h * Qhi*P', column-parallel: each
+//                column of W is one signed 64-bit accumulator, then carries are resolved in
+//                chunks (parallel) and rippled between chunks (one thread per number);
+//                W = 0 mod beta^h and Y = W / beta^h < beta^(n+1);
+//      final   : one more partial Barrett step on Y (t = 2) and at most 4 conditional
+//                subtractions of P' (one thread) give mp(X, Y) < P'.
+//  - The kernel computes r1 = mp(a, b) = a*b*beta^-h, r2 = mp(r1, beta^(2h) mod P') = a*b mod P',
+//    then r = r2 mod P (quotient < d: one-word estimate, at most 3 subtractions, one thread),
+//    so the batch API gets a*b mod m exactly.
+//
+// Every phase is a function phase_x(tid) of the thread index; the kernel calls them with
+// __syncthreads() in between, the host tests call them in a loop over tid (shared memory is
+// then plain arrays). Nothing uses per-thread arrays (no local memory on the device).
+//
+// Known limits (NOT MEASURED, no GPU was available): the Q products of the low/high groups
+// are column-parallel but the carry ripples and the final corrections run on one thread.
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+#include "chain.cuh"
+
+namespace mpb {
+namespace gpu {
+namespace mp {
+
+constexpr int kChunk = 32;  // columns per carry-resolution chunk
+constexpr int kHdr = 8;     // header words of an item context
+
+// Item context (global memory, one per modulus, `stride` words each):
+//   [0] n  [1] k  [2] d  [3] t_nu  [4] p_shift (bits)  [5] p_top (top 32 bits of P)  [6] nP (words of P)
+//   then P'[n], mu[h], nu[t_nu + 2] (= floor(beta^(n+t_nu)/P')), C[n] (= beta^(2h) mod P'), P[n].
+MPB_GHD int ctx_words(int n, int k) { return kHdr + 3 * n + n / 2 + (n - n / 2 + 2 * k + 4) + 8; }
+
+struct Geo {
+  int n, k, L, h, SL, ng;
+  MPB_GHD void init(int n_, int k_) {
+    n = n_;
+    k = k_;
+    L = (n + k - 1) / k;
+    h = n / 2;
+    SL = 2 * L + 1;
+    ng = 2 * k - 1;
+  }
+  MPB_GHD int part_len(int i) const {
+    int off = i * L;
+    if (off >= n) return 0;
+    return n - off < L ? n - off : L;
+  }
+  // 1: low group (PMR), 2: high group (PBR), 0: middle (no reduction)
+  MPB_GHD int kind(int l) const {
+    int w = l * L;
+    if (w < h) return 1;
+    return (w - h) + SL > n ? 2 : 0;
+  }
+  MPB_GHD int qt(int l) const {
+    int w = l * L, kd = kind(l);
+    return kd == 1 ? h - w : (kd == 2 ? (w - h) + SL - n : 0);
+  }
+  MPB_GHD int t_nu() const {
+    int m = 2;
+    for (int l = 0; l < ng; l++)
+      if (kind(l) == 2 && qt(l) > m) m = qt(l);
+    return m;
+  }
+  // high group: words of S_l dropped below beta^n (C1 = S_l[hoff..SL) * beta^max(0, s-n))
+  MPB_GHD int hoff(int l) const {
+    int s = l * L - h;
+    return n - s > 0 ? n - s : 0;
+  }
+  // columns of the Q product of group l, and where Q starts in them
+  MPB_GHD int qcols(int l) const {
+    int kd = kind(l);
+    if (kd == 1) return qt(l);
+    if (kd == 2) return (SL - hoff(l)) + qt(l) + 2;
+    return 0;
+  }
+  MPB_GHD int qfrom(int l) const { return kind(l) == 2 ? SL - hoff(l) : 0; }
+  MPB_GHD int qlen(int l) const { return kind(l) == 1 ? qt(l) : (kind(l) == 2 ? qt(l) + 2 : 0); }
+  MPB_GHD int qlo_cols() const { return h + 2; }
+  MPB_GHD int qhi_cols() const { return t_nu() + 3; }
+  MPB_GHD int w_cols() const {
+    int a = 2 * k * L + 2, b = qlo_cols() + n + 1, c = h + qhi_cols() + n + 1;
+    int m = a > b ? a : b;
+    return (m > c ? m : c) + 2;
+  }
+  MPB_GHD int q_total_cols() const {
+    int s = 0;
+    for (int l = 0; l < ng; l++) s += qcols(l);
+    return s;
+  }
+  MPB_GHD static int chunks(int cols) { return (cols + kChunk - 1) / kChunk; }
+  MPB_GHD int q_total_chunks() const {
+    int s = 0;
+    for (int l = 0; l < ng; l++) s += chunks(qcols(l));
+    return s;
+  }
+};
+
+// Shared-memory layout (offsets in 8-byte units from the start of the block's buffer).
+struct Layout {
+  int acc, accB, cy, tiles;     // int64 areas (tiles: uint32 overlaying acc)
+  int X, Y, Pp, S, R, MU, NU;   // uint32 areas, offsets in 32-bit words from u32 base
+  int u32base;                  // in 8-byte units
+  int total8;                   // total size in 8-byte units
+  MPB_GHD void init(const Geo &g) {
+    int tiles_words = g.k * g.k * 2 * g.L;
+    int a = (tiles_words + 1) / 2, q = g.q_total_cols(), w = g.w_cols();
+    int acc_sz = a > q ? a : q;
+    if (w > acc_sz) acc_sz = w;
+    acc = 0;
+    tiles = 0;
+    accB = acc + acc_sz;
+    int ncy = g.q_total_chunks();
+    int c2 = Geo::chunks(g.qlo_cols()) + Geo::chunks(g.qhi_cols()), c3 = Geo::chunks(w);
+    if (c2 > ncy) ncy = c2;
+    if (c3 > ncy) ncy = c3;
+    cy = accB + g.qlo_cols() + g.qhi_cols();
+    u32base = cy + ncy;
+    X = 0;
+    Y = X + g.n;
+    Pp = Y + g.n;
+    S = Pp + g.n;
+    R = S + g.ng * g.SL;
+    MU = R + g.n + 16;
+    NU = MU + g.h;
+    int u32 = NU + g.t_nu() + 2;
+    total8 = u32base + (u32 + 1) / 2;
+  }
+};
+
+MPB_GHD size_t shared_bytes(int n, int k) {
+  Geo g;
+  g.init(n, k);
+  Layout lay;
+  lay.init(g);
+  return (size_t)lay.total8 * 8;
+}
+
+// sum_a lo(x_a y_(c-a)) + sum_a hi(x_a y_(c-1-a)): column c of x*y before carries
+MPB_GHD uint64_t colsum(const uint32_t *x, int xn, const uint32_t *y, int yn, int c) {
+  uint64_t acc = 0;
+  if (c < 0) return 0;
+  int a0 = c - yn + 1 > 0 ? c - yn + 1 : 0, a1 = c < xn - 1 ? c : xn - 1;
+  for (int a = a0; a <= a1; a++) acc += mul_lo(x[a], y[c - a]);
+  int c1 = c - 1;
+  if (c1 >= 0) {
+    a0 = c1 - yn + 1 > 0 ? c1 - yn + 1 : 0;
+    a1 = c1 < xn - 1 ? c1 : xn - 1;
+    for (int a = a0; a <= a1; a++) acc += mul_hi(x[a], y[c1 - a]);
+  }
+  return acc;
+}
+
+// out[0..xn+yn) = x*y, runtime-sized delayed-carry Comba (one thread)
+MPB_GHD void comba_rt(uint32_t *out, const uint32_t *x, int xn, const uint32_t *y, int yn) {
+  uint64_t lo = 0, hi = 0;
+  for (int c = 0; c < xn + yn - 1; c++) {
+    int a0 = c - yn + 1 > 0 ? c - yn + 1 : 0, a1 = c < xn - 1 ? c : xn - 1;
+    for (int a = a0; a <= a1; a++) {
+      lo += mul_lo(x[a], y[c - a]);
+      hi += mul_hi(x[a], y[c - a]);
+    }
+    out[c] = (uint32_t)lo;
+    lo = (lo >> 32) + hi;
+    hi = 0;
+  }
+  if (xn + yn >= 1) out[xn + yn - 1] = (uint32_t)lo;
+}
+
+// Signed carry resolution of int64 columns: chunk pass (parallel) and ripple (one thread).
+MPB_GHD void resolve_chunk(int64_t *acc, int ncols, int chunk, int64_t *cy) {
+  int c0 = chunk * kChunk, c1 = c0 + kChunk < ncols ? c0 + kChunk : ncols;
+  int64_t carry = 0;
+  for (int c = c0; c < c1; c++) {
+    int64_t v = acc[c] + carry;
+    acc[c] = (int64_t)(uint32_t)v;
+    carry = v >> 32;  // arithmetic: a borrow is negative
+  }
+  cy[chunk] = carry;
+}
+MPB_GHD void resolve_ripple(int64_t *acc, int ncols, const int64_t *cy) {
+  int nch = (ncols + kChunk - 1) / kChunk;
+  int64_t cin = 0;
+  for (int r = 0; r < nch; r++) {
+    int c0 = r * kChunk, c1 = c0 + kChunk < ncols ? c0 + kChunk : ncols;
+    for (int c = c0; c < c1 && cin != 0; c++) {
+      int64_t v = acc[c] + cin;
+      acc[c] = (int64_t)(uint32_t)v;
+      cin = v >> 32;
+    }
+    cin += cy[r];
+  }
+  // cin is the overflow past ncols: zero by the bounds of every caller
+}
+
+// r[0..len) -= s[0..sn) (sn <= len), returns the borrow
+MPB_GHD uint32_t sub_words(uint32_t *r, int len, const uint32_t *s, int sn) {
+  int64_t b = 0;
+  for (int i = 0; i < len; i++) {
+    int64_t v = (int64_t)r[i] - (i < sn ? (int64_t)s[i] : 0) + b;
+    r[i] = (uint32_t)v;
+    b = v >> 32;
+  }
+  return (uint32_t)(b != 0);
+}
+// r (len words) >= s (sn words, sn <= len)?
+MPB_GHD bool geq_words(const uint32_t *r, int len, const uint32_t *s, int sn) {
+  for (int i = len - 1; i >= 0; i--) {
+    uint32_t a = r[i], b = i < sn ? s[i] : 0;
+    if (a != b) return a > b;
+  }
+  return true;
+}
+
+// The algorithm for one item in one block. Construct with the item context and the block's
+// shared buffer (8-byte aligned), then run the phases in order with barriers in between.
+struct Block {
+  Geo g;
+  Layout lay;
+  const uint32_t *ctx;  // item context
+  int T;                // threads
+  int64_t *acc, *accB, *cy;
+  uint32_t *tiles, *X, *Y, *Pp, *S, *R, *MU, *NU;  // MU, NU: shared copies of mu, nu
+  const uint32_t *mu, *nu, *C, *P;
+  int t_nu;
+
+  MPB_GHD void init(const uint32_t *ctx_, void *smem, int threads) {
+    ctx = ctx_;
+    T = threads;
+    g.init((int)ctx[0], (int)ctx[1]);
+    lay.init(g);
+    int64_t *b8 = (int64_t *)smem;
+    acc = b8 + lay.acc;
+    tiles = (uint32_t *)(b8 + lay.tiles);
+    accB = b8 + lay.accB;
+    cy = b8 + lay.cy;
+    uint32_t *u = (uint32_t *)(b8 + lay.u32base);
+    X = u + lay.X;
+    Y = u + lay.Y;
+    Pp = u + lay.Pp;
+    S = u + lay.S;
+    R = u + lay.R;
+    MU = u + lay.MU;
+    NU = u + lay.NU;
+    t_nu = (int)ctx[3];
+    const uint32_t *p = ctx + kHdr + g.n;
+    mu = p;
+    nu = mu + g.h;
+    C = nu + t_nu + 2;
+    P = C + g.n;
+  }
+
+  // ---- load: X = x, Y = y (n words each, from global or shared); P', mu, nu into shared
+  MPB_GHD void phase_load(int tid, const uint32_t *x, const uint32_t *y) {
+    for (int i = tid; i < g.n; i += T) {
+      X[i] = x[i];
+      Y[i] = y[i];
+      Pp[i] = ctx[kHdr + i];
+    }
+    for (int i = tid; i < g.h; i += T) MU[i] = mu[i];
+    for (int i = tid; i < t_nu + 2; i += T) NU[i] = nu[i];
+  }
+  // ---- phase 1: the k x k tiles X_i * Y_j (2L words each, zero padded)
+  MPB_GHD void phase_tiles(int tid) {
+    const int k = g.k, L = g.L;
+    for (int t = tid; t < k * k; t += T) {
+      int i = t / k, j = t % k;
+      uint32_t *o = tiles + (size_t)t * 2 * L;
+      int li = g.part_len(i), lj = g.part_len(j);
+      if (li && lj) comba_rt(o, X + i * L, li, Y + j * L, lj);
+      for (int c = (li && lj) ? li + lj : 0; c < 2 * L; c++) o[c] = 0;
+    }
+  }
+  // ---- phase 2: S_l = sum of the tiles of weight l (one thread per group)
+  MPB_GHD void phase_groups(int tid) {
+    const int k = g.k, L = g.L, SL = g.SL;
+    for (int l = tid; l < g.ng; l += T) {
+      uint32_t *s = S + l * SL;
+      uint64_t carry = 0;
+      for (int c = 0; c < SL; c++) {
+        uint64_t v = carry;
+        if (c < 2 * L)
+          for (int i = 0; i < k; i++) {
+            int j = l - i;
+            if (j >= 0 && j < k) v += tiles[(size_t)(i * k + j) * 2 * L + c];
+          }
+        s[c] = (uint32_t)v;
+        carry = v >> 32;
+      }
+    }
+  }
+  // ---- phase 3: the Q products of the low (PMR) and high (PBR) groups, column-parallel
+  MPB_GHD void phase_qcols(int tid) {
+    int off = 0;
+    for (int l = 0; l < g.ng; l++) {
+      int nc = g.qcols(l);
+      if (!nc) continue;
+      int first = ((tid - off) % T + T) % T;
+      const uint32_t *s = S + l * g.SL;
+      for (int c = first; c < nc; c += T) {
+        uint64_t v;
+        if (g.kind(l) == 1) {
+          int t = g.qt(l);  // mu (t words) * S_l (min(t, SL) words) mod beta^t
+          v = colsum(MU, t, s, t < g.SL ? t : g.SL, c);
+        } else {
+          int t = g.qt(l), ho = g.hoff(l);  // S_l[ho..SL) * nu_t, nu_t = nu >> (t_nu - t) words
+          v = colsum(s + ho, g.SL - ho, NU + (t_nu - t), t + 2, c);
+        }
+        acc[off + c] = (int64_t)v;
+      }
+      off += nc;
+    }
+  }
+  MPB_GHD void phase_qres1(int tid) {
+    int off = 0, coff = 0, base = 0;
+    for (int l = 0; l < g.ng; l++) {
+      int nc = g.qcols(l);
+      if (!nc) continue;
+      int nch = Geo::chunks(nc);
+      for (int r = ((tid - base) % T + T) % T; r < nch; r += T) resolve_chunk(acc + off, nc, r, cy + coff);
+      off += nc;
+      coff += nch;
+      base += nch;
+    }
+  }
+  MPB_GHD void phase_qres2(int tid) {
+    int off = 0, coff = 0, job = 0;
+    for (int l = 0; l < g.ng; l++) {
+      int nc = g.qcols(l);
+      if (!nc) continue;
+      if (job % T == tid) resolve_ripple(acc + off, nc, cy + coff);
+      off += nc;
+      coff += Geo::chunks(nc);
+      job++;
+    }
+  }
+  // ---- phase 4: Qlo = sum_low Q_l beta^(lL), Qhi = sum_high Q_l (columns, then carries)
+  MPB_GHD void phase_qsum(int tid) {
+    const int nlo = g.qlo_cols(), nhi = g.qhi_cols();
+    for (int c = tid; c < nlo + nhi; c += T) {
+      int64_t v = 0;
+      int off = 0;
+      for (int l = 0; l < g.ng; l++) {
+        int kd = g.kind(l), ql = g.qlen(l), from = g.qfrom(l);
+        if (kd == 1 && c < nlo) {
+          int i = c - l * g.L;
+          if (i >= 0 && i < ql) v += (uint32_t)acc[off + from + i];
+        } else if (kd == 2 && c >= nlo) {
+          int i = c - nlo;
+          if (i < ql) v += (uint32_t)acc[off + from + i];
+        }
+        off += g.qcols(l);
+      }
+      accB[c] = v;
+    }
+  }
+  MPB_GHD void phase_qsres1(int tid) {
+    const int nlo = g.qlo_cols(), nhi = g.qhi_cols(), c1 = Geo::chunks(nlo), c2 = Geo::chunks(nhi);
+    for (int r = tid; r < c1 + c2; r += T) {
+      if (r < c1) resolve_chunk(accB, nlo, r, cy);
+      else resolve_chunk(accB + nlo, nhi, r - c1, cy + c1);
+    }
+  }
+  MPB_GHD void phase_qsres2(int tid) {
+    const int nlo = g.qlo_cols(), nhi = g.qhi_cols();
+    if (tid == 0) resolve_ripple(accB, nlo, cy);
+    if (tid == (T > 1 ? 1 : 0)) resolve_ripple(accB + nlo, nhi, cy + Geo::chunks(nlo));
+  }
+  // ---- phase 5: W = sum S_l beta^(lL) + Qlo*P' - beta^h Qhi*P', signed columns
+  // (Qlo, Qhi are read from accB as words; acc is free again: the Q values are in accB)
+  MPB_GHD void phase_w(int tid) {
+    const int nlo = g.qlo_cols(), nhi = g.qhi_cols(), wc = g.w_cols(), L = g.L, SL = g.SL;
+    for (int c = tid; c < wc; c += T) {
+      int64_t v = 0;
+      int lmax = c / L;
+      for (int l = lmax; l >= 0 && c - l * L < SL; l--)
+        if (l < g.ng) v += S[l * SL + (c - l * L)];
+      // products by P' with the word operand read from accB (int64 words < 2^32)
+      v += (int64_t)colsum64(accB, nlo, Pp, g.n, c);
+      v -= (int64_t)colsum64(accB + nlo, nhi, Pp, g.n, c - g.h);
+      acc[c] = v;
+    }
+  }
+  MPB_GHD static uint64_t colsum64(const int64_t *x, int xn, const uint32_t *y, int yn, int c) {
+    uint64_t a = 0;
+    if (c < 0) return 0;
+    int a0 = c - yn + 1 > 0 ? c - yn + 1 : 0, a1 = c < xn - 1 ? c : xn - 1;
+    for (int i = a0; i <= a1; i++) a += mul_lo((uint32_t)x[i], y[c - i]);
+    int c1 = c - 1;
+    if (c1 >= 0) {
+      a0 = c1 - yn + 1 > 0 ? c1 - yn + 1 : 0;
+      a1 = c1 < xn - 1 ? c1 : xn - 1;
+      for (int i = a0; i <= a1; i++) a += mul_hi((uint32_t)x[i], y[c1 - i]);
+    }
+    return a;
+  }
+  MPB_GHD void phase_wres1(int tid) {
+    const int wc = g.w_cols();
+    for (int r = tid; r < Geo::chunks(wc); r += T) resolve_chunk(acc, wc, r, cy);
+  }
+  MPB_GHD void phase_wres2(int tid) {
+    if (tid == 0) resolve_ripple(acc, g.w_cols(), cy);
+  }
+  // ---- phase 6 (one thread): Y = W / beta^h < beta^(n+2); one partial Barrett step
+  // (t = 2, nu_2 = nu >> (t_nu - 2)), then R < beta^n + 2P' < 5P': at most 4 subtractions.
+  // out (n words) = X*Y*beta^-h mod P'. out may be X or Y (both are dead by now).
+  MPB_GHD void phase_final(int tid, uint32_t *out) {
+    if (tid != 0) return;
+    const int n = g.n, h = g.h;
+    for (int i = 0; i < n + 2; i++) R[i] = (uint32_t)acc[h + i];
+    const uint32_t *nu2 = NU + (t_nu - 2);  // 4 words
+    // q = floor((R[n] + R[n+1] beta) * nu2 / beta^2): words 2..5 of the 2 x 4 product
+    uint32_t *y1 = R + n + 2, *prod = R + n + 4;  // scratch words after R (no local arrays)
+    y1[0] = R[n];
+    y1[1] = R[n + 1];
+    comba_rt(prod, y1, 2, nu2, 4);
+    const uint32_t *q = prod + 2;  // 4 words
+    // R -= q * P' (n + 2 words; the result is >= 0)
+    int64_t borrow = 0;
+    uint64_t lo = 0, hi = 0;
+    for (int c = 0; c < n + 2; c++) {
+      for (int a = 0; a < 4; a++) {
+        int b = c - a;
+        if (b >= 0 && b < n) {
+          lo += mul_lo(q[a], Pp[b]);
+          hi += mul_hi(q[a], Pp[b]);
+        }
+      }
+      uint32_t w = (uint32_t)lo;
+      lo = (lo >> 32) + hi;
+      hi = 0;
+      int64_t v = (int64_t)R[c] - (int64_t)w + borrow;
+      R[c] = (uint32_t)v;
+      borrow = v >> 32;
+    }
+    for (int it = 0; it < 8 && geq_words(R, n + 2, Pp, n); it++) sub_words(R, n + 2, Pp, n);
+    for (int i = 0; i < n; i++) out[i] = R[i];
+  }
+  // ---- phase 7 (one thread): x (n words, < P' = d*P) -> x mod P, in place.
+  // q^ = floor(x_top / (p_top + 1)) with 64 bits of x at P's top-32-bit position: q - q^ <= 3.
+  MPB_GHD void phase_modp(int tid, uint32_t *x) {
+    if (tid != 0) return;
+    const int n = g.n, np = (int)ctx[6];
+    const uint32_t d = ctx[2];
+    if (d == 1) return;
+    const int sh = (int)ctx[4];
+    const uint32_t ptop = ctx[5];
+    int w = sh / 32, s = sh % 32;
+    uint64_t lo64 = (uint64_t)(w < n ? x[w] : 0) | ((uint64_t)(w + 1 < n ? x[w + 1] : 0) << 32);
+    uint64_t top = w + 2 < n ? x[w + 2] : 0;
+    uint64_t xt = (lo64 >> s) | (s ? top << (64 - s) : 0);
+    uint64_t qh = xt / ((uint64_t)ptop + 1);
+    uint32_t q = (uint32_t)qh;  // q^ <= x/P < d < 2^32
+    int64_t borrow = 0;
+    uint32_t carry = 0;
+    for (int i = 0; i < n; i++) {
+      uint64_t m = (uint64_t)q * (i < np ? P[i] : 0) + carry;
+      carry = (uint32_t)(m >> 32);
+      int64_t v = (int64_t)x[i] - (int64_t)(uint32_t)m + borrow;
+      x[i] = (uint32_t)v;
+      borrow = v >> 32;
+    }
+    for (int it = 0; it < 6 && geq_words(x, n, P, np); it++) sub_words(x, n, P, np);
+  }
+};
+
+// One mp(X, Y) (after phase_load) into `out` (n words, may be b.X).
+template <class Exec>
+MPB_GHD void mp_core(Block &b, Exec &ex, uint32_t *out) {
+  ex.run([&](int t) { b.phase_tiles(t); });
+  ex.run([&](int t) { b.phase_groups(t); });
+  ex.run([&](int t) { b.phase_qcols(t); });
+  ex.run([&](int t) { b.phase_qres1(t); });
+  ex.run([&](int t) { b.phase_qres2(t); });
+  ex.run([&](int t) { b.phase_qsum(t); });
+  ex.run([&](int t) { b.phase_qsres1(t); });
+  ex.run([&](int t) { b.phase_qsres2(t); });
+  ex.run([&](int t) { b.phase_w(t); });
+  ex.run([&](int t) { b.phase_wres1(t); });
+  ex.run([&](int t) { b.phase_wres2(t); });
+  ex.run([&](int t) { b.phase_final(t, out); });
+}
+
+// r = x*y mod P for one item: x, y < P (n words each, global memory); the result (n words)
+// is left in b.X. Exec::run(f) calls f(tid) for every thread of the block, then a barrier.
+template <class Exec>
+MPB_GHD void modmul_item(Block &b, Exec &ex, const uint32_t *x, const uint32_t *y) {
+  ex.run([&](int t) { b.phase_load(t, x, y); });
+  mp_core(b, ex, b.X);                            // x*y*beta^-h mod P'
+  ex.run([&](int t) { b.phase_load(t, b.X, b.C); });
+  mp_core(b, ex, b.X);                            // x*y mod P'
+  ex.run([&](int t) { b.phase_modp(t, b.X); });  // x*y mod P
+}
+
+// Host executor: the threads of a block one after the other between barriers.
+struct HostExec {
+  int T;
+  template <class F>
+  void run(F f) {
+    for (int t = 0; t < T; t++) f(t);
+  }
+};
+
+
+} // namespace mp
+} // namespace gpu
+
+} // namespace mpb
