@@ -7,26 +7,13 @@
 #include <memory>
 
 #include "../cuda/thread/coop_powm.cuh"
+#include "support/gpu_words.h"
 #include "support/oracle.h"
 
 using namespace mpbt;
 using namespace mpb::gpu;
 
 namespace {
-
-std::vector<uint32_t> words_of(const mpz_t z, size_t n) {
-  auto l = limbs_of(z, (n + 1) / 2);
-  std::vector<uint32_t> w(n);
-  std::memcpy(w.data(), l.data(), n * 4);
-  return w;
-}
-void from_words(mpz_t z, const uint32_t *w, size_t n) { mpz_import(z, n, -1, 4, 0, 0, w); }
-
-// Hard or random words (all-ones limbs, zero limbs, bit runs, powers of two ...).
-void random_words(std::mt19937_64 &rng, uint32_t *w, size_t n) {
-  auto l = hard_limbs(rng, (n + 1) / 2);
-  std::memcpy(w, l.data(), n * 4);
-}
 
 // Slices of an N-word value for the host group (lane l = slot l).
 template <int TPI, int W>
@@ -40,22 +27,6 @@ struct Sl {
     return w;
   }
 };
-
-template <int N>
-void make_ctx(ModCtx<N> &m, const mpz_t n) {
-  Z R, t;
-  mpz_setbit(R, 32 * N);
-  auto nw = words_of(n, N);
-  std::memcpy(m.n, nw.data(), 4 * N);
-  mpz_mul(t, R, R);
-  mpz_mod(t, t, n);
-  auto r2 = words_of(t, N);
-  std::memcpy(m.r2, r2.data(), 4 * N);
-  mpz_mod(t, R, n);
-  auto one = words_of(t, N);
-  std::memcpy(m.one, one.data(), 4 * N);
-  m.ninv = mont_ninv32(m.n[0]);
-}
 
 // Odd moduli of exactly N words: random, all ones, 2^(32N-1)+1, just above/below powers of two.
 void modulus(std::mt19937_64 &rng, mpz_t n, int N, int kind) {
@@ -172,7 +143,7 @@ void check_powm(uint64_t salt, int iters, int max_ewords) {
     Z n, base, e, want;
     modulus(rng, n, N, it);
     below(rng, base, n, N, it + 2);
-    make_ctx<N>(*m, n);
+    make_ctx_gmp<N>(*m, n);
     int ewords = 1 + (int)(rng() % max_ewords);
     std::vector<uint32_t> ew(ewords);
     random_words(rng, ew.data(), ewords);
@@ -226,8 +197,8 @@ void check_rsa(uint64_t salt, int iters) {
     mpz_sub_ui(t, q, 1);
     mpz_mod(dq, d, t);
     REQUIRE(mpz_invert(qinv, q, p) != 0);
-    make_ctx<N>(k->p, p);
-    make_ctx<N>(k->q, q);
+    make_ctx_gmp<N>(k->p, p);
+    make_ctx_gmp<N>(k->q, q);
     auto put = [&](uint32_t *dst, const mpz_t z) {
       auto w = words_of(z, N);
       std::memcpy(dst, w.data(), 4 * N);

@@ -18,20 +18,13 @@
 #include "../cuda/thread/modmul.cuh"
 #include "../cuda/thread/mp_block.cuh"
 #include "batch_util.h"
+#include "support/gpu_words.h"
 #include "support/oracle.h"
 
 using namespace mpbt;
 using namespace mpb::gpu;
 
 namespace {
-
-std::vector<uint32_t> words_of(const mpz_t z, size_t n) {
-  auto l = limbs_of(z, (n + 1) / 2);
-  std::vector<uint32_t> w(n);
-  std::memcpy(w.data(), l.data(), n * 4);
-  return w;
-}
-void from_words(mpz_t z, const uint32_t *w, size_t n) { mpz_import(z, n, -1, 4, 0, 0, w); }
 
 // Hard and random moduli of exactly `bits` bits or a little less (odd).
 std::vector<std::string> modulus_kinds() {
@@ -78,22 +71,6 @@ void make_input(std::mt19937_64 &rng, mpz_t a, const mpz_t m, int idx, size_t wo
 }
 
 template <int N>
-void make_modctx_gmp(ModCtx<N> &c, const mpz_t n) {
-  Z R, t;
-  mpz_setbit(R, 32 * N);
-  auto nw = words_of(n, N);
-  std::memcpy(c.n, nw.data(), 4 * N);
-  mpz_mul(t, R, R);
-  mpz_mod(t, t, n);
-  auto r2 = words_of(t, N);
-  std::memcpy(c.r2, r2.data(), 4 * N);
-  mpz_mod(t, R, n);
-  auto one = words_of(t, N);
-  std::memcpy(c.one, one.data(), 4 * N);
-  c.ninv = mont_ninv32(c.n[0]);
-}
-
-template <int N>
 void check_thread_modmul(uint64_t salt) {
   auto rng = make_rng(salt);
   int checked = 0;
@@ -104,7 +81,7 @@ void check_thread_modmul(uint64_t salt) {
         make_modulus(rng, m, words, kind);
         if (mpz_sizeinbase(m, 2) > 32 * (size_t)N) continue;
         ModCtx<N> ctx;
-        make_modctx_gmp<N>(ctx, m);
+        make_ctx_gmp<N>(ctx, m);
         for (int i = 0; i < 12; i++)
           for (int j = 0; j < 12; j += 3) {
             Z a, b, want;

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "../cuda/thread/powm.cuh"
+#include "support/gpu_words.h"
 #include "support/oracle.h"
 
 using namespace mpbt;
@@ -13,35 +14,7 @@ using namespace mpb::gpu;
 
 namespace {
 
-std::vector<uint32_t> words_of(const mpz_t z, size_t n) {
-  auto l = limbs_of(z, (n + 1) / 2);
-  std::vector<uint32_t> w(n);
-  std::memcpy(w.data(), l.data(), n * 4);
-  return w;
-}
-void from_words(mpz_t z, const uint32_t *w, size_t n) { mpz_import(z, n, -1, 4, 0, 0, w); }
-
-void random_words(std::mt19937_64 &rng, uint32_t *w, size_t n) {
-  auto l = hard_limbs(rng, (n + 1) / 2);
-  std::memcpy(w, l.data(), n * 4);
-}
-
 // A modulus context computed with GMP (independent of the library's own host precompute).
-template <int N>
-void make_ctx(ModCtx<N> &m, const mpz_t n) {
-  Z R, t;
-  mpz_setbit(R, 32 * N);
-  auto nw = words_of(n, N);
-  std::memcpy(m.n, nw.data(), 4 * N);
-  mpz_mul(t, R, R);
-  mpz_mod(t, t, n);
-  auto r2 = words_of(t, N);
-  std::memcpy(m.r2, r2.data(), 4 * N);
-  mpz_mod(t, R, n);
-  auto one = words_of(t, N);
-  std::memcpy(m.one, one.data(), 4 * N);
-  m.ninv = mont_ninv32(m.n[0]);
-}
 
 template <int N>
 void random_odd_modulus(std::mt19937_64 &rng, mpz_t n) {
@@ -78,7 +51,7 @@ void check_mont(uint64_t salt) {
     Z n, a, b, want, Rinv, R;
     random_odd_modulus<N>(rng, n);
     ModCtx<N> m;
-    make_ctx<N>(m, n);
+    make_ctx_gmp<N>(m, n);
     uint32_t aw[N], bw[N], r[N];
     random_words(rng, aw, N);
     random_words(rng, bw, N);
@@ -125,7 +98,7 @@ void check_powm(uint64_t salt, int iters) {
     Z n, base, e, want;
     random_odd_modulus<N>(rng, n);
     ModCtx<N> m;
-    make_ctx<N>(m, n);
+    make_ctx_gmp<N>(m, n);
     uint32_t bw[N];
     random_words(rng, bw, N);
     from_words(base, bw, N);
@@ -203,8 +176,8 @@ TEST_CASE("GPU per-thread RSA-CRT on the Wycheproof-style key shape vs mpz_powm"
     mpz_mod(dq, d, t);
     REQUIRE(mpz_invert(qinv, q, p) != 0);
     RsaCtx<N> k;
-    make_ctx<N>(k.p, p);
-    make_ctx<N>(k.q, q);
+    make_ctx_gmp<N>(k.p, p);
+    make_ctx_gmp<N>(k.q, q);
     auto cp = words_of(dp, N), cq = words_of(dq, N), qw = words_of(q, N);
     std::memcpy(k.dp, cp.data(), 4 * N);
     std::memcpy(k.dq, cq.data(), 4 * N);

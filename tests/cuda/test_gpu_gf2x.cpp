@@ -13,23 +13,14 @@
 #include <mpbatch/mpbatch.h>
 
 #include "../../cuda/gpu_backend.h"
+#include "gpu_test_util.h"
 #include "batch_util.h"
 
 using namespace bt;
 
+using namespace mpbt;
+
 namespace {
-
-size_t test_items() {
-  if (const char *e = std::getenv("MPB_GPU_TEST_ITEMS")) return std::strtoull(e, nullptr, 0);
-  return 100000;
-}
-
-bool have_device() {
-  char why[160] = {0};
-  int n = mpb::gpu::device_count(why, sizeof why);
-  if (n == 0) WARN("no CUDA device, GPU execution not tested here: " << why);
-  return n > 0;
-}
 
 struct Ctx {
   mpb_ctx *c = nullptr;
@@ -77,7 +68,7 @@ Rows nist_f(size_t fw, int m, std::vector<int> ks) {
 } // namespace
 
 TEST_CASE("GPU gf2x products and squares vs the CPU batch", "[cuda][gf2x]") {
-  if (!have_device()) {
+  if (!have_gpu_device("GPU execution")) {
     Rows a(4, 1), r(8, CANARY);
     char why[160] = {0};
     mpb::gpu::Options o;
@@ -87,7 +78,7 @@ TEST_CASE("GPU gf2x products and squares vs the CPU batch", "[cuda][gf2x]") {
     CHECK(mpb::gpu::gf2x_mul(r.data(), a.data(), a.data(), 6, 1, o, why, sizeof why) == MPB_EUNSUPPORTED);
     return;
   }
-  const size_t count = test_items();
+  const size_t count = gpu_test_items();
   auto rng = mpbt::make_rng(601);
   Ctx cpu(MPB_BACKEND_CPU);
   for (size_t w : kMulWidths) {
@@ -109,7 +100,7 @@ TEST_CASE("GPU gf2x products and squares vs the CPU batch", "[cuda][gf2x]") {
 }
 
 TEST_CASE("GPU gf2x mulmod (sparse NIST kernels, Barrett for any f) vs the CPU batch", "[cuda][gf2x]") {
-  if (!have_device()) {
+  if (!have_gpu_device("GPU execution")) {
     Rows f = nist_f(3, 163, {7, 6, 3}), a(3, 5), r(3, CANARY);
     char why[160] = {0};
     mpb::gpu::Options o;
@@ -117,7 +108,7 @@ TEST_CASE("GPU gf2x mulmod (sparse NIST kernels, Barrett for any f) vs the CPU b
     CHECK(r == Rows(3, CANARY));
     return;
   }
-  const size_t count = test_items();
+  const size_t count = gpu_test_items();
   auto rng = mpbt::make_rng(602);
   Ctx cpu(MPB_BACKEND_CPU);
   std::vector<Rows> fs = {nist_f(3, 163, {7, 6, 3}), nist_f(4, 233, {74}), nist_f(5, 283, {12, 7, 5}),
@@ -166,7 +157,7 @@ TEST_CASE("GPU gf2x through the batch API: forced CUDA, AUTO fallback, chunked s
   Rows one(w, 0);
   one[0] = 1;
   REQUIRE(mpb_batch_gf2x_inv(cuda.c, got.data(), one.data(), f.data(), w, 1, &info) == MPB_EUNSUPPORTED);
-  if (!have_device()) {
+  if (!have_gpu_device("GPU execution")) {
     int st = mpb_batch_gf2x_mulmod(cuda.c, got.data(), a.data(), b.data(), f.data(), w, count, &info);
     CHECK(st == MPB_EDEVICE);
     CHECK(info.status == MPB_EDEVICE);

@@ -8,23 +8,12 @@
 #include <vector>
 
 #include "../../cuda/gpu_backend.h"
+#include "gpu_test_util.h"
 #include "support/oracle.h"
 
 using namespace mpbt;
 
 namespace {
-
-size_t test_items() {
-  if (const char *e = std::getenv("MPB_GPU_TEST_ITEMS")) return std::strtoull(e, nullptr, 0);
-  return 100000;
-}
-
-bool have_device() {
-  char why[160] = {0};
-  int n = mpb::gpu::device_count(why, sizeof why);
-  if (n == 0) WARN("no CUDA device, GPU execution not tested here: " << why);
-  return n > 0;
-}
 
 std::vector<uint64_t> random_rows(std::mt19937_64 &rng, size_t rows, size_t width) {
   std::vector<uint64_t> v(rows * width);
@@ -89,7 +78,7 @@ void check_powm_device(std::mt19937_64 &rng, size_t width, int tpi, bool per_ite
 } // namespace
 
 TEST_CASE("GPU powm vs GMP (shared and per-item moduli, constant time or not)", "[cuda]") {
-  if (!have_device()) {
+  if (!have_gpu_device("GPU execution")) {
     std::vector<uint64_t> x(8, 1), m(8, 3);
     char why[160] = {0};
     mpb::gpu::Options o;
@@ -97,7 +86,7 @@ TEST_CASE("GPU powm vs GMP (shared and per-item moduli, constant time or not)", 
     CHECK(st == MPB_EDEVICE);
     return;
   }
-  const size_t count = test_items();
+  const size_t count = gpu_test_items();
   auto rng = make_rng(501);
   // 512 and 1024 bits: full-width exponents on every item, both mappings at 1024 bits
   for (size_t width : {8, 16})
@@ -120,8 +109,8 @@ TEST_CASE("GPU powm vs GMP (shared and per-item moduli, constant time or not)", 
 }
 
 TEST_CASE("GPU RSA-CRT vs GMP (one key, and one key per item)", "[cuda]") {
-  if (!have_device()) return;
-  const size_t count = test_items();
+  if (!have_gpu_device("GPU execution")) return;
+  const size_t count = gpu_test_items();
   auto rng = make_rng(502);
   for (size_t hw : {8, 16, 32, 64})
    for (int tpi : {1, 4, 8, 16}) {
@@ -208,8 +197,8 @@ TEST_CASE("GPU RSA-CRT vs GMP (one key, and one key per item)", "[cuda]") {
 }
 
 TEST_CASE("GPU products (delayed-carry Comba and carry chains) vs GMP", "[cuda]") {
-  if (!have_device()) return;
-  const size_t count = test_items();
+  if (!have_gpu_device("GPU execution")) return;
+  const size_t count = gpu_test_items();
   auto rng = make_rng(503);
   for (size_t width : {4, 8, 16})
     for (int dc = 0; dc < 2; dc++) {
@@ -233,7 +222,7 @@ TEST_CASE("GPU products (delayed-carry Comba and carry chains) vs GMP", "[cuda]"
 }
 
 TEST_CASE("GPU backend: chunked streaming gives the same results as one chunk", "[cuda]") {
-  if (!have_device()) return;
+  if (!have_gpu_device("GPU execution")) return;
   auto rng = make_rng(504);
   const size_t width = 8, count = 10007;
   auto m = random_rows(rng, 1, width);

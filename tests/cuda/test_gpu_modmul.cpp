@@ -11,23 +11,12 @@
 #include <mpbatch/batch.h>
 
 #include "../../cuda/gpu_backend.h"
+#include "gpu_test_util.h"
 #include "support/oracle.h"
 
 using namespace mpbt;
 
 namespace {
-
-size_t test_items() {
-  if (const char *e = std::getenv("MPB_GPU_TEST_ITEMS")) return std::strtoull(e, nullptr, 0);
-  return 100000;
-}
-
-bool have_device() {
-  char why[160] = {0};
-  int n = mpb::gpu::device_count(why, sizeof why);
-  if (n == 0) WARN("no CUDA device, GPU modmul not tested here: " << why);
-  return n > 0;
-}
 
 // Odd moduli of `width` limbs; every 7th has its top 32-bit word equal to 1 (largest scale
 // factor d in the block kernel), the others their top bit set.
@@ -64,7 +53,7 @@ std::vector<uint64_t> below(std::mt19937_64 &rng, const std::vector<uint64_t> &m
 } // namespace
 
 TEST_CASE("GPU modmul vs GMP (one-thread and multipartite block kernels)", "[cuda][modmul]") {
-  if (!have_device()) {
+  if (!have_gpu_device("GPU modmul")) {
     std::vector<uint64_t> x(32, 1), m(32, 3);
     m[31] = 1ull << 63;
     char why[160] = {0};
@@ -74,7 +63,7 @@ TEST_CASE("GPU modmul vs GMP (one-thread and multipartite block kernels)", "[cud
     CHECK(std::string(why).size() > 0);
     return;
   }
-  const size_t count = test_items();
+  const size_t count = gpu_test_items();
   auto rng = make_rng(901);
   for (size_t width : {4, 8, 16, 3, 32, 64, 128, 40}) {
     REQUIRE(mpb::gpu::modmul_kernel_for(width) != 0);
@@ -114,8 +103,8 @@ TEST_CASE("GPU modmul, even moduli (CRT kernel up to 512 bits) vs GMP", "[cuda][
   CHECK(mpb::gpu::modmul(x0.data(), x0.data(), x0.data(), m0.data(), 1, 16, 1, o0, why0, sizeof why0) ==
         MPB_EUNSUPPORTED);
   CHECK(mpb::gpu::modmul_even_supported(8));
-  if (!have_device()) return;
-  const size_t count = test_items();
+  if (!have_gpu_device("GPU modmul")) return;
+  const size_t count = gpu_test_items();
   auto rng = make_rng(903);
   for (size_t width : {2, 4, 8})
     for (int per_item = 0; per_item < 2; per_item++) {
@@ -157,7 +146,7 @@ TEST_CASE("GPU modmul, even moduli (CRT kernel up to 512 bits) vs GMP", "[cuda][
 TEST_CASE("GPU modmul: chunked streaming", "[cuda][modmul]") {
   char why[160] = {0};
   mpb::gpu::Options o;
-  if (!have_device()) return;
+  if (!have_gpu_device("GPU modmul")) return;
   auto rng = make_rng(902);
   const size_t width = 64, count = 3001;
   auto mm = moduli(rng, 1, width);
