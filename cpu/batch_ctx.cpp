@@ -113,6 +113,11 @@ int threads_for(const Settings &s, size_t count, double work_per_item) {
   return t < 1 ? 1 : t;
 }
 
+int grain_for(double work_per_item) {
+  double g = tuning::BATCH_GRAIN_WORK / (work_per_item > 1.0 ? work_per_item : 1.0);
+  return g < 1.0 ? 1 : g > 65536.0 ? 65536 : (int)g;
+}
+
 } // namespace batch
 } // namespace mpb
 

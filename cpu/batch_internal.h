@@ -93,6 +93,8 @@ class ThreadScratch {
 // min(ctx threads, count), and 1 when the whole batch is too small to amortise a parallel
 // region (tuning::BATCH_PARALLEL_MIN_WORK).
 int threads_for(const Settings &s, size_t count, double work_per_item);
+// Items per dynamic-schedule grab for items of `work_per_item` (tuning::BATCH_GRAIN_WORK).
+int grain_for(double work_per_item);
 
 // Work estimates (64x64 products) used by the cost model.
 double work_mul(size_t n);

@@ -68,6 +68,10 @@ extern "C" MPB_API int mpb_batch_modmul(mpb_ctx *ctx, uint64_t *r, const uint64_
   }
 
   int T = threads_for(s, count, 2.0 * work_mul(width));
+  // items are handed out in small groups (dynamic schedule), so a thread that loses its core
+  // for a while (the Python binding converts the next chunk meanwhile; a shared machine) does
+  // not leave the others waiting at the end of the loop
+  const int grain = grain_for(2.0 * work_mul(width));
   size_t per = 2 * width + width + mpn::mul_n_itch(width) + mpn::tdiv_qr_itch(2 * width, width);
   ThreadScratch scr(T, per, false);
   if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
@@ -80,7 +84,7 @@ extern "C" MPB_API int mpb_batch_modmul(mpb_ctx *ctx, uint64_t *r, const uint64_
     limb *prod = scr.get(omp_get_thread_num());
     limb *rem = prod + 2 * width;
     limb *ws = rem + width;
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, grain)
     for (int64_t i = 0; i < (int64_t)count; i++) {
       const limb *mi = m + (shared ? 0 : (size_t)i * width);
       size_t mn = mpn::normalized_size(mi, width);

@@ -9,7 +9,8 @@ three ways (minimum over --reps runs each, after a warm-up):
           the library's own time plus one ctypes call;
   NumPy   mpbatch.mulmod_limbs(A, B, M): the *_limbs variant (validation + output array);
   lists   mpbatch.mulmod(a, b, m) from Python lists of ints to a list of ints (conversion
-          both ways included), also split into its parts (ints -> limbs, C call, limbs -> ints).
+          both ways included, and freeing the previous result list), also without the
+          conversion/C-call overlap and split into its parts (ints -> limbs, limbs -> ints).
 Goals: lists <= 2x the C API time, NumPy <= 1.1x.  Writes a markdown report and a CSV beside it.
 """
 from __future__ import annotations
@@ -107,6 +108,7 @@ def main(argv=None):
     assert all(got[i] == a[i] * b[i] % m for i in sample), "wrong results"
     assert np.array_equal(numpy_variant(), ints_to_limbs(got, w))
 
+    load_before = os.getloadavg()
     results = {}
     # interleave the three measurements a few times (the machine is shared: keep the minimum)
     t_c, t_np, t_list = [], [], []
@@ -128,12 +130,13 @@ def main(argv=None):
     results["C API (ctypes call on prebuilt arrays)"] = min(t_c)
     results["NumPy mulmod_limbs"] = min(t_np)
     results["lists mulmod (ints in, ints out)"] = min(t_list)
-    results["  lists, one chunk (no conversion/C overlap)"] = min(t_l1)
+    results["  lists, sequential chunks (no conversion/C overlap)"] = min(t_l1)
     # parts of the list path
     results["  lists part: ints -> limbs (a, b, m)"] = best_of(
         lambda: (ints_to_limbs(a, w), ints_to_limbs(b, w), ints_to_limbs([m], w)), args.reps)[0]
     results["  lists part: limbs -> ints (result)"] = best_of(lambda: limbs_to_ints(R),
                                                              args.reps)[0]
+    load_after = os.getloadavg()
     ctx.info()
     threads = info.threads
     base = results["C API (ctypes call on prebuilt arrays)"]
@@ -159,6 +162,8 @@ def main(argv=None):
         f"- command: `{cmd}`",
         f"- timing: minimum of {args.reps} runs each (interleaved), after one warm-up; the machine"
         " is shared with other builds, so the minimum is the figure to read",
+        "- load average (1/5/15 min) before: {:.2f} {:.2f} {:.2f}, after: {:.2f} {:.2f} {:.2f}"
+        .format(*load_before, *load_after),
         "",
         "| path | seconds | items/s | vs C API |",
         "| --- | ---: | ---: | ---: |",

@@ -212,6 +212,28 @@ MPB_API int mpb_pack_cpython_ints(uint64_t *rows, size_t width, const uintptr_t 
 MPB_API int mpb_unpack_cpython_ints(void *list, const uint64_t *rows, size_t width, size_t count,
                                     void *from_u64, void *new_long, void *set_item,
                                     mpb_call_info *info);
+/* List forms of the two helpers above (what the package calls).
+ * pack: items [start, start + count) of the CPython list `list` -> count rows. The list is read
+ * directly (a PyListObject: its length at offset 16, its item array at offset 24; the package
+ * checks this at import) and calls nothing in the interpreter, so it may run without the
+ * interpreter lock provided nothing changes the list or frees its items meanwhile (the package
+ * passes a private copy of the slice). int_type: the address of CPython's int type; an item of any other
+ * type (bool, int subclasses, non-ints): MPB_EVAL; negative or wider than `width` limbs:
+ * MPB_ERANGE; start + count beyond the list's length: MPB_ESHAPE. bad_index counts from
+ * `start`. Every item is checked before anything is written: on error `rows` is untouched.
+ * The work is split over `threads` threads (0: all cores) when count * width reaches an
+ * internal size threshold; info->threads says how many ran.
+ * unpack (interpreter lock held for the whole call, e.g. through ctypes.PyDLL): builds ints
+ * from `count` rows and stores them at list[start + i] with set_item (the
+ * list must have at least start + count items), in order, on the calling thread. A NULL from
+ * a constructor: MPB_EMEM (bad_index = that row; the items stored before it are complete ints);
+ * set_item failing: MPB_EVAL. */
+MPB_API int mpb_pack_cpython_list(uint64_t *rows, size_t width, const void *list, size_t start,
+                                  size_t count, int layout, const void *int_type, int threads,
+                                  mpb_call_info *info);
+MPB_API int mpb_unpack_cpython_list(void *list, size_t start, const uint64_t *rows, size_t width,
+                                    size_t count, void *from_u64, void *new_long, void *set_item,
+                                    mpb_call_info *info);
 
 /* ---- single huge operands: multipartite modular multiplication (seed 004) -----------------
  * Algorithms for one modular multiplication of n-limb operands (n >= 4), parallelised inside

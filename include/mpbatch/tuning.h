@@ -135,6 +135,13 @@ constexpr int GPU_MODMUL_EVEN_MAX_LIMBS = 8;
  * 13.6 ms vs scalar 15.2 ms at 16384 bits, slower below (MIN_LIMBS 256); partial IFMA
  * group from 3 items (k = 3: 653 us vs 909 us scalar). */
 constexpr double BATCH_PARALLEL_MIN_WORK = 10000.0;
+/* Dynamic-schedule grain of the batch modmul item loop: a thread takes about this much work
+ * (in products, ~10 us here) per grab, so a preempted thread delays the call by at most one grain
+ * instead of its whole static share. Set 2026-11-21 (AMD EPYC 2 vCPU, shared, load 2-6): the
+ * pipelined Python list path (C calls overlapped with conversions on the same 2 cores) went from
+ * 1.52x to 1.38x the C API time with it; the C API call itself was unchanged within the noise
+ * (one grab costs one atomic add, ~0.2% at 2048 bits). */
+constexpr double BATCH_GRAIN_WORK = 20000.0;
 /* AUTO picks the multipartite backend (each modular multiplication parallelised inside)
  * for powm/modmul when count < threads and the modulus has at least this many limbs.
  * Measured 2026-11-21 (2-core Zen 4, /tmp/mp_auto-style run: one powm, 256-bit exponent):
@@ -143,6 +150,13 @@ constexpr double BATCH_PARALLEL_MIN_WORK = 10000.0;
  * 2-thread bipartite multiplication (bench/results/multipartite-2threads-2026-11-21.md):
  * the partite path only wins from 16384 bits. */
 constexpr int BATCH_MULTIPARTITE_MIN_LIMBS = 256;
+/* mpb_pack_cpython_list (the Python binding's ints -> rows, cpu/batch_cpython.cpp) splits a
+ * batch over the requested threads from this many limbs (count x width) on. Measured
+ * 2026-11-21 (AMD EPYC 2 vCPU, shared, load ~4; medians of 41 interleaved runs, 2 threads /
+ * 1 thread): 4-limb ints 0.99 0.56 0.76 0.66 0.54 at 2048 8192 16384 32768 65536 limbs,
+ * 32-limb ints 1.30 0.79 0.86 0.65 0.85; two threads win from ~8192 limbs, 16384 leaves a
+ * margin for a busy machine (a parallel region then waits for a core). */
+constexpr size_t PYCONV_PARALLEL_MIN_LIMBS = 16384;
 /* AUTO sends exponentiation groups of 8 items to the AVX-512 IFMA kernel for widths in
  * [BATCH_IFMA_MIN_LIMBS, BATCH_IFMA_MAX_LIMBS]; a last partial group of at least
  * BATCH_IFMA_PARTIAL_MIN items also goes there (unused lanes), fewer go to the scalar kernel.

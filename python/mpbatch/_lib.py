@@ -349,6 +349,12 @@ _SIGNATURES = [
     # builds Python objects: bound through ctypes.PyDLL (the interpreter lock stays held)
     ("mpb_unpack_cpython_ints", [py_object, c_void_p, c_size_t, c_size_t, c_void_p, c_void_p,
                                  c_void_p, INFOP], c_int, _bk),
+    # the list forms: pack reads a list the caller keeps private and unchanged (the lock is
+    # released: other threads run meanwhile); unpack builds ints (PyDLL, see _GIL_HELD)
+    ("mpb_pack_cpython_list", [c_void_p, c_size_t, py_object, c_size_t, c_size_t, c_int,
+                               py_object, c_int, INFOP], c_int, _bk),
+    ("mpb_unpack_cpython_list", [py_object, c_size_t, c_void_p, c_size_t, c_size_t, c_void_p,
+                                 c_void_p, c_void_p, INFOP], c_int, _bk),
     # batch.h single huge operands
     ("mpb_mulmod_big", [c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, INFOP],
      c_int, _bk),
@@ -421,7 +427,7 @@ BOUND: dict = {}
 
 
 # functions that create Python objects: bound through PyDLL (GIL held during the call)
-_GIL_HELD = {"mpb_unpack_cpython_ints"}
+_GIL_HELD = {"mpb_unpack_cpython_ints", "mpb_unpack_cpython_list"}
 LIB_PY = ctypes.PyDLL(LIBRARY_PATH)
 
 

@@ -318,6 +318,10 @@ def _cpython_layout() -> Optional[int]:
         return None
     if not _lib.have("mpb_pack_cpython_ints"):
         return None
+    # the object header the helpers assume (ob_type at offset 8): not a free-threaded or
+    # otherwise different build
+    if ctypes.c_void_p.from_address(id(2**100) + 8).value != id(int):
+        return None
     layout = 1 if sys.version_info >= (3, 12) else 0
     probe = [0, 1, 2**30 - 1, 2**30, 2**64 - 1, 2**64, 2**127 + 12345, 3**100, 2**191 - 1]
     rows = np.zeros((len(probe), 3), dtype="<u8")
@@ -359,19 +363,63 @@ def _cpython_int_makers():
 _INT_MAKERS = _cpython_int_makers()
 
 
-def _fast_pack(xs, width: int):
-    """Rows from a list of exact ints without per-item conversion in Python (the library reads
-    the int objects' digits), or None when that does not apply or an item is negative or too
-    wide (the checked path then produces the error message)."""
-    if _INT_LAYOUT is None or type(xs) is not list or not xs or set(map(type, xs)) != {int}:
-        return None
-    ids = np.fromiter(map(id, xs), dtype=np.uintp, count=len(xs))
-    out = np.empty((len(xs), width), dtype="<u8")
+def _list_helpers():
+    """True when the list forms of the conversions apply: the int helpers passed their checks,
+    the list object has the layout mpb_pack_cpython_list reads (type at offset 8, length at
+    16, item array at 24) and both list helpers reproduce int.to_bytes / int.from_bytes on a
+    probe set (full 32-digit blocks, partial blocks, zero, values of every limb count)."""
+    if _INT_LAYOUT is None or _INT_MAKERS is None or \
+            not _lib.have("mpb_pack_cpython_list", "mpb_unpack_cpython_list"):
+        return False
+    probe = [0, 1, 2**30 - 1, 2**30, 2**64 - 1, 2**64, 2**127 + 12345, 3**100, 2**191 - 1,
+             2**959, 2**960 - 1, 2**960, 3**700, 2**1151 - 12345]
+    base = id(probe)
+    if ctypes.c_void_p.from_address(base + 8).value != id(list) or \
+            ctypes.c_ssize_t.from_address(base + 16).value != len(probe):
+        return False
+    items = ctypes.c_void_p.from_address(base + 24).value
+    if not items or any(ctypes.c_void_p.from_address(items + 8 * i).value != id(x)
+                        for i, x in enumerate(probe)):
+        return False
+    w = 18
+    want = b"".join(x.to_bytes(8 * w, "little") for x in probe)
+    rows = np.zeros((len(probe), w), dtype="<u8")
+    back = [None] * (len(probe) + 2)
     try:
-        C.mpb_pack_cpython_ints(out.ctypes.data, width, ids.ctypes.data, len(xs), _INT_LAYOUT, None)
+        C.mpb_pack_cpython_list(rows.ctypes.data, w, probe, 0, len(probe), _INT_LAYOUT, int, 1,
+                                None)
+        if rows.tobytes() != want:
+            return False
+        C.mpb_unpack_cpython_list(back, 1, rows.ctypes.data, w, len(probe), *_INT_MAKERS, None)
+    except (ValueError, MemoryError):
+        return False
+    got = back[1:-1]
+    return back[0] is None and back[-1] is None and all(type(x) is int for x in got) and \
+        got == probe and [x + 1 for x in got] == [x + 1 for x in probe]
+
+
+_LIST_HELPERS = _list_helpers()
+
+
+def _pack_into(out: np.ndarray, xs: list, start: int, threads: int) -> bool:
+    """Rows of out (count, width) from xs[start:start + count] by the library (it reads the int
+    objects' digits; nothing is written unless every item is an exact int that fits).  False
+    when that does not apply or an item is not a non-negative int of at most width limbs (the
+    checked path then converts it or produces the error message).
+    The library reads a private copy of the slice (which holds references to the ints, and
+    which no other thread can change) with the interpreter lock released."""
+    if not _LIST_HELPERS or type(xs) is not list:
+        return False
+    count, width = out.shape
+    private = xs[start:start + count]
+    if len(private) != count:
+        return False
+    try:
+        C.mpb_pack_cpython_list(out.ctypes.data, width, private, 0, count, _INT_LAYOUT, int,
+                                threads, None)
     except ValueError:
-        return None
-    return out
+        return False
+    return True
 
 
 def ints_to_limbs(xs, width: Optional[int] = None, name: str = "values",
@@ -383,9 +431,10 @@ def ints_to_limbs(xs, width: Optional[int] = None, name: str = "values",
     if width is None:
         width = _limbs_needed(xs, name)
     nb = 8 * width
-    fast = _fast_pack(xs, width)  # xs (a list) keeps the int objects alive during the call
-    if fast is not None:
-        return fast
+    if xs and _LIST_HELPERS:
+        out = np.empty((len(xs), width), dtype="<u8")
+        if _pack_into(out, xs, 0, 0):
+            return out
     try:
         raw = b"".join(map(int.to_bytes, xs, repeat(nb), repeat("little")))
     except (TypeError, OverflowError):
@@ -409,12 +458,24 @@ def limbs_to_ints(rows: np.ndarray) -> List[int]:
         return [0] * rows.shape[0]
     if _INT_MAKERS is not None and 0 < rows.shape[1] <= 1024 and rows.shape[0] > 0:
         out = [None] * rows.shape[0]
-        C.mpb_unpack_cpython_ints(out, rows.ctypes.data, rows.shape[1], rows.shape[0],
-                                  *_INT_MAKERS, None)
+        _unpack_into(out, 0, rows)
         return out
     raw = rows.tobytes()
     fb = int.from_bytes
     return [fb(raw[i:i + nb], "little") for i in range(0, len(raw), nb)]
+
+
+def _unpack_into(out: list, start: int, rows: np.ndarray) -> None:
+    """out[start:start + count] = the ints of rows (count, width): C-contiguous uint64 rows,
+    1 <= width <= 1024, _INT_MAKERS available."""
+    count, width = rows.shape
+    if _LIST_HELPERS:
+        C.mpb_unpack_cpython_list(out, start, rows.ctypes.data, width, count, *_INT_MAKERS,
+                                  None)
+    elif start == 0 and count == len(out):
+        C.mpb_unpack_cpython_ints(out, rows.ctypes.data, width, count, *_INT_MAKERS, None)
+    else:
+        out[start:start + count] = limbs_to_ints(rows)
 
 
 def _scalar(x, name: str) -> int:
@@ -454,11 +515,86 @@ def _ptr(a: np.ndarray) -> int:
     return a.ctypes.data
 
 
-# Large list batches are cut into chunks: while the C call of chunk k runs in a worker thread
-# (ctypes releases the GIL), the main thread converts the ints of chunk k+1 and the results of
-# chunk k-1.  Below PIPELINE_MIN items there is one conversion and one C call.
+class _Items(NamedTuple):
+    """A per-item operand of a list call: xs[i] for item i, `width` limbs per row; error
+    messages name items as name[i] and add `bound` to "too large" messages."""
+    xs: list
+    width: int
+    name: str
+    bound: str = ""
+
+
+# ---- per-thread scratch rows --------------------------------------------------------------------
+# The list calls convert into row buffers that are kept per thread between calls (fresh memory
+# costs page faults on every call).  A call takes its thread's buffers out of the slot while it
+# runs, so a nested call on the same thread (a signal handler, a finaliser) gets fresh ones,
+# and puts them back afterwards, keeping at most SCRATCH_KEEP_BYTES (the largest buffers are
+# dropped first).  release_scratch() frees the calling thread's buffers; a thread's buffers
+# are freed when the thread ends.
+SCRATCH_KEEP_BYTES = 32 << 20
+_tls = threading.local()
+
+
+class _Scratch:
+    __slots__ = ("bufs",)
+
+    def __init__(self):
+        self.bufs = {}
+
+    def rows(self, key, count: int, width: int) -> np.ndarray:
+        """A C-contiguous (count, width) uint64 view of the buffer `key`, grown as needed
+        (contents undefined)."""
+        need = count * width
+        buf = self.bufs.get(key)
+        if buf is None or buf.size < need:
+            self.bufs.pop(key, None)  # free the old one before allocating
+            buf = self.bufs[key] = np.empty(need, dtype=np.uint64)
+        return buf[:need].reshape(count, width)
+
+    def nbytes(self) -> int:
+        return sum(b.nbytes for b in self.bufs.values())
+
+    def trim(self, limit: int) -> None:
+        for key in sorted(self.bufs, key=lambda k: self.bufs[k].nbytes, reverse=True):
+            if self.nbytes() <= limit:
+                break
+            del self.bufs[key]
+
+
+def _scratch_take() -> _Scratch:
+    s = getattr(_tls, "scratch", None)
+    if s is None:
+        return _Scratch()
+    _tls.scratch = None
+    return s
+
+
+def _scratch_give(s: _Scratch) -> None:
+    s.trim(SCRATCH_KEEP_BYTES)
+    if s.bufs and getattr(_tls, "scratch", None) is None:
+        _tls.scratch = s
+
+
+def release_scratch() -> None:
+    """Free the conversion buffers the calling thread keeps between list calls."""
+    _tls.scratch = None
+
+
+# ---- chunked list calls -------------------------------------------------------------------------
+# A list call converts its operands chunk by chunk into the scratch rows, makes one C call per
+# chunk and builds the result ints straight into the output list.
+#  * Below PIPELINE_MIN items the chunks run one after the other; each conversion may use the
+#    context's threads (the library splits large conversions).  Chunks hold up to SEQ_CHUNK_BYTES
+#    per operand (one chunk for typical batches).
+#  * From PIPELINE_MIN items on, chunks of PIPELINE_CHUNK items (at most PIPELINE_CHUNK_BYTES
+#    per operand) overlap: while the C call of chunk k runs in a worker thread (ctypes releases
+#    the interpreter lock), this thread converts the ints of chunk k+1 and the results of chunk
+#    k-1 (one conversion thread: the worker's call has the cores).  Two sets of scratch rows
+#    alternate.
 PIPELINE_MIN = 32768
 PIPELINE_CHUNK = 8192  # a multiple of 8 (the IFMA kernels take groups of 8 items)
+PIPELINE_CHUNK_BYTES = 2 << 20
+SEQ_CHUNK_BYTES = 16 << 20
 _pool = None
 _pool_lock = threading.Lock()
 
@@ -483,44 +619,93 @@ def _shift_index(exc: BaseException, offset: int) -> None:
                 exc.args[1:]
 
 
-def _run_list(ctx: Context, count: int, out_width: int, convert, call) -> List[int]:
-    """convert(i0, i1) -> operand arrays for items [i0, i1); call(ctx, R, arrays, n) makes the
-    C call writing R (n rows of out_width limbs).  Returns the results as ints, in order."""
+def _chunk_items(row_limbs: int, cap_bytes: int, most: int) -> int:
+    """Items per chunk: at most `most`, at most cap_bytes per row array, a multiple of 8."""
+    n = min(most, cap_bytes // (8 * max(1, row_limbs)))
+    return max(8, n - n % 8)
+
+
+def _operand_rows(op, i0: int, i1: int, scratch: _Scratch, key, threads: int) -> np.ndarray:
+    """The rows of items [i0, i1) of an operand: a shared array as is, else converted into
+    the scratch buffer `key` (or, for items the library does not convert, by ints_to_limbs,
+    which also names a bad item)."""
+    if isinstance(op, np.ndarray):
+        return op
+    buf = scratch.rows(key, i1 - i0, op.width)
+    if _pack_into(buf, op.xs, i0, threads):
+        return buf
+    return ints_to_limbs(op.xs[i0:i1], op.width, op.name, op.bound, i0)
+
+
+def _results_into(out: list, i0: int, R: np.ndarray) -> None:
+    if _INT_MAKERS is not None:
+        _unpack_into(out, i0, R)
+    else:
+        out[i0:i0 + R.shape[0]] = limbs_to_ints(R)
+
+
+def _run_list(ctx: Context, count: int, out_width: int, operands, call) -> List[int]:
+    """operands: shared row arrays (np.ndarray, passed as they are) and per-item _Items;
+    call(ctx, R, arrays, n) makes the C call writing R (n rows of out_width limbs) from the
+    operand rows of n items.  Returns the results as ints, in order."""
+    row_limbs = max([out_width] + [op.width for op in operands if isinstance(op, _Items)])
+    out: List[int] = [None] * count  # type: ignore[list-item]
+    scratch = _scratch_take()
     if count < PIPELINE_MIN:
-        arrays = convert(0, count)
-        R = np.empty((count, out_width), dtype=np.uint64)
-        call(ctx, R, arrays, count)
-        return limbs_to_ints(R)
+        threads = ctx.threads
+        chunk = _chunk_items(row_limbs, SEQ_CHUNK_BYTES, count)
+        try:
+            for i0 in range(0, count, chunk):
+                i1 = min(count, i0 + chunk)
+                arrays = [_operand_rows(op, i0, i1, scratch, (0, k), threads)
+                          for k, op in enumerate(operands)]
+                R = scratch.rows((0, "r"), i1 - i0, out_width)
+                try:
+                    call(ctx, R, arrays, i1 - i0)
+                except BaseException as e:
+                    _shift_index(e, i0)
+                    raise
+                _results_into(out, i0, R)
+        finally:
+            _scratch_give(scratch)
+        return out
+
+    chunk = _chunk_items(row_limbs, PIPELINE_CHUNK_BYTES, PIPELINE_CHUNK)
     pool = _worker()
-    out: List[int] = []
     pending = None
+    last = None  # the last call submitted (the worker runs ours in order)
 
     def finish(p):
-        fut, R, i0 = p[0], p[1], p[2]
+        fut, R, i0 = p
         try:
             fut.result()
         except BaseException as e:
             _shift_index(e, i0)
             raise
-        out.extend(limbs_to_ints(R))
+        _results_into(out, i0, R)
 
     try:
-        for i0 in range(0, count, PIPELINE_CHUNK):
-            i1 = min(count, i0 + PIPELINE_CHUNK)
-            arrays = convert(i0, i1)
-            R = np.empty((i1 - i0, out_width), dtype=np.uint64)
-            fut = pool.submit(call, ctx, R, arrays, i1 - i0)
+        for c, i0 in enumerate(range(0, count, chunk)):
+            i1 = min(count, i0 + chunk)
+            s = c & 1  # chunk c-2, the last user of this set, is finished
+            arrays = [_operand_rows(op, i0, i1, scratch, (s, k), 1)
+                      for k, op in enumerate(operands)]
+            R = scratch.rows((s, "r"), i1 - i0, out_width)
+            last = fut = pool.submit(call, ctx, R, arrays, i1 - i0)
             if pending is not None:
                 finish(pending)
-            pending = (fut, R, i0, arrays)
-        finish(pending)
-        pending = None
+            pending = (fut, R, i0)
+        p, pending = pending, None
+        finish(p)
     finally:
-        if pending is not None:  # an error: let the running call end before returning
+        if last is not None and not last.done():  # an error: let our calls end first
             try:
-                pending[0].result()
+                last.result()
             except BaseException:
                 pass
+        # the rows are reused only when no call of ours can still be writing them
+        if last is None or last.done():
+            _scratch_give(scratch)
     return out
 
 
@@ -533,9 +718,7 @@ def mul(a, b, ctx: Optional[Context] = None) -> List[int]:
         return []
     w = max(_limbs_needed(a, "a"), _limbs_needed(b, "b"))
     _check_width(w, "mul operand")
-    return _run_list(_ctx(ctx), len(a), 2 * w,
-                     lambda i, j: (ints_to_limbs(a[i:j], w, "a", start=i),
-                                   ints_to_limbs(b[i:j], w, "b", start=i)),
+    return _run_list(_ctx(ctx), len(a), 2 * w, [_Items(a, w, "a"), _Items(b, w, "b")],
                      lambda cx, R, ab, n: _Call.run(cx, C.mpb_batch_mul, _ptr(R), _ptr(ab[0]),
                                                     _ptr(ab[1]), w, n))
 
@@ -547,7 +730,7 @@ def sqr(a, ctx: Optional[Context] = None) -> List[int]:
         return []
     w = _limbs_needed(a, "a")
     _check_width(w, "sqr operand")
-    return _run_list(_ctx(ctx), len(a), 2 * w, lambda i, j: (ints_to_limbs(a[i:j], w, "a", start=i),),
+    return _run_list(_ctx(ctx), len(a), 2 * w, [_Items(a, w, "a")],
                      lambda cx, R, A, n: _Call.run(cx, C.mpb_batch_sqr, _ptr(R), _ptr(A[0]), w, n))
 
 
@@ -577,22 +760,14 @@ def mulmod(a, b, m, ctx: Optional[Context] = None) -> List[int]:
     w = _limbs_needed(ms, "m")
     _check_width(w, "the modulus")
     lt = " (operands must be < m)"
-    if m_rows == 1:
-        M = ints_to_limbs(ms, w, "m")
+    M = ints_to_limbs(ms, w, "m") if m_rows == 1 else _Items(ms, w, "m")
+    ops = [_Items(a, w, "a", lt), _Items(b, w, "b", lt), M]
 
-        def conv(i, j):
-            return (ints_to_limbs(a[i:j], w, "a", lt, i), ints_to_limbs(b[i:j], w, "b", lt, i),
-                    M)
-    else:
-        def conv(i, j):
-            return (ints_to_limbs(a[i:j], w, "a", lt, i), ints_to_limbs(b[i:j], w, "b", lt, i),
-                    ints_to_limbs(ms[i:j], w, "m", start=i))
+    def call(cx, R, rows, n):
+        _Call.run(cx, C.mpb_batch_modmul, _ptr(R), _ptr(rows[0]), _ptr(rows[1]), _ptr(rows[2]),
+                  rows[2].shape[0], w, n)
 
-    def call(cx, R, ops, n):
-        _Call.run(cx, C.mpb_batch_modmul, _ptr(R), _ptr(ops[0]), _ptr(ops[1]), _ptr(ops[2]),
-                  ops[2].shape[0], w, n)
-
-    return _run_list(_ctx(ctx), len(a), w, conv, call)
+    return _run_list(_ctx(ctx), len(a), w, ops, call)
 
 
 def _mulmod_rows(ctx, A, B, M, m_rows):
@@ -624,20 +799,16 @@ def powmod(bases, exps, m, ctx: Optional[Context] = None) -> List[int]:
     ew = _limbs_needed(es, "exps")
     _check_width(ew, "the exponent")
     lt = " (bases must be < m)"
-    M = ints_to_limbs(ms, w, "m") if m_rows == 1 else None
-    E = ints_to_limbs(es, ew, "exps") if e_rows == 1 else None
+    ops = [_Items(bases, w, "bases", lt),
+           ints_to_limbs(es, ew, "exps") if e_rows == 1 else _Items(es, ew, "exps"),
+           ints_to_limbs(ms, w, "m") if m_rows == 1 else _Items(ms, w, "m")]
 
-    def conv(i, j):
-        return (ints_to_limbs(bases[i:j], w, "bases", lt, i),
-                E if E is not None else ints_to_limbs(es[i:j], ew, "exps", start=i),
-                M if M is not None else ints_to_limbs(ms[i:j], w, "m", start=i))
-
-    def call(cx, R, ops, n):
-        A, Ex, Mx = ops
+    def call(cx, R, rows, n):
+        A, Ex, Mx = rows
         _Call.run(cx, C.mpb_batch_powm, _ptr(R), _ptr(A), _ptr(Ex), ew, Ex.shape[0], _ptr(Mx),
                   Mx.shape[0], w, n)
 
-    return _run_list(_ctx(ctx), count, w, conv, call)
+    return _run_list(_ctx(ctx), count, w, ops, call)
 
 
 def _powm_rows(ctx, A, E, e_rows, M, m_rows):

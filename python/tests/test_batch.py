@@ -459,11 +459,19 @@ def test_fast_int_packing_matches_to_bytes():
         assert back == xs and all(type(x) is int for x in back)
         assert [hash(x) for x in back] == [hash(x) for x in xs]
         assert [x * 3 - 1 for x in back] == [x * 3 - 1 for x in xs]
-        if B._INT_LAYOUT is not None:
-            assert np.array_equal(B._fast_pack(xs, width), want)
-            assert B._fast_pack(xs + [-1], width) is None
-            assert B._fast_pack(xs + [2**bits], width) is None
-            assert B._fast_pack(xs + [True], width) is None
+        if B._LIST_HELPERS:
+            out = np.full((len(xs), width), 7, dtype="<u8")
+            assert B._pack_into(out, xs, 0, 0) and np.array_equal(out, want)
+            for bad in (-1, 2**bits, True, 1.5, np.uint64(3)):
+                out = np.full((len(xs) + 1, width), 7, dtype="<u8")
+                assert not B._pack_into(out, xs + [bad], 0, 0)
+                assert (out == 7).all()  # nothing written
+        if B._INT_LAYOUT is not None:  # the id-array form of the C helper
+            ids = np.fromiter(map(id, xs), dtype=np.uintp, count=len(xs))
+            out = np.zeros((len(xs), width), dtype="<u8")
+            C.mpb_pack_cpython_ints(out.ctypes.data, width, ids.ctypes.data, len(xs),
+                                    B._INT_LAYOUT, None)
+            assert np.array_equal(out, want)
     with pytest.raises(ValueError, match=r"b\[3\] is too large"):
         ints_to_limbs([1, 2, 3, 2**128], 2, name="b")
     with pytest.raises(ValueError, match=r"b\[1\] is negative"):
