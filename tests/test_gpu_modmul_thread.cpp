@@ -106,12 +106,17 @@ template <int N>
 void check_any_modmul(uint64_t salt) {
   auto rng = make_rng(salt);
   int checked = 0;
-  for (int rep = 0; rep < 60; rep++) {
+  for (int rep = 0; rep < 72; rep++) {
     Z m, odd;
     int words = 1 + (int)(rng() % N);
     make_modulus(rng, odd, words, modulus_kinds()[rep % 6]);
     size_t s = rep % 5 == 0 ? 0 : rng() % 40 + (rep % 7 == 0 ? 64 : 0);  // 0: odd modulus
     if (rep % 11 == 1) mpz_set_ui(odd, 1);                                // a power of two
+    if (rep >= 60) {  // a one-word odd part under the largest power of two that fits
+      static const unsigned long small[] = {3, 33, 0xFFFFFFFFul, 0x80000001ul};
+      mpz_set_ui(odd, small[rep % 4]);
+      s = 32 * (size_t)N - mpz_sizeinbase(odd, 2) - (size_t)(rep % 3);
+    }
     mpz_mul_2exp(m, odd, s);
     if (mpz_sizeinbase(m, 2) > 32 * (size_t)N) mpz_fdiv_q_2exp(m, m, mpz_sizeinbase(m, 2) - 32 * N);
     if (mpz_sgn(m.v) == 0) mpz_set_ui(m, 2);

@@ -48,7 +48,12 @@ void make_any_ctx(AnyModCtx<N> &c, const uint64_t *m, size_t w) {
     uint64_t yi = rem[i] * inv;
     x[i] = yi;
     size_t len = L - i < mol ? L - i : mol;
-    mpn::submul_1(rem.data() + i, mo.data(), len, yi);
+    uint64_t borrow = mpn::submul_1(rem.data() + i, mo.data(), len, yi);
+    for (size_t j = i + len; j < L; j++) {  // the borrow reaches the limbs above m_o's length
+      uint64_t t = rem[j];
+      rem[j] = t - borrow;
+      borrow = t < borrow;
+    }
   }
   for (int i = 0; i < N; i++) {
     size_t lo = 32 * (size_t)i;
