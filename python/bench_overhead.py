@@ -8,6 +8,7 @@ three ways (minimum over --reps runs each, after a warm-up):
   C API   mpb_batch_modmul called through ctypes on prebuilt NumPy arrays (R, A, B, M):
           the library's own time plus one ctypes call;
   NumPy   mpbatch.mulmod_limbs(A, B, M): the *_limbs variant (validation + output array);
+          also with out= (the caller's reused output array, as the C API row has);
   lists   mpbatch.mulmod(a, b, m) from Python lists of ints to a list of ints (conversion
           both ways included, and freeing the previous result list), also without the
           conversion/C-call overlap and split into its parts (ints -> limbs, limbs -> ints).
@@ -127,8 +128,12 @@ def main(argv=None):
             _batch.PIPELINE_MIN = saved
 
     t_l1 = [best_of(lists_unpipelined, 1)[0] for _ in range(max(1, args.reps // 2))]
+    R_out = np.empty((n, w), dtype=np.uint64)
+    t_np_out = [best_of(lambda: mpbatch.mulmod_limbs(A, B, M, ctx=ctx, out=R_out), 1)[0]
+                for _ in range(max(1, args.reps // 2))]
     results["C API (ctypes call on prebuilt arrays)"] = min(t_c)
     results["NumPy mulmod_limbs"] = min(t_np)
+    results["  NumPy mulmod_limbs(out=R) into a reused array"] = min(t_np_out)
     results["lists mulmod (ints in, ints out)"] = min(t_list)
     results["  lists, sequential chunks (no conversion/C overlap)"] = min(t_l1)
     # parts of the list path

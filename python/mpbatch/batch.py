@@ -206,17 +206,17 @@ class Context:
     def gf2x_inv(self, a, f):
         return gf2x_inv(a, f, ctx=self)
 
-    def mul_limbs(self, a, b):
-        return mul_limbs(a, b, ctx=self)
+    def mul_limbs(self, a, b, out=None):
+        return mul_limbs(a, b, ctx=self, out=out)
 
-    def sqr_limbs(self, a):
-        return sqr_limbs(a, ctx=self)
+    def sqr_limbs(self, a, out=None):
+        return sqr_limbs(a, ctx=self, out=out)
 
-    def mulmod_limbs(self, a, b, m):
-        return mulmod_limbs(a, b, m, ctx=self)
+    def mulmod_limbs(self, a, b, m, out=None):
+        return mulmod_limbs(a, b, m, ctx=self, out=out)
 
-    def powmod_limbs(self, bases, exps, m):
-        return powmod_limbs(bases, exps, m, ctx=self)
+    def powmod_limbs(self, bases, exps, m, out=None):
+        return powmod_limbs(bases, exps, m, ctx=self, out=out)
 
 
 _default_ctx: Optional[Context] = None
@@ -734,16 +734,35 @@ def sqr(a, ctx: Optional[Context] = None) -> List[int]:
                      lambda cx, R, A, n: _Call.run(cx, C.mpb_batch_sqr, _ptr(R), _ptr(A[0]), w, n))
 
 
-def _mul_rows(ctx, A, B):
+def _out_rows(out, count: int, width: int, inputs) -> np.ndarray:
+    """The result array of a *_limbs call: `out` when given (checked: a writeable C-contiguous
+    uint64 array of shape (count, width) sharing no memory with the inputs), else a new one."""
+    if out is None:
+        return np.empty((count, width), dtype=np.uint64)
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy.ndarray, not {type(out).__name__}")
+    if out.dtype != np.dtype(np.uint64) or not out.dtype.isnative:
+        raise ValueError(f"out must have dtype uint64, got {out.dtype}")
+    if out.shape != (count, width):
+        raise ValueError(f"out must have shape {(count, width)}, got {out.shape}")
+    if not out.flags.c_contiguous or not out.flags.writeable:
+        raise ValueError("out must be C-contiguous and writeable")
+    for x in inputs:
+        if np.may_share_memory(out, x):
+            raise ValueError("out must not overlap an input")
+    return out
+
+
+def _mul_rows(ctx, A, B, out=None):
     count, w = A.shape
-    R = np.empty((count, 2 * w), dtype=np.uint64)
+    R = _out_rows(out, count, 2 * w, (A, B))
     _Call.run(ctx, C.mpb_batch_mul, _ptr(R), _ptr(A), _ptr(B), w, count)
     return R
 
 
-def _sqr_rows(ctx, A):
+def _sqr_rows(ctx, A, out=None):
     count, w = A.shape
-    R = np.empty((count, 2 * w), dtype=np.uint64)
+    R = _out_rows(out, count, 2 * w, (A,))
     _Call.run(ctx, C.mpb_batch_sqr, _ptr(R), _ptr(A), w, count)
     return R
 
@@ -770,9 +789,9 @@ def mulmod(a, b, m, ctx: Optional[Context] = None) -> List[int]:
     return _run_list(_ctx(ctx), len(a), w, ops, call)
 
 
-def _mulmod_rows(ctx, A, B, M, m_rows):
+def _mulmod_rows(ctx, A, B, M, m_rows, out=None):
     count, w = A.shape
-    R = np.empty((count, w), dtype=np.uint64)
+    R = _out_rows(out, count, w, (A, B, M))
     _Call.run(ctx, C.mpb_batch_modmul, _ptr(R), _ptr(A), _ptr(B), _ptr(M), m_rows, w, count)
     return R
 
@@ -811,9 +830,9 @@ def powmod(bases, exps, m, ctx: Optional[Context] = None) -> List[int]:
     return _run_list(_ctx(ctx), count, w, ops, call)
 
 
-def _powm_rows(ctx, A, E, e_rows, M, m_rows):
+def _powm_rows(ctx, A, E, e_rows, M, m_rows, out=None):
     count, w = A.shape
-    R = np.empty((count, w), dtype=np.uint64)
+    R = _out_rows(out, count, w, (A, E, M))
     _Call.run(ctx, C.mpb_batch_powm, _ptr(R), _ptr(A), _ptr(E), E.shape[1], e_rows, _ptr(M),
               m_rows, w, count)
     return R
@@ -1011,32 +1030,37 @@ def _check_nonempty(a: np.ndarray, name="a"):
         raise ValueError(f"{name} must have at least one limb per row")
 
 
-def mul_limbs(a: np.ndarray, b: np.ndarray, ctx: Optional[Context] = None) -> np.ndarray:
+# The *_limbs functions return a new array, or fill `out` (a writeable C-contiguous uint64
+# array of the result's shape, overlapping no input) and return it; on an error `out` is left
+# as it was.
+def mul_limbs(a: np.ndarray, b: np.ndarray, ctx: Optional[Context] = None,
+              out: Optional[np.ndarray] = None) -> np.ndarray:
     """(count, w) x (count, w) uint64 -> (count, 2w) products."""
     a, b = _arr(a, "a"), _arr(b, "b")
     _check_same(a, b)
     _check_nonempty(a)
-    return _mul_rows(_ctx(ctx), a, b)
+    return _mul_rows(_ctx(ctx), a, b, out)
 
 
-def sqr_limbs(a: np.ndarray, ctx: Optional[Context] = None) -> np.ndarray:
+def sqr_limbs(a: np.ndarray, ctx: Optional[Context] = None,
+              out: Optional[np.ndarray] = None) -> np.ndarray:
     a = _arr(a, "a")
     _check_nonempty(a)
-    return _sqr_rows(_ctx(ctx), a)
+    return _sqr_rows(_ctx(ctx), a, out)
 
 
 def mulmod_limbs(a: np.ndarray, b: np.ndarray, m: np.ndarray,
-                 ctx: Optional[Context] = None) -> np.ndarray:
+                 ctx: Optional[Context] = None, out: Optional[np.ndarray] = None) -> np.ndarray:
     """(count, w) uint64 operands, m of shape (w,) / (1, w) (shared) or (count, w)."""
     a, b = _arr(a, "a"), _arr(b, "b")
     _check_same(a, b)
     _check_nonempty(a)
     M, m_rows = _rows_arg(m, "m", a.shape[0], a.shape[1])
-    return _mulmod_rows(_ctx(ctx), a, b, M, m_rows)
+    return _mulmod_rows(_ctx(ctx), a, b, M, m_rows, out)
 
 
 def powmod_limbs(bases: np.ndarray, exps: np.ndarray, m: np.ndarray,
-                 ctx: Optional[Context] = None) -> np.ndarray:
+                 ctx: Optional[Context] = None, out: Optional[np.ndarray] = None) -> np.ndarray:
     """bases (count, w); exps (e_w,) / (1, e_w) shared or (count, e_w); m (w,) / (1, w) or
     (count, w)."""
     a = _arr(bases, "bases")
@@ -1045,4 +1069,4 @@ def powmod_limbs(bases: np.ndarray, exps: np.ndarray, m: np.ndarray,
     E, e_rows = _rows_arg(exps, "exps", a.shape[0], None)
     if E.shape[1] < 1:
         raise ValueError("exps must have at least one limb per row")
-    return _powm_rows(_ctx(ctx), a, E, e_rows, M, m_rows)
+    return _powm_rows(_ctx(ctx), a, E, e_rows, M, m_rows, out)

@@ -355,6 +355,52 @@ def test_limbs_errors():
         mulmod_limbs(A, A, np.zeros((1, 2), dtype=np.uint64))
 
 
+def test_limbs_out(rng, cpu):
+    """out=: the result lands in the caller's array (returned as is), for every *_limbs function,
+    also through Context methods; bad out arrays raise before anything runs and stay untouched,
+    and so does out when the library rejects the input."""
+    need("mpb_batch_mul", "mpb_batch_modmul", "mpb_batch_powm", "mpb_batch_sqr")
+    w, n = 4, 20
+    m = odd_modulus(rng, 64 * w)
+    a = [rng.randrange(m) for _ in range(n)]
+    b = [rng.randrange(m) for _ in range(n)]
+    A, B, M = ints_to_limbs(a, w), ints_to_limbs(b, w), ints_to_limbs([m], w)
+    O2 = np.full((n, 2 * w), 7, dtype=np.uint64)
+    assert mul_limbs(A, B, ctx=cpu, out=O2) is O2
+    assert limbs_to_ints(O2) == [x * y for x, y in zip(a, b)]
+    assert cpu.sqr_limbs(A, out=O2) is O2 and limbs_to_ints(O2) == [x * x for x in a]
+    O = np.full((n, w), 7, dtype=np.uint64)
+    assert mulmod_limbs(A, B, M, ctx=cpu, out=O) is O
+    assert limbs_to_ints(O) == [x * y % m for x, y in zip(a, b)]
+    e = rng.getrandbits(130)
+    assert cpu.powmod_limbs(A, ints_to_limbs([e], 3), M, out=O) is O
+    assert limbs_to_ints(O) == [pow(x, e, m) for x in a]
+    # bad out arrays: TypeError / ValueError, nothing written
+    keep = O.copy()
+    bad = [(np.zeros((n, w), dtype=np.int64), ValueError, "uint64"),
+           (np.zeros((n + 1, w), dtype=np.uint64), ValueError, "shape"),
+           (np.zeros((n, w + 1), dtype=np.uint64), ValueError, "shape"),
+           (np.zeros((w, n), dtype=np.uint64).T, ValueError, "contiguous"),
+           ([[0] * w] * n, TypeError, "ndarray")]
+    for out, exc, msg in bad:
+        with pytest.raises(exc, match=msg):
+            mulmod_limbs(A, B, M, ctx=cpu, out=out)
+    ro = np.zeros((n, w), dtype=np.uint64)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="writeable"):
+        mulmod_limbs(A, B, M, ctx=cpu, out=ro)
+    A_copy = A.copy()
+    with pytest.raises(ValueError, match="overlap"):
+        mulmod_limbs(A_copy, B, M, ctx=cpu, out=A_copy)
+    assert np.array_equal(A_copy, A)
+    # the library rejects an operand >= m: out keeps its contents
+    big = A.copy()
+    big[3] = M[0]
+    with pytest.raises(ValueError):
+        mulmod_limbs(big, B, M, ctx=cpu, out=O)
+    assert np.array_equal(O, keep)
+
+
 def test_forced_backends():
     need("mpb_ctx_create", "mpb_batch_mul")
     for name in ("cpu_ifma", "multipartite"):
