@@ -115,32 +115,46 @@ TEST_CASE("GPU RSA-CRT vs GMP (one key, and one key per item)", "[cuda]") {
   for (size_t hw : {8, 16, 32, 64})
    for (int tpi : {1, 4, 8, 16}) {
     if (mpb::gpu::rsa_tpi(hw, tpi) != tpi) continue;
-    for (size_t key_rows : {(size_t)1, (size_t)64}) {
+    // one key for the batch, and distinct keys cycling over the items (fewer at the large
+    // sizes, whose primes are slow to draw)
+    for (size_t key_rows : {(size_t)1, hw <= 16 ? (size_t)64 : hw == 32 ? (size_t)8 : (size_t)4}) {
       const size_t w = 2 * hw;
       std::vector<uint64_t> n(key_rows * w), p(key_rows * hw), q(key_rows * hw), dp(key_rows * hw),
           dq(key_rows * hw), qi(key_rows * hw), d(key_rows * w);
+      // primes drawn in parallel (4096-bit primes take GMP seconds each); a key whose
+      // lcm(p-1, q-1) is not coprime to e gets new primes
+      std::vector<std::vector<uint64_t>> start(2 * key_rows);
+      std::vector<Z> primes(2 * key_rows);
+      auto draw = [&](size_t i) {
+        start[i] = random_rows(rng, 1, hw);
+        start[i][hw - 1] |= 3ull << 62;
+      };
+      for (size_t i = 0; i < 2 * key_rows; i++) draw(i);
+#pragma omp parallel for schedule(dynamic, 1)
+      for (size_t i = 0; i < 2 * key_rows; i++) {
+        to_mpz(primes[i], start[i].data(), hw);
+        mpz_nextprime(primes[i], primes[i]);
+      }
       for (size_t k = 0; k < key_rows; k++) {
-        Z zp, zq, zn, e, phi, t, zd, zdp, zdq, zqi;
-        auto prime = [&](mpz_t z) {
-          auto v = random_rows(rng, 1, hw);
-          v[hw - 1] |= 3ull << 62;
-          to_mpz(z, v.data(), hw);
-          mpz_nextprime(z, z);
-        };
-        prime(zp);
-        do prime(zq); while (mpz_cmp(zp, zq) == 0);
-        mpz_mul(zn, zp, zq);
+        Z zn, e, phi, t, zd, zdp, zdq, zqi;
+        mpz_ptr zp = primes[2 * k], zq = primes[2 * k + 1];
         mpz_set_ui(e, 65537);
-        mpz_sub_ui(t, zp, 1);
-        mpz_sub_ui(phi, zq, 1);
-        mpz_lcm(phi, phi, t);
-        REQUIRE(mpz_invert(zd, e, phi));
+        for (;;) {
+          mpz_sub_ui(t, zp, 1);
+          mpz_sub_ui(phi, zq, 1);
+          mpz_lcm(phi, phi, t);
+          if (mpz_cmp(zp, zq) != 0 && mpz_invert(zd, e, phi)) break;
+          draw(2 * k + 1);
+          to_mpz(zq, start[2 * k + 1].data(), hw);
+          mpz_nextprime(zq, zq);
+        }
+        mpz_mul(zn, zp, zq);
         mpz_sub_ui(t, zp, 1);
         mpz_mod(zdp, zd, t);
         mpz_sub_ui(t, zq, 1);
         mpz_mod(zdq, zd, t);
         REQUIRE(mpz_invert(zqi, zq, zp));
-        auto put = [&](std::vector<uint64_t> &dst, mpz_t z, size_t width) {
+        auto put = [&](std::vector<uint64_t> &dst, mpz_srcptr z, size_t width) {
           auto l = limbs_of(z, width);
           std::memcpy(&dst[k * width], l.data(), width * 8);
         };
