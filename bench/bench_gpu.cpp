@@ -149,6 +149,32 @@ int main(int argc, char **argv) {
   for (size_t b = 1; b <= max_batch; b *= 4) batches.push_back(b);
   if (batches.back() != max_batch) batches.push_back(max_batch);
 
+  // The JSON is rewritten after every measured point, so a run cut short (the device tool
+  // stops a command after 10 minutes) still leaves everything measured so far.
+  const std::string date = mpbench::today(), commit = mpbench::commit();
+  const std::string json_path = out + "/gpu-" + date + "-" + commit + ".json";
+  char drv[32] = "?", rt[32] = "?";
+  mpb::gpu::device_versions(drv, rt, sizeof drv);
+  const std::string host = mpbench::machine();
+  auto write_json = [&] {
+    std::ofstream js(json_path + ".tmp");
+    js << "{\n  \"device\": \"" << desc << "\",\n  \"driver\": \"" << drv << "\",\n  \"cuda\": \"" << rt
+       << "\",\n  \"commit\": \"" << commit << "\",\n  \"date\": \"" << date << "\",\n  \"host\": \""
+       << host << "\",\n  \"sms\": " << sms << ",\n  \"sm_ghz\": " << mpbench::fmt(ghz, 3)
+       << ",\n  \"results\": [\n";
+    for (size_t i = 0; i < rows.size(); i++) {
+      auto &r = rows[i];
+      js << "    {\"op\": \"" << r.op << "\", \"bits\": " << r.bits << ", \"batch\": " << r.batch
+         << ", \"backend\": \"" << r.backend << "\", \"tpi\": " << r.tpi
+         << ", \"items_per_s\": " << mpbench::fmt(r.items_per_s, 1) << ", \"items_checked\": " << r.checked
+         << ", \"mismatches\": " << r.mismatches << ", \"bound_pct\": " << mpbench::fmt(r.bound_pct, 2) << "}"
+         << (i + 1 < rows.size() ? "," : "") << "\n";
+    }
+    js << "  ]\n}\n";
+    js.close();
+    std::rename((json_path + ".tmp").c_str(), json_path.c_str());
+  };
+
   // Grows a configuration's batch while the next run is predicted to stay under `cap`.
   // run(batch) returns the seconds taken (< 0 on failure).
   auto sweep = [&](const std::function<double(size_t)> &run, const std::function<void(size_t, double)> &record) {
@@ -162,6 +188,7 @@ int main(int argc, char **argv) {
       double dt = run(batch);
       if (dt < 0) break;
       record(batch, dt);
+      write_json();
       last = dt;
       last_batch = batch;
     }
@@ -534,26 +561,8 @@ int main(int argc, char **argv) {
                 " tuning.h GPU_MIN_ITEMS_PER_CPU_THREAD_*)\n",
                 kv.first.first.c_str(), kv.first.second, kv.second, (double)kv.second / host_threads, host_threads);
 
-  // ---- JSON ----
-  std::string date = mpbench::today(), commit = mpbench::commit();
-  std::string base = out + "/gpu-" + date + "-" + commit;
-  std::ofstream js(base + ".json");
-  char drv[32] = "?", rt[32] = "?";
-  mpb::gpu::device_versions(drv, rt, sizeof drv);
-  js << "{\n  \"device\": \"" << desc << "\",\n  \"driver\": \"" << drv << "\",\n  \"cuda\": \"" << rt
-     << "\",\n  \"commit\": \"" << commit << "\",\n  \"date\": \"" << date << "\",\n  \"host\": \""
-     << mpbench::machine() << "\",\n  \"sms\": " << sms << ",\n  \"sm_ghz\": " << mpbench::fmt(ghz, 3)
-     << ",\n  \"results\": [\n";
-  for (size_t i = 0; i < rows.size(); i++) {
-    auto &r = rows[i];
-    js << "    {\"op\": \"" << r.op << "\", \"bits\": " << r.bits << ", \"batch\": " << r.batch
-       << ", \"backend\": \"" << r.backend << "\", \"tpi\": " << r.tpi
-       << ", \"items_per_s\": " << mpbench::fmt(r.items_per_s, 1) << ", \"items_checked\": " << r.checked
-       << ", \"mismatches\": " << r.mismatches << ", \"bound_pct\": " << mpbench::fmt(r.bound_pct, 2) << "}"
-       << (i + 1 < rows.size() ? "," : "") << "\n";
-  }
-  js << "  ]\n}\n";
-  std::printf("wrote %s.json\n", base.c_str());
+  write_json();
+  std::printf("wrote %s\n", json_path.c_str());
   size_t bad = 0;
   for (auto &r : rows) bad += r.mismatches;
   mpb_ctx_destroy(ctx);
