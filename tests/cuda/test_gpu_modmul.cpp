@@ -50,6 +50,31 @@ std::vector<uint64_t> below(std::mt19937_64 &rng, const std::vector<uint64_t> &m
   return v;
 }
 
+// count random operands below their moduli (m: m_rows rows), one modmul on the device,
+// every item checked against GMP.
+void check_modmul_device(std::mt19937_64 &rng, const std::vector<uint64_t> &m, size_t m_rows, size_t width,
+                         size_t count) {
+  auto a = below(rng, m, width, count, m_rows), b = below(rng, m, width, count, m_rows);
+  std::vector<uint64_t> r(count * width, 0);
+  mpb::gpu::Options o;
+  char why[160] = {0};
+  int st = mpb::gpu::modmul(r.data(), a.data(), b.data(), m.data(), m_rows, width, count, o, why, sizeof why);
+  INFO(why);
+  REQUIRE(st == MPB_OK);
+  size_t bad = 0;
+#pragma omp parallel for reduction(+ : bad)
+  for (size_t i = 0; i < count; i++) {
+    Z x, y, n, want;
+    to_mpz(x, &a[i * width], width);
+    to_mpz(y, &b[i * width], width);
+    to_mpz(n, &m[(m_rows == 1 ? 0 : i) * width], width);
+    mpz_mul(want, x, y);
+    mpz_mod(want, want, n);
+    if (limbs_of(want, width) != std::vector<uint64_t>(&r[i * width], &r[i * width] + width)) bad++;
+  }
+  CHECK(bad == 0);
+}
+
 } // namespace
 
 TEST_CASE("GPU modmul vs GMP (one-thread and multipartite block kernels)", "[cuda][modmul]") {
@@ -70,25 +95,8 @@ TEST_CASE("GPU modmul vs GMP (one-thread and multipartite block kernels)", "[cud
     for (int per_item = 0; per_item < 2; per_item++) {
       size_t m_rows = per_item ? count : 1;
       auto m = moduli(rng, m_rows, width);
-      auto a = below(rng, m, width, count, m_rows), b = below(rng, m, width, count, m_rows);
-      std::vector<uint64_t> r(count * width, 0);
-      mpb::gpu::Options o;
-      char why[160] = {0};
-      int st = mpb::gpu::modmul(r.data(), a.data(), b.data(), m.data(), m_rows, width, count, o, why, sizeof why);
-      INFO("width " << width << " per-item moduli " << per_item << ": " << why);
-      REQUIRE(st == MPB_OK);
-      size_t bad = 0;
-#pragma omp parallel for reduction(+ : bad)
-      for (size_t i = 0; i < count; i++) {
-        Z x, y, n, want;
-        to_mpz(x, &a[i * width], width);
-        to_mpz(y, &b[i * width], width);
-        to_mpz(n, &m[(m_rows == 1 ? 0 : i) * width], width);
-        mpz_mul(want, x, y);
-        mpz_mod(want, want, n);
-        if (limbs_of(want, width) != std::vector<uint64_t>(&r[i * width], &r[i * width] + width)) bad++;
-      }
-      CHECK(bad == 0);
+      INFO("width " << width << " per-item moduli " << per_item);
+      check_modmul_device(rng, m, m_rows, width, count);
     }
   }
 }
@@ -121,25 +129,8 @@ TEST_CASE("GPU modmul, even moduli (CRT kernel up to 512 bits) vs GMP", "[cuda][
         auto l = limbs_of(z, width);
         std::memcpy(row, l.data(), width * 8);
       }
-      auto a = below(rng, m, width, count, m_rows), b = below(rng, m, width, count, m_rows);
-      std::vector<uint64_t> r(count * width, 0);
-      mpb::gpu::Options o;
-      char why[160] = {0};
-      int st = mpb::gpu::modmul(r.data(), a.data(), b.data(), m.data(), m_rows, width, count, o, why, sizeof why);
-      INFO("even moduli, width " << width << " per-item " << per_item << ": " << why);
-      REQUIRE(st == MPB_OK);
-      size_t bad = 0;
-#pragma omp parallel for reduction(+ : bad)
-      for (size_t i = 0; i < count; i++) {
-        Z x, y, n, want;
-        to_mpz(x, &a[i * width], width);
-        to_mpz(y, &b[i * width], width);
-        to_mpz(n, &m[(m_rows == 1 ? 0 : i) * width], width);
-        mpz_mul(want, x, y);
-        mpz_mod(want, want, n);
-        if (limbs_of(want, width) != std::vector<uint64_t>(&r[i * width], &r[i * width] + width)) bad++;
-      }
-      CHECK(bad == 0);
+      INFO("even moduli, width " << width << " per-item " << per_item);
+      check_modmul_device(rng, m, m_rows, width, count);
     }
 }
 
