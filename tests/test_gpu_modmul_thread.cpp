@@ -162,21 +162,11 @@ std::vector<uint32_t> block_mp(const std::vector<uint32_t> &ctx, const uint32_t 
   b.init(ctx.data(), smem.data(), T);
   mp::HostExec ex{T};
   ex.run([&](int t) { b.phase_load(t, x, y); });
-  ex.run([&](int t) { b.phase_tiles(t); });
-  ex.run([&](int t) { b.phase_groups(t); });
-  ex.run([&](int t) { b.phase_qcols(t); });
-  ex.run([&](int t) { b.phase_qres1(t); });
-  ex.run([&](int t) { b.phase_qres2(t); });
-  ex.run([&](int t) { b.phase_qsum(t); });
-  ex.run([&](int t) { b.phase_qsres1(t); });
-  ex.run([&](int t) { b.phase_qsres2(t); });
-  ex.run([&](int t) { b.phase_w(t); });
-  ex.run([&](int t) { b.phase_wres1(t); });
-  ex.run([&](int t) { b.phase_wres2(t); });
+  mp::mp_columns(b, ex);
   *w_low_zero = true;
   for (int i = 0; i < b.g.h; i++)
     if (b.acc[i] != 0) *w_low_zero = false;
-  ex.run([&](int t) { b.phase_final(t, b.X); });
+  mp::mp_finish(b, ex, b.X);
   return std::vector<uint32_t>(b.X, b.X + n);
 }
 

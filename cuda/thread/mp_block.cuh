@@ -20,18 +20,23 @@
 //                column of W is one signed 64-bit accumulator, then carries are resolved in
 //                chunks (parallel) and rippled between chunks (one thread per number);
 //                W = 0 mod beta^h and Y = W / beta^h < beta^(n+1);
-//      final   : one more partial Barrett step on Y (t = 2) and at most 4 conditional
-//                subtractions of P' (one thread) give mp(X, Y) < P'.
+//      final   : one more partial Barrett step on Y (t = 2): a quotient estimate q with
+//                0 <= Y - q*P' < 5P'. The corrections are block-parallel: the candidates
+//                Y - (q+j)*P', j = 0..kCand-1, are formed as signed columns and resolved
+//                together, and the largest non-negative one is kept (= mp(X, Y) < P').
 //  - The kernel computes r1 = mp(a, b) = a*b*beta^-h, r2 = mp(r1, beta^(2h) mod P') = a*b mod P',
-//    then r = r2 mod P (quotient < d: one-word estimate, at most 3 subtractions, one thread),
-//    so the batch API gets a*b mod m exactly.
+//    then r = r2 mod P (quotient < d: one-word estimate q^ <= q <= q^ + 3, resolved the same
+//    way with candidates r2 - (q^+j)*P), so the batch API gets a*b mod m exactly.
 //
 // Every phase is a function phase_x(tid) of the thread index; the kernel calls them with
 // __syncthreads() in between, the host tests call them in a loop over tid (shared memory is
 // then plain arrays). Nothing uses per-thread arrays (no local memory on the device).
 //
-// Known limits (NOT MEASURED, no GPU was available): the Q products of the low/high groups
-// are column-parallel but the carry ripples and the final corrections run on one thread.
+// Carries of the signed column sums are resolved in two steps: chunks of kChunk columns in
+// parallel, then one thread per number ripples the chunk carries (early exit per chunk: a
+// handful of words per chunk). The final corrections are candidate-parallel (see above), so
+// no phase leaves the block waiting on one thread for O(n) multiplications.
+// NOT MEASURED (no GPU was available): block size, k and kChunk (tuning.h).
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
@@ -44,6 +49,7 @@ namespace mp {
 
 constexpr int kChunk = 32;  // columns per carry-resolution chunk
 constexpr int kHdr = 8;     // header words of an item context
+constexpr int kCand = 6;    // correction candidates resolved in parallel (5 needed, 1 margin)
 
 // Item context (global memory, one per modulus, `stride` words each):
 //   [0] n  [1] k  [2] d  [3] t_nu  [4] p_shift (bits)  [5] p_top (top 32 bits of P)  [6] nP (words of P)
@@ -117,7 +123,7 @@ struct Geo {
 
 // Shared-memory layout (offsets in 8-byte units from the start of the block's buffer).
 struct Layout {
-  int acc, accB, cy, tiles;     // int64 areas (tiles: uint32 overlaying acc)
+  int acc, accB, cy, flags, tiles;  // int64 areas (tiles: uint32 overlaying acc)
   int X, Y, Pp, S, R, MU, NU;   // uint32 areas, offsets in 32-bit words from u32 base
   int u32base;                  // in 8-byte units
   int total8;                   // total size in 8-byte units
@@ -126,6 +132,7 @@ struct Layout {
     int a = (tiles_words + 1) / 2, q = g.q_total_cols(), w = g.w_cols();
     int acc_sz = a > q ? a : q;
     if (w > acc_sz) acc_sz = w;
+    if (kCand * (g.n + 2) > acc_sz) acc_sz = kCand * (g.n + 2);  // correction candidates
     acc = 0;
     tiles = 0;
     accB = acc + acc_sz;
@@ -133,8 +140,10 @@ struct Layout {
     int c2 = Geo::chunks(g.qlo_cols()) + Geo::chunks(g.qhi_cols()), c3 = Geo::chunks(w);
     if (c2 > ncy) ncy = c2;
     if (c3 > ncy) ncy = c3;
+    if (kCand * Geo::chunks(g.n + 2) > ncy) ncy = kCand * Geo::chunks(g.n + 2);
     cy = accB + g.qlo_cols() + g.qhi_cols();
-    u32base = cy + ncy;
+    flags = cy + ncy;
+    u32base = flags + kCand;
     X = 0;
     Y = X + g.n;
     Pp = Y + g.n;
@@ -197,7 +206,8 @@ MPB_GHD void resolve_chunk(int64_t *acc, int ncols, int chunk, int64_t *cy) {
   }
   cy[chunk] = carry;
 }
-MPB_GHD void resolve_ripple(int64_t *acc, int ncols, const int64_t *cy) {
+// Returns the carry out of the whole number (negative when its value is negative).
+MPB_GHD int64_t resolve_ripple(int64_t *acc, int ncols, const int64_t *cy) {
   int nch = (ncols + kChunk - 1) / kChunk;
   int64_t cin = 0;
   for (int r = 0; r < nch; r++) {
@@ -209,26 +219,7 @@ MPB_GHD void resolve_ripple(int64_t *acc, int ncols, const int64_t *cy) {
     }
     cin += cy[r];
   }
-  // cin is the overflow past ncols: zero by the bounds of every caller
-}
-
-// r[0..len) -= s[0..sn) (sn <= len), returns the borrow
-MPB_GHD uint32_t sub_words(uint32_t *r, int len, const uint32_t *s, int sn) {
-  int64_t b = 0;
-  for (int i = 0; i < len; i++) {
-    int64_t v = (int64_t)r[i] - (i < sn ? (int64_t)s[i] : 0) + b;
-    r[i] = (uint32_t)v;
-    b = v >> 32;
-  }
-  return (uint32_t)(b != 0);
-}
-// r (len words) >= s (sn words, sn <= len)?
-MPB_GHD bool geq_words(const uint32_t *r, int len, const uint32_t *s, int sn) {
-  for (int i = len - 1; i >= 0; i--) {
-    uint32_t a = r[i], b = i < sn ? s[i] : 0;
-    if (a != b) return a > b;
-  }
-  return true;
+  return cin;  // the column phases' numbers fit: zero there; a candidate's sign below
 }
 
 // The algorithm for one item in one block. Construct with the item context and the block's
@@ -238,7 +229,7 @@ struct Block {
   Layout lay;
   const uint32_t *ctx;  // item context
   int T;                // threads
-  int64_t *acc, *accB, *cy;
+  int64_t *acc, *accB, *cy, *flags;
   uint32_t *tiles, *X, *Y, *Pp, *S, *R, *MU, *NU;  // MU, NU: shared copies of mu, nu
   const uint32_t *mu, *nu, *C, *P;
   int t_nu;
@@ -253,6 +244,7 @@ struct Block {
     tiles = (uint32_t *)(b8 + lay.tiles);
     accB = b8 + lay.accB;
     cy = b8 + lay.cy;
+    flags = b8 + lay.flags;
     uint32_t *u = (uint32_t *)(b8 + lay.u32base);
     X = u + lay.X;
     Y = u + lay.Y;
@@ -420,72 +412,84 @@ struct Block {
   MPB_GHD void phase_wres2(int tid) {
     if (tid == 0) resolve_ripple(acc, g.w_cols(), cy);
   }
-  // ---- phase 6 (one thread): Y = W / beta^h < beta^(n+2); one partial Barrett step
-  // (t = 2, nu_2 = nu >> (t_nu - 2)), then R < beta^n + 2P' < 5P': at most 4 subtractions.
-  // out (n words) = X*Y*beta^-h mod P'. out may be X or Y (both are dead by now).
-  MPB_GHD void phase_final(int tid, uint32_t *out) {
-    if (tid != 0) return;
-    const int n = g.n, h = g.h;
-    for (int i = 0; i < n + 2; i++) R[i] = (uint32_t)acc[h + i];
-    const uint32_t *nu2 = NU + (t_nu - 2);  // 4 words
-    // q = floor((R[n] + R[n+1] beta) * nu2 / beta^2): words 2..5 of the 2 x 4 product
-    uint32_t *y1 = R + n + 2, *prod = R + n + 4;  // scratch words after R (no local arrays)
-    y1[0] = R[n];
-    y1[1] = R[n + 1];
-    comba_rt(prod, y1, 2, nu2, 4);
-    const uint32_t *q = prod + 2;  // 4 words
-    // R -= q * P' (n + 2 words; the result is >= 0)
-    int64_t borrow = 0;
-    uint64_t lo = 0, hi = 0;
-    for (int c = 0; c < n + 2; c++) {
-      for (int a = 0; a < 4; a++) {
-        int b = c - a;
-        if (b >= 0 && b < n) {
-          lo += mul_lo(q[a], Pp[b]);
-          hi += mul_hi(q[a], Pp[b]);
-        }
-      }
-      uint32_t w = (uint32_t)lo;
-      lo = (lo >> 32) + hi;
-      hi = 0;
-      int64_t v = (int64_t)R[c] - (int64_t)w + borrow;
-      R[c] = (uint32_t)v;
-      borrow = v >> 32;
+  // ---- correction candidates (used by the final step and by the reduction mod P):
+  // acc[j*len + c] = src[c] - (q*M)[c] - j*M[c] for j < kCand, c < len, as signed columns.
+  // Requires q*M <= src < beta^len (q an underestimate of the quotient), so that the
+  // columns of q*M above len are zero and candidate j's value is src - (q+j)*M.
+  MPB_GHD void phase_cand_cols(int tid, const uint32_t *src, int len, const uint32_t *q, int qn,
+                               const uint32_t *M, int mn) {
+    for (int c = tid; c < len; c += T) {
+      const int64_t v = (int64_t)src[c] - (int64_t)colsum(q, qn, M, mn, c), m = c < mn ? M[c] : 0u;
+      for (int j = 0; j < kCand; j++) acc[j * len + c] = v - j * m;
     }
-    for (int it = 0; it < 8 && geq_words(R, n + 2, Pp, n); it++) sub_words(R, n + 2, Pp, n);
-    for (int i = 0; i < n; i++) out[i] = R[i];
   }
-  // ---- phase 7 (one thread): x (n words, < P' = d*P) -> x mod P, in place.
-  // q^ = floor(x_top / (p_top + 1)) with 64 bits of x at P's top-32-bit position: q - q^ <= 3.
-  MPB_GHD void phase_modp(int tid, uint32_t *x) {
+  MPB_GHD void phase_cand_chunks(int tid, int len) {
+    const int nch = Geo::chunks(len);
+    for (int t = tid; t < kCand * nch; t += T) {
+      const int j = t / nch, r = t - j * nch;
+      resolve_chunk(acc + j * len, len, r, cy + j * nch);
+    }
+  }
+  // flags[j] < 0 exactly when candidate j is negative
+  MPB_GHD void phase_cand_ripple(int tid, int len) {
+    const int nch = Geo::chunks(len);
+    for (int j = tid; j < kCand; j += T) flags[j] = resolve_ripple(acc + j * len, len, cy + j * nch);
+  }
+  // out[0..outlen) = the largest non-negative candidate (the candidates decrease with j)
+  MPB_GHD void phase_cand_pick(int tid, int len, uint32_t *out, int outlen) {
+    int js = 0;
+    for (int j = 1; j < kCand; j++)
+      if (flags[j] >= 0) js = j;
+    for (int i = tid; i < outlen; i += T) out[i] = (uint32_t)acc[js * len + i];
+  }
+
+  // ---- phase 6: Y = W / beta^h < beta^(n+2) into R; one partial Barrett step (t = 2,
+  // nu_2 = nu >> (t_nu - 2)) gives q (thread 0, 8 products) with 0 <= Y - q*P' < beta^n + 2P'
+  // < 5P' (P' > beta^n / 3). Scratch words after R: y1 at R+n+2, the 2 x 4 product at R+n+4,
+  // q = its words 2..5 at R+n+6.
+  MPB_GHD void phase_final_load(int tid) {
+    const int n = g.n, h = g.h;
+    for (int i = tid; i < n + 2; i += T) R[i] = (uint32_t)acc[h + i];
+    if (tid == 0) {
+      uint32_t *y1 = R + n + 2, *prod = R + n + 4;
+      y1[0] = (uint32_t)acc[h + n];
+      y1[1] = (uint32_t)acc[h + n + 1];
+      comba_rt(prod, y1, 2, NU + (t_nu - 2), 4);
+    }
+  }
+  MPB_GHD void phase_final_cols(int tid) { phase_cand_cols(tid, R, g.n + 2, R + g.n + 6, 4, Pp, g.n); }
+
+  // ---- phase 7: x (n words, < P' = d*P) -> x mod P, in place. q^ = floor(x_top / (p_top+1))
+  // with 64 bits of x at P's top-32-bit position (thread 0, into R[0]): q^ <= q <= q^ + 3.
+  // R is free here (only called after mp_finish). d == 1 (P' = P): nothing to do.
+  MPB_GHD bool modp_needed() const { return ctx[2] != 1; }
+  MPB_GHD void phase_modp_q(int tid, const uint32_t *x) {
     if (tid != 0) return;
-    const int n = g.n, np = (int)ctx[6];
-    const uint32_t d = ctx[2];
-    if (d == 1) return;
+    const int n = g.n;
     const int sh = (int)ctx[4];
     const uint32_t ptop = ctx[5];
     int w = sh / 32, s = sh % 32;
     uint64_t lo64 = (uint64_t)(w < n ? x[w] : 0) | ((uint64_t)(w + 1 < n ? x[w + 1] : 0) << 32);
     uint64_t top = w + 2 < n ? x[w + 2] : 0;
     uint64_t xt = (lo64 >> s) | (s ? top << (64 - s) : 0);
-    uint64_t qh = xt / ((uint64_t)ptop + 1);
-    uint32_t q = (uint32_t)qh;  // q^ <= x/P < d < 2^32
-    int64_t borrow = 0;
-    uint32_t carry = 0;
-    for (int i = 0; i < n; i++) {
-      uint64_t m = (uint64_t)q * (i < np ? P[i] : 0) + carry;
-      carry = (uint32_t)(m >> 32);
-      int64_t v = (int64_t)x[i] - (int64_t)(uint32_t)m + borrow;
-      x[i] = (uint32_t)v;
-      borrow = v >> 32;
-    }
-    for (int it = 0; it < 6 && geq_words(x, n, P, np); it++) sub_words(x, n, P, np);
+    R[0] = (uint32_t)(xt / ((uint64_t)ptop + 1));  // q^ <= x/P < d < 2^32
+  }
+  MPB_GHD void phase_modp_cols(int tid, const uint32_t *x) {
+    phase_cand_cols(tid, x, g.n, R, 1, P, (int)ctx[6]);
   }
 };
 
-// One mp(X, Y) (after phase_load) into `out` (n words, may be b.X).
+// The corrections: candidates from phase_*_cols resolved and the right one written to out.
 template <class Exec>
-MPB_GHD void mp_core(Block &b, Exec &ex, uint32_t *out) {
+MPB_GHD void mp_pick(Block &b, Exec &ex, int len, uint32_t *out, int outlen) {
+  ex.run([&](int t) { b.phase_cand_chunks(t, len); });
+  ex.run([&](int t) { b.phase_cand_ripple(t, len); });
+  ex.run([&](int t) { b.phase_cand_pick(t, len, out, outlen); });
+}
+
+// mp(X, Y) after phase_load, up to the signed columns of W resolved in acc (W = 0 mod beta^h).
+template <class Exec>
+MPB_GHD void mp_columns(Block &b, Exec &ex) {
   ex.run([&](int t) { b.phase_tiles(t); });
   ex.run([&](int t) { b.phase_groups(t); });
   ex.run([&](int t) { b.phase_qcols(t); });
@@ -497,7 +501,30 @@ MPB_GHD void mp_core(Block &b, Exec &ex, uint32_t *out) {
   ex.run([&](int t) { b.phase_w(t); });
   ex.run([&](int t) { b.phase_wres1(t); });
   ex.run([&](int t) { b.phase_wres2(t); });
-  ex.run([&](int t) { b.phase_final(t, out); });
+}
+
+// The final partial Barrett step: out (n words, may be b.X or b.Y) = mp(X, Y) < P'.
+template <class Exec>
+MPB_GHD void mp_finish(Block &b, Exec &ex, uint32_t *out) {
+  ex.run([&](int t) { b.phase_final_load(t); });
+  ex.run([&](int t) { b.phase_final_cols(t); });
+  mp_pick(b, ex, b.g.n + 2, out, b.g.n);
+}
+
+// One mp(X, Y) (after phase_load) into `out` (n words, may be b.X).
+template <class Exec>
+MPB_GHD void mp_core(Block &b, Exec &ex, uint32_t *out) {
+  mp_columns(b, ex);
+  mp_finish(b, ex, out);
+}
+
+// x (n words in shared memory, < P') -> x mod P, in place.
+template <class Exec>
+MPB_GHD void mp_reduce_p(Block &b, Exec &ex, uint32_t *x) {
+  if (!b.modp_needed()) return;  // uniform across the block
+  ex.run([&](int t) { b.phase_modp_q(t, x); });
+  ex.run([&](int t) { b.phase_modp_cols(t, x); });
+  mp_pick(b, ex, b.g.n, x, b.g.n);
 }
 
 // r = x*y mod P for one item: x, y < P (n words each, global memory); the result (n words)
@@ -508,7 +535,7 @@ MPB_GHD void modmul_item(Block &b, Exec &ex, const uint32_t *x, const uint32_t *
   mp_core(b, ex, b.X);                            // x*y*beta^-h mod P'
   ex.run([&](int t) { b.phase_load(t, b.X, b.C); });
   mp_core(b, ex, b.X);                            // x*y mod P'
-  ex.run([&](int t) { b.phase_modp(t, b.X); });  // x*y mod P
+  mp_reduce_p(b, ex, b.X);                        // x*y mod P
 }
 
 // Host executor: the threads of a block one after the other between barriers.
