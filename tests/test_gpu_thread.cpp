@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <memory>
+#include <type_traits>
 
 #include "../cuda/thread/powm.cuh"
 #include "support/gpu_words.h"
@@ -90,6 +91,114 @@ void check_mont(uint64_t salt) {
   }
 }
 
+// Odd moduli of N words, hard shapes: random full-width, all ones, 2^k + 1, 0x7fff..f,
+// short moduli (top words zero), a single low word.
+template <int N>
+void hard_modulus(std::mt19937_64 &rng, mpz_t n, int kind) {
+  std::vector<uint32_t> w(N);
+  random_words(rng, w.data(), N);
+  from_words(n, w.data(), N);
+  switch (kind % 7) {
+    case 0: mpz_setbit(n, 32 * N - 1); break;
+    case 1: mpz_set_ui(n, 0); mpz_setbit(n, 32 * N); mpz_sub_ui(n, n, 1); break;
+    case 2: mpz_set_ui(n, 0); mpz_setbit(n, 32 * N - 1); mpz_add_ui(n, n, 1); break;
+    case 3: mpz_set_ui(n, 0); mpz_setbit(n, 32 * N - 1); mpz_sub_ui(n, n, 1); break;
+    case 4: mpz_fdiv_q_2exp(n, n, 32 * (N / 2) + 7); break;          // top words zero
+    case 5: mpz_set_ui(n, 0xFFFFFFFBu); break;                         // one word
+    default: break;                                                    // as drawn
+  }
+  mpz_setbit(n, 0);
+  if (mpz_cmp_ui(n, 3) < 0) mpz_set_ui(n, 3);
+}
+
+// Operands below n: 0, 1, n-1, n-2, powers of two, all-ones words reduced, random/hard words.
+template <int N>
+void hard_operand(std::mt19937_64 &rng, mpz_t a, const mpz_t n, int kind) {
+  std::vector<uint32_t> w(N);
+  random_words(rng, w.data(), N);
+  from_words(a, w.data(), N);
+  switch (kind % 9) {
+    case 0: mpz_set_ui(a, 0); break;
+    case 1: mpz_set_ui(a, 1); break;
+    case 2: mpz_sub_ui(a, n, 1); break;
+    case 3: mpz_sub_ui(a, n, 2); break;
+    case 4: mpz_set_ui(a, 0); mpz_setbit(a, (unsigned)(rng() % mpz_sizeinbase(n, 2))); break;
+    case 5: mpz_set_ui(a, 0); mpz_setbit(a, 32 * N); mpz_sub_ui(a, a, 1); break;  // all ones
+    default: break;
+  }
+  mpz_mod(a, a, n);
+}
+
+// The three Montgomery arithmetics of the exponentiation loop (mont_mul with the square flag,
+// mont_sqr_chain, mont_comba_dc product and square), sqr_chain, and mont_step for every
+// variant, on hard moduli and operands, in place (r == a) and not.
+template <int N>
+void check_mont_variants(uint64_t salt, int iters) {
+  auto rng = make_rng(salt);
+  Z R;
+  mpz_setbit(R, 32 * N);
+  for (int it = 0; it < iters; it++) {
+    Z n, a, b, Rinv, want_ab, want_aa, sq;
+    hard_modulus<N>(rng, n, it);
+    hard_operand<N>(rng, a, n, it);
+    hard_operand<N>(rng, b, n, it / 9 + 2 * it + 1);
+    ModCtx<N> m;
+    make_ctx_gmp<N>(m, n);
+    REQUIRE(mpz_invert(Rinv, R, n) != 0);
+    mpz_mul(want_ab, a, b);
+    mpz_mul(want_ab, want_ab, Rinv);
+    mpz_mod(want_ab, want_ab, n);
+    mpz_mul(sq, a, a);
+    mpz_mul(want_aa, sq, Rinv);
+    mpz_mod(want_aa, want_aa, n);
+    const auto wab = words_of(want_ab, N), waa = words_of(want_aa, N);
+    const auto av = words_of(a, N), bv = words_of(b, N);
+    INFO("N=" << N << " it=" << it << " n=" << to_hex(n) << " a=" << to_hex(a) << " b=" << to_hex(b));
+    uint32_t r[N], x[2 * N];
+    // plain square of any N words (all ones included)
+    std::vector<uint32_t> any(N);
+    random_words(rng, any.data(), N);
+    if (it % 4 == 0) std::fill(any.begin(), any.end(), 0xFFFFFFFFu);
+    sqr_chain<N>(x, any.data());
+    Z za, zs;
+    from_words(za, any.data(), N);
+    mpz_mul(zs, za, za);
+    REQUIRE(std::vector<uint32_t>(x, x + 2 * N) == words_of(zs, 2 * N));
+    sqr_chain<N>(x, av.data());
+    REQUIRE(std::vector<uint32_t>(x, x + 2 * N) == words_of(sq, 2 * N));
+    // products
+    mont_mul<N>(r, av.data(), RegWords{bv.data()}, m.n, m.ninv);
+    REQUIRE(std::vector<uint32_t>(r, r + N) == wab);
+    mont_comba_dc<N, false>(r, av.data(), RegWords{bv.data()}, m.n, m.ninv);
+    REQUIRE(std::vector<uint32_t>(r, r + N) == wab);
+    // squares
+    mont_mul<N>(r, av.data(), RegWords{bv.data()}, m.n, m.ninv, true);
+    REQUIRE(std::vector<uint32_t>(r, r + N) == waa);
+    mont_sqr_chain<N>(r, av.data(), m.n, m.ninv);
+    REQUIRE(std::vector<uint32_t>(r, r + N) == waa);
+    mont_comba_dc<N, true>(r, av.data(), RegWords{bv.data()}, m.n, m.ninv);
+    REQUIRE(std::vector<uint32_t>(r, r + N) == waa);
+    // in place (r == a), through mont_step for every variant
+    auto step = [&](auto v, bool sqr) {
+      auto t = av;
+      mont_step<decltype(v)::value, N>(t.data(), RegWords{bv.data()}, m.n, m.ninv, sqr);
+      return t;
+    };
+    REQUIRE(step(std::integral_constant<int, kMontCios>{}, false) == wab);
+    REQUIRE(step(std::integral_constant<int, kMontCios>{}, true) == waa);
+    REQUIRE(step(std::integral_constant<int, kMontSqr>{}, false) == wab);
+    REQUIRE(step(std::integral_constant<int, kMontSqr>{}, true) == waa);
+    REQUIRE(step(std::integral_constant<int, kMontComba>{}, false) == wab);
+    REQUIRE(step(std::integral_constant<int, kMontComba>{}, true) == waa);
+    auto t = av;
+    mont_sqr_chain<N>(t.data(), t.data(), m.n, m.ninv);
+    REQUIRE(t == waa);
+    t = av;
+    mont_comba_dc<N, false>(t.data(), t.data(), RegWords{bv.data()}, m.n, m.ninv);
+    REQUIRE(t == wab);
+  }
+}
+
 template <int N, int W, bool CT>
 void check_powm(uint64_t salt, int iters) {
   auto rng = make_rng(salt);
@@ -136,6 +245,16 @@ TEST_CASE("GPU per-thread Montgomery multiplication, squaring and REDC vs GMP", 
   check_mont<16>(23);
   check_mont<32>(24);
   check_mont<64>(25);
+}
+
+TEST_CASE("GPU per-thread Montgomery variants (CIOS square flag, dedicated square, delayed-carry Comba) vs GMP",
+          "[gpu][host]") {
+  check_mont_variants<2>(51, 400);
+  check_mont_variants<3>(52, 300);
+  check_mont_variants<8>(53, 300);
+  check_mont_variants<16>(54, 200);
+  check_mont_variants<32>(55, 100);
+  check_mont_variants<64>(56, 20);
 }
 
 TEST_CASE("GPU per-thread exponentiation, fixed window, both table readers, vs mpz_powm", "[gpu][host]") {
