@@ -229,6 +229,84 @@ void check_powm(uint64_t salt, int iters) {
   }
 }
 
+// Exponents that stress the sliding-window plan: kind 0..9 = 0, 1, 2, 3, all ones, a single
+// high bit, a single bit anywhere, long zero runs between short one runs, 2^k - 1 with a
+// short k, random; ewords may exceed the significant words (leading zero words).
+inline void hard_exponent(std::mt19937_64 &rng, std::vector<uint32_t> &ew, int kind) {
+  const int ewords = (int)ew.size();
+  std::fill(ew.begin(), ew.end(), 0u);
+  switch (kind % 10) {
+    case 0: break;
+    case 1: ew[0] = 1; break;
+    case 2: ew[0] = 2; break;
+    case 3: ew[0] = 3; break;
+    case 4: std::fill(ew.begin(), ew.end(), 0xFFFFFFFFu); break;
+    case 5: ew[ewords - 1] = 0x80000000u; break;
+    case 6: { int b = (int)(rng() % (32 * ewords)); ew[b / 32] = 1u << (b % 32); break; }
+    case 7:
+      for (int b = 0; b < 32 * ewords; b += 1 + (int)(rng() % 60)) {
+        int run = 1 + (int)(rng() % 3);
+        for (int j = 0; j < run && b + j < 32 * ewords; j++) ew[(b + j) / 32] |= 1u << ((b + j) % 32);
+        b += run;
+      }
+      break;
+    case 8: { int k = 1 + (int)(rng() % (32 * ewords)); for (int b = 0; b < k; b++) ew[b / 32] |= 1u << (b % 32); break; }
+    default: random_words(rng, ew.data(), ewords); break;
+  }
+}
+
+// powm_item with explicit window strategy and Montgomery variant vs mpz_powm.
+template <int N, int W, bool CT, bool SLIDE, int V>
+void check_powm_mode(uint64_t salt, int iters) {
+  auto rng = make_rng(salt);
+  auto tab = std::make_unique<HostTable<N, W>>();
+  for (int it = 0; it < iters; it++) {
+    Z n, base, e, want;
+    hard_modulus<N>(rng, n, it / 10);
+    ModCtx<N> m;
+    make_ctx_gmp<N>(m, n);
+    hard_operand<N>(rng, base, n, it / 3 + 2);
+    // exponent lengths: 1 word up to N words, sometimes a short value in many words
+    const int ewords = 1 + (int)(rng() % N);
+    std::vector<uint32_t> ew(ewords);
+    hard_exponent(rng, ew, it);
+    from_words(e, ew.data(), ewords);
+    mpz_powm(want, base, e, n);
+    auto bv = words_of(base, N);
+    uint32_t r[N];
+    powm_item<N, W, CT, SLIDE, V>(r, bv.data(), ew.data(), ewords, m, *tab);
+    INFO("N=" << N << " W=" << W << " CT=" << CT << " SLIDE=" << SLIDE << " V=" << V << " it=" << it
+              << " n=" << to_hex(n) << " base=" << to_hex(base) << " e=" << to_hex(e));
+    REQUIRE(std::vector<uint32_t>(r, r + N) == words_of(want, N));
+  }
+}
+
+// Every sliding-window width 1..7 (the plan's cap) on exponents of every length class.
+template <int N, int W_MAX>
+void check_slide_widths(uint64_t salt, int iters) {
+  auto rng = make_rng(salt);
+  auto tab = std::make_unique<HostTable<N, W_MAX>>();
+  for (int it = 0; it < iters; it++) {
+    Z n, base, e, want;
+    hard_modulus<N>(rng, n, 0);
+    ModCtx<N> m;
+    make_ctx_gmp<N>(m, n);
+    hard_operand<N>(rng, base, n, 9);
+    const int ewords = 1 + it % N;
+    std::vector<uint32_t> ew(ewords);
+    hard_exponent(rng, ew, it);
+    from_words(e, ew.data(), ewords);
+    mpz_powm(want, base, e, n);
+    auto bv = words_of(base, N);
+    uint32_t acc[N], r[N];
+    mont_mul<N>(acc, bv.data(), RegWords{m.r2}, m.n, m.ninv);
+    powm_mont_chain_slide<N, W_MAX>(acc, ew.data(), ewords, m, *tab);
+    mont_mul<N>(r, acc, OneWord{}, m.n, m.ninv);
+    INFO("N=" << N << " W_MAX=" << W_MAX << " it=" << it << " e=" << to_hex(e));
+    REQUIRE(std::vector<uint32_t>(r, r + N) == words_of(want, N));
+  }
+}
+
 } // namespace
 
 TEST_CASE("GPU per-thread products (delayed-carry Comba and carry chains) vs GMP", "[gpu][host]") {
@@ -264,6 +342,37 @@ TEST_CASE("GPU per-thread exponentiation, fixed window, both table readers, vs m
   check_powm<16, 5, false>(34, 20);
   check_powm<32, 5, true>(35, 6);
   check_powm<32, 5, false>(36, 6);
+}
+
+TEST_CASE("GPU per-thread exponentiation, sliding windows and Montgomery variants, vs mpz_powm",
+          "[gpu][host]") {
+  // the plan's window widths (tuning::gpu_slide_window by exponent bits, capped by the table)
+  REQUIRE(mpb::tuning::gpu_slide_window(0) == 1);
+  REQUIRE(mpb::tuning::gpu_slide_window(17) == 2);
+  REQUIRE(mpb::tuning::gpu_slide_window(512) == 5);
+  REQUIRE(mpb::tuning::gpu_slide_window(1024) == 6);
+  check_slide_widths<4, 1>(61, 40);
+  check_slide_widths<4, 2>(62, 40);
+  check_slide_widths<4, 3>(63, 40);
+  check_slide_widths<4, 7>(64, 40);
+  check_slide_widths<8, 5>(65, 40);
+  // sliding windows (the kernels' variable-time path), every Montgomery variant
+  check_powm_mode<4, 4, false, true, kMontCios>(71, 80);
+  check_powm_mode<4, 4, false, true, kMontSqr>(72, 80);
+  check_powm_mode<4, 4, false, true, kMontComba>(73, 80);
+  check_powm_mode<16, 4, false, true, kMontCios>(74, 30);
+  check_powm_mode<16, 4, false, true, kMontSqr>(75, 30);
+  check_powm_mode<16, 4, false, true, kMontComba>(76, 30);
+  check_powm_mode<32, 5, false, true, kMontCios>(77, 12);
+  check_powm_mode<32, 5, false, true, kMontSqr>(78, 12);
+  check_powm_mode<32, 5, false, true, kMontComba>(79, 12);
+  // fixed windows: constant time with each variant, and the direct-read comparison loop
+  check_powm_mode<16, 4, true, false, kMontSqr>(80, 20);
+  check_powm_mode<16, 4, true, false, kMontComba>(81, 20);
+  check_powm_mode<32, 5, true, false, kMontSqr>(82, 10);
+  check_powm_mode<32, 5, true, false, kMontComba>(83, 10);
+  check_powm_mode<16, 4, false, false, kMontCios>(84, 20);
+  check_powm_mode<32, 5, false, false, kMontCios>(85, 10);
 }
 
 TEST_CASE("GPU per-thread RSA-CRT on the Wycheproof-style key shape vs mpz_powm", "[gpu][host]") {
