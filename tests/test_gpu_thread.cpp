@@ -351,6 +351,7 @@ TEST_CASE("GPU per-thread exponentiation, sliding windows and Montgomery variant
   REQUIRE(mpb::tuning::gpu_slide_window(17) == 2);
   REQUIRE(mpb::tuning::gpu_slide_window(512) == 5);
   REQUIRE(mpb::tuning::gpu_slide_window(1024) == 6);
+  for (int b = 0; b < 4000; b++) REQUIRE(slide_window_bits(b) == mpb::tuning::gpu_slide_window(b));
   check_slide_widths<4, 1>(61, 40);
   check_slide_widths<4, 2>(62, 40);
   check_slide_widths<4, 3>(63, 40);

@@ -150,6 +150,15 @@ MPB_GHD int exp_bitlen(const uint32_t *e, int ewords) {
     if (e[i]) return 32 * i + 32 - clz32(e[i]);
   return 0;
 }
+// Sliding-window width for an exponent of `bits` significant bits: tuning::gpu_slide_window,
+// written again for the device (a constexpr host function is not callable there; its
+// thresholds are scalar constants, which are).
+MPB_GHD int slide_window_bits(int bits) {
+  using namespace tuning;
+  return bits <= GPU_SLIDE_W1_MAX_BITS ? 1 : bits <= GPU_SLIDE_W2_MAX_BITS ? 2
+       : bits <= GPU_SLIDE_W3_MAX_BITS ? 3 : bits <= GPU_SLIDE_W4_MAX_BITS ? 4
+       : bits <= GPU_SLIDE_W5_MAX_BITS ? 5 : bits <= GPU_SLIDE_W6_MAX_BITS ? 6 : 7;
+}
 // Bits [pos, pos+len) of e, len <= 32; bits past the end are zero.
 MPB_GHD uint32_t exp_bits_at(const uint32_t *e, int ewords, int pos, int len) {
   int w = pos >> 5, s = pos & 31;
@@ -177,7 +186,7 @@ struct SlidePlan {
   // w_max: the widest window the table holds
   MPB_GHD SlidePlan(const uint32_t *e_, int ewords_, int w_max) : e(e_), ewords(ewords_) {
     const int bits = exp_bitlen(e, ewords);
-    w = tuning::gpu_slide_window(bits);
+    w = slide_window_bits(bits);
     if (w > w_max) w = w_max;
     half = 1 << (w - 1);
     build = w > 1 ? half : 0;

@@ -97,8 +97,17 @@ constexpr int gpu_rsa_tpi(size_t half_width) {
  * kernels hold 2^W + 1 entries, so w <= W + 1; the cooperative ones 2^W, so w <= W + 1 too,
  * the square b^2 sharing the last entry). Secret exponents (constant time) keep fixed
  * windows (4 bits below 1024-bit moduli, else 5: Window<N> in cuda/kernels/device_common.cuh). */
+constexpr int GPU_SLIDE_W1_MAX_BITS = 6;     /* exponents up to this many bits: w = 1 */
+constexpr int GPU_SLIDE_W2_MAX_BITS = 24;    /* ... w = 2 */
+constexpr int GPU_SLIDE_W3_MAX_BITS = 80;
+constexpr int GPU_SLIDE_W4_MAX_BITS = 240;
+constexpr int GPU_SLIDE_W5_MAX_BITS = 672;
+constexpr int GPU_SLIDE_W6_MAX_BITS = 1792;  /* above: w = 7 */
+/* (host side; the device code, cuda/thread/powm.cuh slide_window_bits, reads the scalars) */
 constexpr int gpu_slide_window(int bits) {
-  return bits <= 6 ? 1 : bits <= 24 ? 2 : bits <= 80 ? 3 : bits <= 240 ? 4 : bits <= 672 ? 5 : bits <= 1792 ? 6 : 7;
+  return bits <= GPU_SLIDE_W1_MAX_BITS ? 1 : bits <= GPU_SLIDE_W2_MAX_BITS ? 2
+       : bits <= GPU_SLIDE_W3_MAX_BITS ? 3 : bits <= GPU_SLIDE_W4_MAX_BITS ? 4
+       : bits <= GPU_SLIDE_W5_MAX_BITS ? 5 : bits <= GPU_SLIDE_W6_MAX_BITS ? 6 : 7;
 }
 /* Montgomery arithmetic of the one-thread exponentiation kernels (512 and 1024-bit moduli;
  * cuda/thread/mont.cuh MontVariant), NOT MEASURED: no GPU. 0: one inlined CIOS mont_mul for
