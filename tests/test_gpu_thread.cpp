@@ -352,6 +352,24 @@ TEST_CASE("GPU per-thread exponentiation, sliding windows and Montgomery variant
   REQUIRE(mpb::tuning::gpu_slide_window(512) == 5);
   REQUIRE(mpb::tuning::gpu_slide_window(1024) == 6);
   for (int b = 0; b < 4000; b++) REQUIRE(slide_window_bits(b) == mpb::tuning::gpu_slide_window(b));
+  {  // step counts of the plan: fewer than the fixed windows' (2^W - 2 + windows*(W+1) - W)
+    auto steps = [](const std::vector<uint32_t> &ew, int w_max) {
+      SlidePlan plan(ew.data(), (int)ew.size(), w_max);
+      bool sqr;
+      int entry;
+      while (plan.next(sqr, entry)) plan.step++;
+      return plan.step;
+    };
+    std::vector<uint32_t> f4(1, 65537u);
+    CHECK(steps(f4, 6) == 2 + 16 + 2);  // w = 2: b^2, b^3; 16 squarings; products for bits 16, 0
+    auto rng = make_rng(60);
+    std::vector<uint32_t> e1024(32);
+    random_words(rng, e1024.data(), 32);
+    e1024[31] |= 0x80000000u;
+    const int fixed = 30 + 205 + 204 * 5;  // W = 5 over 1024 bits
+    CHECK(steps(e1024, 6) < fixed);
+    CHECK(steps(e1024, 6) <= 32 + 1024 + 1024 / 6);
+  }
   check_slide_widths<4, 1>(61, 40);
   check_slide_widths<4, 2>(62, 40);
   check_slide_widths<4, 3>(63, 40);

@@ -73,6 +73,8 @@ size_t table_words(int nwords, size_t threads);
 // Blocks of kBlockThreads that fill `device` once (0 when the size has no kernel).
 // mont, fixed_window: as in PowmLaunch (0 when that variant has no kernel).
 int powm_grid(int nwords, bool constant_time, int device, int mont = -1, bool fixed_window = false);
+// True when the one-thread powm kernel for this mode exists (mont: -1 or a MontVariant).
+bool powm_variant_exists(int nwords, bool constant_time, int mont, bool fixed_window);
 int rsa_grid(int half_nwords, int device);
 size_t modctx_bytes(int nwords);      // 0 when the size has no kernel
 size_t rsactx_bytes(int half_nwords); // 0 when the size has no kernel

@@ -75,6 +75,14 @@ cudaError_t launch_powm(const PowmLaunch &L, cudaStream_t s) {
   }
 }
 
+bool powm_variant_exists(int nwords, bool ct, int mont, bool fixed_window) {
+  switch (nwords) {
+    case 16: return powm_kernel_for<16>(ct, fixed_window, mont) != nullptr;
+    case 32: return powm_kernel_for<32>(ct, fixed_window, mont) != nullptr;
+    default: return false;
+  }
+}
+
 int powm_grid(int nwords, bool ct, int device, int mont, bool fixed_window) {
   switch (nwords) {
     case 16: {
