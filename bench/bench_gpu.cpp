@@ -1,6 +1,8 @@
 // bench_gpu: the CUDA backend's throughput sweep: items/s over operand sizes and batch sizes
 // for the GPU kernels (every thread mapping that is built: one thread per item or TPI
-// threads per item), next to the CPU backend and AUTO through the batch API; a sample of
+// threads per item; for powm also the one-thread kernels' other Montgomery arithmetics,
+// rows "cuda-mont<V>", and variable-time fixed windows next to the default sliding ones,
+// "cuda-fixed"), next to the CPU backend and AUTO through the batch API; a sample of
 // every result is checked against GMP (RSA results through the public exponent).
 // Writes <out>/gpu-<date>-<commit>.json (device, driver, cuda, commit, date, results
 // [{op, bits, batch, backend, tpi, items_per_s, items_checked, mismatches, bound_pct}]) and
@@ -28,6 +30,7 @@
 #include <vector>
 
 #include <mpbatch/batch.h>
+#include <mpbatch/tuning.h>
 
 #include "../cuda/gpu_backend.h"
 #include "common/report.h"
@@ -79,9 +82,11 @@ size_t parallel_check(size_t batch, size_t n, const std::function<bool(size_t)> 
 }
 
 struct Config {
-  std::string name;  // cuda, cuda-tpi4, cpu, auto
+  std::string name;  // cuda, cuda-tpi4, cuda-mont1, cuda-fixed, cpu, auto
   int tpi;           // GPU threads per item (0 for cpu/auto)
   int backend;       // -1: direct GPU call; else the batch API backend
+  int mont = -1;     // powm: Options::mont_variant (cuda-mont<V>)
+  bool fixed = false;  // powm: Options::fixed_window (cuda-fixed: fixed windows, variable time)
 };
 
 std::vector<Config> configs(int tpi_default, const std::vector<int> &tpis, bool cpu) {
@@ -216,7 +221,14 @@ int main(int argc, char **argv) {
       std::vector<int> tpis;
       for (int t : {1, 2, 4, 8, 16, 32})
         if (mpb::gpu::powm_tpi(w, t) == t) tpis.push_back(t);
-      for (auto &cf : configs(mpb::gpu::powm_tpi(w, 0), tpis, cpu)) {
+      auto cfs = configs(mpb::gpu::powm_tpi(w, 0), tpis, cpu);
+      // the other Montgomery arithmetics of the one-thread kernels, and (variable time) fixed
+      // windows next to the sliding ones; a combination without a kernel is skipped
+      for (int v = 0; v < 3; v++)
+        if (v != mpb::tuning::GPU_POWM_MONT && mpb::gpu::powm_tpi(w, 1) == 1)
+          cfs.push_back({"cuda-mont" + std::to_string(v), 1, -1, v, false});
+      if (!ct) cfs.push_back({"cuda-fixed", mpb::gpu::powm_tpi(w, 0), -1, -1, true});
+      for (auto &cf : cfs) {
         sweep(
             [&](size_t batch) -> double {
               ensure(batch);
@@ -226,6 +238,8 @@ int main(int argc, char **argv) {
                 mpb::gpu::Options o;
                 o.constant_time = ct;
                 o.tpi = cf.tpi;
+                o.mont_variant = cf.mont;
+                o.fixed_window = cf.fixed;
                 st = mpb::gpu::powm(r.data(), base.data(), e.data(), w, batch, m.data(), 1, w, batch, o, why, sizeof why);
               } else {
                 mpb_ctx_set_constant_time(ctx, ct ? MPB_CT_ON : MPB_CT_OFF);

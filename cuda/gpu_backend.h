@@ -20,6 +20,12 @@ struct Options {
   bool constant_time = true;
   size_t chunk_items = 0;        // 0: chosen from device memory
   int tpi = 0;                   // threads per item of powm/RSA kernels (0: tuning.h's choice)
+  // powm only (bench_gpu compares them): Montgomery arithmetic of the one-thread kernels
+  // (-1: tuning::GPU_POWM_MONT; 0..2: cuda/thread/mont.cuh MontVariant), and fixed windows
+  // instead of sliding ones for variable-time exponentiation. A combination without a kernel
+  // gives MPB_EUNSUPPORTED.
+  int mont_variant = -1;
+  bool fixed_window = false;
 };
 
 // Usable CUDA devices (0 when none: no driver, no device, or a CUDA error; `why` says which).

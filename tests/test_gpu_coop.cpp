@@ -161,6 +161,74 @@ void check_powm(uint64_t salt, int iters, int max_ewords) {
   }
 }
 
+// A host group whose emulated warp holds a sibling group that runs `extra` more steps of a
+// warp-uniform loop: warp_any stays true that long after this group is done, so the group
+// does idle steps that must not change its result.
+template <int TPI>
+struct HostGroupPadded : HostGroup<TPI> {
+  mutable int extra = 0;
+  bool warp_any(bool pred) const {
+    if (pred) return true;
+    return extra-- > 0;
+  }
+};
+
+// Exponents for the sliding windows: 0, 1, 2, 3, all ones, single high bit, single bit,
+// long zero runs, 2^k - 1, random.
+void hard_exponent(std::mt19937_64 &rng, std::vector<uint32_t> &ew, int kind) {
+  const int ewords = (int)ew.size();
+  std::fill(ew.begin(), ew.end(), 0u);
+  switch (kind % 10) {
+    case 0: break;
+    case 1: ew[0] = 1; break;
+    case 2: ew[0] = 2; break;
+    case 3: ew[0] = 3; break;
+    case 4: std::fill(ew.begin(), ew.end(), 0xFFFFFFFFu); break;
+    case 5: ew[ewords - 1] = 0x80000000u; break;
+    case 6: { int b = (int)(rng() % (32 * ewords)); ew[b / 32] = 1u << (b % 32); break; }
+    case 7:
+      for (int b = 0; b < 32 * ewords; b += 1 + (int)(rng() % 60)) {
+        int run = 1 + (int)(rng() % 3);
+        for (int j = 0; j < run && b + j < 32 * ewords; j++) ew[(b + j) / 32] |= 1u << ((b + j) % 32);
+        b += run;
+      }
+      break;
+    case 8: { int k = 1 + (int)(rng() % (32 * ewords)); for (int b = 0; b < k; b++) ew[b / 32] |= 1u << (b % 32); break; }
+    default: random_words(rng, ew.data(), ewords); break;
+  }
+}
+
+// Sliding-window exponentiation (and the fixed-window direct-read loop) vs mpz_powm, with
+// idle steps from an emulated longer-running sibling group in the warp.
+template <int TPI, int W, int WIN, bool SLIDE>
+void check_powm_slide(uint64_t salt, int iters, int max_ewords) {
+  constexpr int N = TPI * W;
+  using G = HostGroupPadded<TPI>;
+  G g;
+  auto rng = make_rng(salt);
+  auto tab = std::make_unique<HostCoopTable<TPI, W, WIN>>();
+  auto m = std::make_unique<ModCtx<N>>();
+  for (int it = 0; it < iters; it++) {
+    Z n, base, e, want;
+    modulus(rng, n, N, it / 10);
+    below(rng, base, n, N, it / 3 + 2);
+    make_ctx_gmp<N>(*m, n);
+    int ewords = 1 + (int)(rng() % max_ewords);
+    std::vector<uint32_t> ew(ewords);
+    hard_exponent(rng, ew, it);
+    from_words(e, ew.data(), ewords);
+    mpz_powm(want, base, e, n);
+    Sl<TPI, W> sb, sr;
+    sb.set(base);
+    g.extra = (int)(rng() % 3 == 0 ? 0 : rng() % 40);
+    coop_powm_item<G, W, WIN, false, SLIDE>(g, sr.v, sb.v, ew.data(), ewords, *m, *tab);
+    INFO("TPI=" << TPI << " W=" << W << " WIN=" << WIN << " SLIDE=" << SLIDE << " it=" << it
+                << " n=" << to_hex(n) << " base=" << to_hex(base) << " e=" << to_hex(e));
+    REQUIRE(sr.get() == words_of(want, N));
+    if (SLIDE) REQUIRE(g.extra <= 0);  // the idle steps were taken
+  }
+}
+
 // Random RSA keys with primes of exactly 32*N bits; p > q and p < q both.
 template <int TPI, int W, int WIN, bool CT>
 void check_rsa(uint64_t salt, int iters) {
@@ -254,6 +322,19 @@ TEST_CASE("GPU cooperative exponentiation, both table readers, vs mpz_powm", "[g
   check_powm<4, 16, 5, true>(206, 3, 8);
   check_powm<16, 8, 5, true>(207, 2, 4);
   check_powm<32, 8, 5, false>(208, 2, 2);
+}
+
+TEST_CASE("GPU cooperative exponentiation, sliding windows with idle warp steps, vs mpz_powm",
+          "[gpu][host][coop]") {
+  check_powm_slide<2, 2, 4, true>(211, 120, 4);
+  check_powm_slide<2, 2, 2, true>(212, 60, 4);   // small table: windows of up to 3 bits
+  check_powm_slide<4, 2, 5, true>(213, 60, 8);
+  check_powm_slide<4, 8, 5, true>(214, 20, 32);  // 1024-bit modulus
+  check_powm_slide<8, 8, 5, true>(215, 10, 64);  // 2048 bits, exponents up to 2048 bits
+  check_powm_slide<4, 16, 5, true>(216, 6, 16);
+  check_powm_slide<16, 8, 5, true>(217, 3, 8);
+  check_powm_slide<32, 8, 5, true>(218, 2, 4);
+  check_powm_slide<4, 8, 5, false>(219, 10, 32);  // fixed windows, direct reads
 }
 
 TEST_CASE("GPU cooperative RSA-CRT vs mpz_powm (RSA-512 .. RSA-4096 shapes)", "[gpu][host][coop]") {

@@ -231,7 +231,8 @@ int powm_n(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width,
     for (size_t i = a; i < b; i++) make_modctx<N>(ctx[i], m + i * (N / 2));
   });
   return run_split(count, opt, why, why_len, [&](int dev, size_t first, size_t n, char *w, size_t wl) -> int {
-    int grid = tpi > 1 ? powm_coop_grid(N, tpi, opt.constant_time, dev) : powm_grid(N, opt.constant_time, dev);
+    int grid = tpi > 1 ? powm_coop_grid(N, tpi, opt.constant_time, dev, opt.fixed_window)
+                       : powm_grid(N, opt.constant_time, dev, opt.mont_variant, opt.fixed_window);
     if (grid <= 0) return say(w, wl, "device %d: no resident blocks for the kernel", dev), MPB_EDEVICE;
     std::vector<Input> ins = {
         {base, N * 4, true},
@@ -246,6 +247,8 @@ int powm_n(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width,
           L.nwords = N;
           L.tpi = tpi;
           L.constant_time = opt.constant_time;
+          L.fixed_window = opt.fixed_window;
+          L.mont = opt.mont_variant;
           L.out = (uint32_t *)d_out;
           L.base = (const uint32_t *)d_in[0];
           L.exp = (const uint32_t *)d_in[1];
@@ -372,6 +375,12 @@ int powm(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width, s
   const int tpi = powm_tpi(width, opt.tpi);
   if (tpi == 0) {
     say(why, why_len, "no GPU kernel for %zu-bit moduli with %d threads per item", width * 64, opt.tpi);
+    return MPB_EUNSUPPORTED;
+  }
+  if (opt.mont_variant >= 0 && opt.mont_variant != tuning::GPU_POWM_MONT &&
+      (tpi > 1 || !powm_variant_exists((int)(2 * width), opt.constant_time, opt.mont_variant, opt.fixed_window))) {
+    say(why, why_len, "no GPU powm kernel for %zu-bit moduli with Montgomery variant %d%s", width * 64,
+        opt.mont_variant, opt.constant_time ? " (constant time)" : "");
     return MPB_EUNSUPPORTED;
   }
 #define MPB_POWM_CASE(w)                                                                            \

@@ -4,7 +4,10 @@
 //
 // Persistent grid: group g handles items g, g + groups, ... The loop bound is uniform across a
 // warp (a group without an item computes on a copy of the last one and stores nothing), so
-// every shuffle and ballot has the whole warp present. The window table is in global memory:
+// every shuffle and ballot has the whole warp present; inside an item, the sliding-window
+// loop (variable time) runs to the warp's largest step count (coop_powm.cuh, warp_any).
+// powm: constant time (fixed windows, masked reads), sliding windows, and fixed windows with
+// direct reads (PowmLaunch::fixed_window, for comparison) per (words, threads per item). The window table is in global memory:
 // lane l of the grid keeps its W-word slice of entry e at table[(e*W + j) * lanes + l]
 // (coalesced across the warp).
 #include <cuda_runtime.h>
@@ -43,7 +46,7 @@ __device__ __forceinline__ void for_group_items(size_t count, Body body) {
   }
 }
 
-template <int TPI, int W, int WIN, bool CT>
+template <int TPI, int W, int WIN, bool CT, bool SLIDE>
 __global__ void __launch_bounds__(kBlockThreads, 1)
 coop_powm_kernel(uint32_t *out, const uint32_t *base, const uint32_t *exp, int ewords,
                  size_t e_stride, const ModCtx<TPI * W> *mods, int m_stride, uint32_t *table,
@@ -59,7 +62,7 @@ coop_powm_kernel(uint32_t *out, const uint32_t *base, const uint32_t *exp, int e
     const ModCtx<N> &m = m_stride == 0 ? shared_mod : mods[item];
     uint32_t b[1][W], r[1][W];
     coop_load<G, W>(g, b, base + item * N);
-    coop_powm_item<G, W, WIN, CT>(g, r, b, exp + item * e_stride, ewords, m, tab);
+    coop_powm_item<G, W, WIN, CT, SLIDE>(g, r, b, exp + item * e_stride, ewords, m, tab);
     if (real) coop_store<G, W>(g, out + item * N, r);
   });
 }
@@ -87,23 +90,26 @@ coop_rsa_kernel(uint32_t *out, const uint32_t *c, const RsaCtx<TPI * W> *keys, i
 }
 
 // The instantiated (words, threads per item) pairs. Window: Window<N>::W (5 bits).
+template <int N>
+using CoopPowmKernel = void (*)(uint32_t *, const uint32_t *, const uint32_t *, int, size_t,
+                                const ModCtx<N> *, int, uint32_t *, size_t);
+template <int N, int TPI>
+CoopPowmKernel<N> coop_powm_kernel_for(bool ct, bool fixed) {
+  constexpr int W = N / TPI, WIN = Window<N>::W;
+  if (ct) return coop_powm_kernel<TPI, W, WIN, true, false>;
+  return fixed ? coop_powm_kernel<TPI, W, WIN, false, false> : coop_powm_kernel<TPI, W, WIN, false, true>;
+}
 template <int N, int TPI>
 cudaError_t powm_coop(const PowmLaunch &L, cudaStream_t s) {
-  constexpr int W = N / TPI, WIN = Window<N>::W;
   auto *mods = static_cast<const ModCtx<N> *>(L.mods);
-  if (L.constant_time)
-    coop_powm_kernel<TPI, W, WIN, true><<<L.grid, kBlockThreads, 0, s>>>(
-        L.out, L.base, L.exp, L.ewords, L.e_stride, mods, L.m_stride, L.table, L.count);
-  else
-    coop_powm_kernel<TPI, W, WIN, false><<<L.grid, kBlockThreads, 0, s>>>(
-        L.out, L.base, L.exp, L.ewords, L.e_stride, mods, L.m_stride, L.table, L.count);
+  CoopPowmKernel<N> k = coop_powm_kernel_for<N, TPI>(L.constant_time, L.fixed_window);
+  k<<<L.grid, kBlockThreads, 0, s>>>(L.out, L.base, L.exp, L.ewords, L.e_stride, mods, L.m_stride,
+                                     L.table, L.count);
   return cudaPeekAtLastError();
 }
 template <int N, int TPI>
-int powm_coop_grid_n(bool ct, int device) {
-  constexpr int W = N / TPI, WIN = Window<N>::W;
-  return ct ? full_grid(coop_powm_kernel<TPI, W, WIN, true>, device)
-            : full_grid(coop_powm_kernel<TPI, W, WIN, false>, device);
+int powm_coop_grid_n(bool ct, bool fixed, int device) {
+  return full_grid(coop_powm_kernel_for<N, TPI>(ct, fixed), device);
 }
 template <int N, int TPI>
 cudaError_t rsa_coop(const RsaLaunch &L, cudaStream_t s) {
@@ -143,8 +149,8 @@ cudaError_t launch_powm_coop(const PowmLaunch &L, cudaStream_t s) {
 #undef X
   return cudaErrorInvalidValue;
 }
-int powm_coop_grid(int nwords, int tpi, bool ct, int device) {
-#define X(n, t) if (nwords == n && tpi == t) return powm_coop_grid_n<n, t>(ct, device);
+int powm_coop_grid(int nwords, int tpi, bool ct, int device, bool fixed_window) {
+#define X(n, t) if (nwords == n && tpi == t) return powm_coop_grid_n<n, t>(ct, fixed_window, device);
   MPB_COOP_POWM_PAIRS(X)
 #undef X
   return 0;

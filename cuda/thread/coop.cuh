@@ -9,7 +9,9 @@
 // step, the shuffles and ballots reading the other slots. Loops over slots are written
 // MPB_LANES(s) { ... }. Control flow is the same for every lane and never depends on the
 // operands' values (carries are resolved with masks), so the functions are constant time
-// and the lanes never diverge.
+// and the lanes never diverge. The shuffles name the whole warp (mask 0xFFFFFFFF): a loop
+// whose trip count differs between the groups of a warp (the sliding-window exponentiation
+// in coop_powm.cuh) must run to the warp's maximum, G::warp_any.
 //
 // Montgomery multiplication (coop_mont_mul) is CIOS with lazily propagated carries: each lane
 // keeps its W accumulator words plus two pending words (c0, c1) that belong to the next
@@ -57,6 +59,10 @@ struct DevGroup {
     uint32_t b = __ballot_sync(0xFFFFFFFFu, pred[0] != 0);
     return (uint64_t)((b >> shift_) & (uint32_t)((1ull << TPI) - 1));
   }
+  // True while any lane of the WARP (every group in it) passes true: loops whose trip count
+  // differs between the groups of a warp run to the warp's maximum with this, so that every
+  // full-mask shuffle has all 32 lanes present.
+  __device__ __forceinline__ bool warp_any(bool pred) const { return __any_sync(0xFFFFFFFFu, pred) != 0; }
 };
 #endif
 
@@ -82,6 +88,9 @@ struct HostGroup {
     for (int s = 0; s < S; s++) b |= (uint64_t)(pred[s] != 0) << s;
     return b;
   }
+  // The emulated warp is this group alone (tests emulate longer-running sibling groups by
+  // overriding this, see tests/test_gpu_coop.cpp).
+  bool warp_any(bool pred) const { return pred; }
 };
 
 // ---- lane-local helpers ----------------------------------------------------------------------

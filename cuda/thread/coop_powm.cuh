@@ -3,10 +3,18 @@
 // cuda/kernels/coop_kernels.cu are loops over these item functions with DevGroup and a table
 // in global memory; tests/test_gpu_coop.cpp runs the same functions with HostGroup.
 //
-// The exponentiation follows powm.cuh: fixed windows of WIN bits from the top, a table of
-// 2^WIN Montgomery powers, WIN squarings and one product per window, so the control flow
-// depends only on the exponent's public width. Each lane keeps its W-word slice of every
-// table entry. In constant-time mode the entry is read by scanning all of them with masks.
+// The exponentiation follows powm.cuh: one loop of steps, each one coop_mont_mul (a squaring
+// or a product with a table entry); each lane keeps its W-word slice of every table entry.
+//  - Constant time (coop_powm_chain, RSA always): fixed windows of WIN bits from the top, a
+//    table of 2^WIN Montgomery powers, WIN squarings and one product per window, the entry
+//    read by scanning all of them with masks; the control flow depends only on the
+//    exponent's public width.
+//  - Variable time (coop_powm_chain_slide, public exponents): the sliding-window plan of
+//    powm.cuh (SlidePlan: odd powers b, b^3, ..., windows of up to WIN + 1 bits). All lanes
+//    of a group see the same exponent, so the group's step count is uniform; the groups of
+//    one warp differ, and DevGroup's shuffles name the whole warp, so the loop runs to the
+//    warp's largest count (G::warp_any) and a group that is done does idle squarings whose
+//    result is discarded.
 #pragma once
 #include "coop.cuh"
 #include "powm.cuh"
@@ -94,15 +102,53 @@ MPB_GHD void coop_powm_chain(const G &g, uint32_t (*acc)[W], const uint32_t *e, 
   }
 }
 
-// r = base^e mod m (normal domain), base < m. m: ModCtx<TPI*W> in memory.
-template <class G, int W, int WIN, bool CT, class Table>
+// Sliding-window chain (variable time): acc (Montgomery form of the base) becomes base^e in
+// Montgomery form. WIN_MAX: the widest window the table holds (2^(WIN_MAX-1) entries).
+template <class G, int W, int WIN_MAX, class Table>
+MPB_GHD void coop_powm_chain_slide(const G &g, uint32_t (*acc)[W], const uint32_t *e, int ewords,
+                                   const uint32_t (*n)[W], uint32_t ninv, const uint32_t *one_mem,
+                                   Table &tab) {
+  SlidePlan plan(e, ewords, WIN_MAX);
+  uint32_t x[G::S][W];
+  coop_tab_store<G, W>(g, tab, 0, acc);
+  MPB_NOUNROLL
+  for (;; plan.step++) {
+    if (plan.step == plan.build) coop_load<G, W>(g, acc, one_mem);
+    bool sqr;
+    int entry;
+    const bool active = plan.next(sqr, entry);  // the same in every lane of the group
+    if (!g.warp_any(active)) break;             // uniform across the warp
+    if (active && !sqr) {
+      coop_tab_load<G, W>(g, tab, entry, x);
+    } else {  // a squaring, or an idle step of a finished group (discarded below)
+      MPB_LANES(s) {
+        MPB_UNROLL
+        for (int j = 0; j < W; j++) x[s][j] = acc[s][j];
+      }
+    }
+    coop_mont_mul<G, W>(g, x, acc, x, n, ninv);
+    const uint32_t keep = active ? 0xFFFFFFFFu : 0u;
+    MPB_LANES(s) {
+      MPB_UNROLL
+      for (int j = 0; j < W; j++) acc[s][j] = select(keep, x[s][j], acc[s][j]);
+    }
+    if (active && plan.building()) coop_tab_store<G, W>(g, tab, plan.build_slot(), acc);
+  }
+}
+
+// r = base^e mod m (normal domain), base < m. m: ModCtx<TPI*W> in memory. CT: fixed windows
+// with masked table reads; otherwise SLIDE (the default) sliding windows of up to WIN + 1
+// bits, SLIDE = false fixed windows with direct reads (for comparison).
+template <class G, int W, int WIN, bool CT, bool SLIDE = !CT, class Table>
 MPB_GHD void coop_powm_item(const G &g, uint32_t (*r)[W], const uint32_t (*base)[W],
                             const uint32_t *e, int ewords, const ModCtx<G::TPI * W> &m, Table &tab) {
+  static_assert(!(CT && SLIDE), "sliding windows are variable time");
   uint32_t n[G::S][W], x[G::S][W], acc[G::S][W];
   coop_load<G, W>(g, n, m.n);
   coop_load<G, W>(g, x, m.r2);
   coop_mont_mul<G, W>(g, acc, base, x, n, m.ninv);  // base * R mod m
-  coop_powm_chain<G, W, WIN, CT>(g, acc, e, ewords, n, m.ninv, m.one, tab);
+  if (SLIDE) coop_powm_chain_slide<G, W, WIN + 1>(g, acc, e, ewords, n, m.ninv, m.one, tab);
+  else coop_powm_chain<G, W, WIN, CT>(g, acc, e, ewords, n, m.ninv, m.one, tab);
   coop_set_one<G, W>(g, x);
   coop_mont_mul<G, W>(g, r, acc, x, n, m.ninv);  // leave the Montgomery domain
 }

@@ -7,7 +7,15 @@
 //                      carries are resolved once per column;
 //  - mul_chain<N>:     operand scanning with hardware carry chains (mad.lo.cc / madc.hi.cc);
 //  - mont_mul<N>:      Montgomery multiplication (CIOS, carry chains), r = a*b/R mod n with
-//                      R = 2^(32N), for an odd n < R; inputs < n give an output < n;
+//                      R = 2^(32N), for an odd n < R; inputs < n give an output < n; a run-time
+//                      `square` flag lets one inlined copy serve squarings too;
+//  - sqr_chain<N>, mont_sqr_chain<N>: dedicated squaring, cross products once (row by row,
+//                      carry chains), doubled, plus the diagonal (N^2/2 + N/2 products), then a
+//                      Montgomery reduction (N^2 products);
+//  - mont_comba_dc<N, SQUARE>: Montgomery product or square by delayed-carry product scanning
+//                      (seed 003: quotient digits chosen column by column);
+//  - mont_step<V, N>:  the exponentiation loop's step with the variant V (MontVariant,
+//                      tuning::GPU_POWM_MONT): one CIOS copy, CIOS + mont_sqr_chain, or Comba;
 //  - mont_redc<N>:     r = x/R mod n for a 2N-word x < n*R.
 // The second operand of mont_mul is read through a functor b(i) -> word i, so it can come
 // from registers, from memory, or from a constant-time table scan (cuda/thread/powm.cuh).
@@ -126,9 +134,31 @@ MPB_UNROLL
 }
 
 // Montgomery ---------------------------------------------------------------------------------
+// One reduction row of CIOS on the (N+2)-word accumulator t: t += q*n with q making t[0] zero,
+// then t /= 2^32 (t[N+1] is zero on return).
+template <int N>
+MPB_GHD void mont_reduce_row(uint32_t *t, const uint32_t *n, uint32_t ninv) {
+  const uint32_t q = t[0] * ninv;
+  Chain c;
+  t[0] = c.mad_lo_cc(q, n[0], t[0]);
+MPB_UNROLL
+  for (int j = 1; j < N; j++) t[j] = c.madc_lo_cc(q, n[j], t[j]);
+  t[N] = c.addc_cc(t[N], 0);
+  t[N + 1] = c.addc(t[N + 1], 0);
+  Chain d;
+  t[1] = d.mad_hi_cc(q, n[0], t[1]);
+MPB_UNROLL
+  for (int j = 1; j < N; j++) t[j + 1] = d.madc_hi_cc(q, n[j], t[j + 1]);
+  t[N + 1] = d.addc(t[N + 1], 0);
+MPB_UNROLL
+  for (int j = 0; j < N + 1; j++) t[j] = t[j + 1];
+  t[N + 1] = 0;
+}
+
 // r = a * b / 2^(32N) mod n. n odd, ninv = -n^-1 mod 2^32, a, b < n. r may alias a.
-// square = true ignores b and multiplies a by itself (a run-time flag, uniform across a warp,
-// so that one inlined copy serves both squarings and products).
+// square = true ignores b and multiplies a by itself (a run-time flag: a per-word select
+// between a[i] and b(i), not a branch, so one inlined copy serves both squarings and
+// products, and threads of a warp that disagree on it do not diverge).
 template <int N, class B>
 MPB_GHD void mont_mul(uint32_t *r, const uint32_t *a, const B &b, const uint32_t *n,
                       uint32_t ninv, bool square = false) {
@@ -151,31 +181,167 @@ MPB_UNROLL
       for (int j = 1; j < N; j++) t[j + 1] = d.madc_hi_cc(a[j], bi, t[j + 1]);
       t[N + 1] = d.addc(t[N + 1], 0);
     }
-    {  // t += q * n with q making t[0] zero, then t /= 2^32
-      const uint32_t q = t[0] * ninv;
-      Chain c;
-      t[0] = c.mad_lo_cc(q, n[0], t[0]);
-MPB_UNROLL
-      for (int j = 1; j < N; j++) t[j] = c.madc_lo_cc(q, n[j], t[j]);
-      t[N] = c.addc_cc(t[N], 0);
-      t[N + 1] = c.addc(t[N + 1], 0);
-      Chain d;
-      t[1] = d.mad_hi_cc(q, n[0], t[1]);
-MPB_UNROLL
-      for (int j = 1; j < N; j++) t[j + 1] = d.madc_hi_cc(q, n[j], t[j + 1]);
-      t[N + 1] = d.addc(t[N + 1], 0);
-MPB_UNROLL
-      for (int j = 0; j < N + 1; j++) t[j] = t[j + 1];
-      t[N + 1] = 0;
-    }
+    mont_reduce_row<N>(t, n, ninv);  // t += q * n, t /= 2^32
   }
   // t < 2n: one branch-free conditional subtraction
   cond_sub_n<N>(r, t, t[N], n);
 }
 
+// r[0..2N) = a^2 with carry chains: the cross products a_i*a_j (i < j) once, row by row
+// (N(N-1)/2 products), doubled by one add chain, plus the diagonal a_i^2 (N products).
+template <int N>
+MPB_GHD void sqr_chain(uint32_t *t, const uint32_t *a) {
+MPB_UNROLL
+  for (int k = 0; k < 2 * N; k++) t[k] = 0;
+MPB_UNROLL
+  for (int i = 0; i < N - 1; i++) {
+    // row i: a_i * a[i+1..N) at words 2i+1 ..; t[i+N] is still zero here, and the rows so far
+    // sum to less than 2^(32(i+N+1)), so neither chain carries out of word i+N
+    const uint32_t ai = a[i];
+    Chain c;
+    t[2 * i + 1] = c.mad_lo_cc(a[i + 1], ai, t[2 * i + 1]);
+MPB_UNROLL
+    for (int j = i + 2; j < N; j++) t[i + j] = c.madc_lo_cc(a[j], ai, t[i + j]);
+    t[i + N] = c.addc(t[i + N], 0);
+    Chain d;
+    t[2 * i + 2] = d.mad_hi_cc(a[i + 1], ai, t[2 * i + 2]);
+MPB_UNROLL
+    for (int j = i + 2; j < N; j++) t[i + j + 1] = d.madc_hi_cc(a[j], ai, t[i + j + 1]);
+  }
+  {  // double the cross sum (< a^2/2, so no bit leaves word 2N-1); t[0] is zero
+    Chain c;
+    t[1] = c.add_cc(t[1], t[1]);
+MPB_UNROLL
+    for (int k = 2; k < 2 * N - 1; k++) t[k] = c.addc_cc(t[k], t[k]);
+    t[2 * N - 1] = c.addc(t[2 * N - 1], t[2 * N - 1]);
+  }
+  {  // add the diagonal a_i^2 at words 2i, 2i+1
+    Chain c;
+    t[0] = c.mad_lo_cc(a[0], a[0], t[0]);
+    t[1] = c.madc_hi_cc(a[0], a[0], t[1]);
+MPB_UNROLL
+    for (int i = 1; i < N - 1; i++) {
+      t[2 * i] = c.madc_lo_cc(a[i], a[i], t[2 * i]);
+      t[2 * i + 1] = c.madc_hi_cc(a[i], a[i], t[2 * i + 1]);
+    }
+    if (N > 1) {
+      t[2 * N - 2] = c.madc_lo_cc(a[N - 1], a[N - 1], t[2 * N - 2]);
+      t[2 * N - 1] = c.madc_hi(a[N - 1], a[N - 1], t[2 * N - 1]);
+    }
+  }
+}
+
+// r = a^2 / 2^(32N) mod n (dedicated square): sqr_chain (about N^2/2 + N products), then a
+// Montgomery reduction of the 2N-word square (N^2 products) on a sliding (N+2)-word window:
+// row i brings in word N+i of the square. Same contract as mont_mul; r may alias a.
+template <int N>
+MPB_GHD void mont_sqr_chain(uint32_t *r, const uint32_t *a, const uint32_t *n, uint32_t ninv) {
+  uint32_t x[2 * N], t[N + 2];
+  sqr_chain<N>(x, a);
+MPB_UNROLL
+  for (int j = 0; j < N; j++) t[j] = x[j];
+  t[N] = t[N + 1] = 0;
+MPB_UNROLL
+  for (int i = 0; i < N; i++) {
+    mont_reduce_row<N>(t, n, ninv);  // t[k] is now word i+1+k of the running sum
+    Chain c;
+    t[N - 1] = c.add_cc(t[N - 1], x[N + i]);
+    t[N] = c.addc_cc(t[N], 0);
+    t[N + 1] = c.addc(t[N + 1], 0);
+  }
+  // (a^2 + q*n) / R < (n^2 + R*n) / R < 2n
+  cond_sub_n<N>(r, t, t[N], n);
+}
+
+// Delayed-carry product scanning (seed 003) for Montgomery: column k of a*b + q*n is summed
+// with the low halves of its 32x32->64 products in one 64-bit accumulator and the high halves
+// (which belong to column k+1) in another, and the carries are resolved once per column.
+// For k < N the quotient digit q_k is chosen from the column's low word so that the column
+// becomes zero; columns N .. 2N-1 are the result. SQUARE: the cross products a_i*a_j (i < j)
+// are summed once and the column doubled before the diagonal a_{k/2}^2 is added.
+// The accumulators stay below 2^64: a column has at most 2N+1 terms below 2^32 plus a carry
+// below (2N+2)*2^32.
+template <int N, bool SQUARE, class B>
+MPB_GHD void mont_comba_dc(uint32_t *r, const uint32_t *a, const B &b, const uint32_t *n,
+                           uint32_t ninv) {
+  uint32_t bw[N], q[N], out[N];
+MPB_UNROLL
+  for (int j = 0; j < N; j++) bw[j] = SQUARE ? a[j] : b(j);  // read the operand once
+  uint64_t lo = 0;  // column sum (low halves) plus the carry from the column below
+MPB_UNROLL
+  for (int k = 0; k < 2 * N - 1; k++) {
+    uint64_t hi = 0;  // high halves of column k's products: go to column k+1
+    if (SQUARE) {
+      uint64_t clo = 0, chi = 0;
+MPB_UNROLL
+      for (int i = 0; i < N; i++) {
+        const int j = k - i;
+        if (j <= i || j >= N) continue;
+        clo += mul_lo(bw[i], bw[j]);
+        chi += mul_hi(bw[i], bw[j]);
+      }
+      lo += 2 * clo;
+      hi += 2 * chi;
+      if ((k & 1) == 0) {
+        lo += mul_lo(bw[k / 2], bw[k / 2]);
+        hi += mul_hi(bw[k / 2], bw[k / 2]);
+      }
+    } else {
+MPB_UNROLL
+      for (int i = 0; i < N; i++) {
+        const int j = k - i;
+        if (j < 0 || j >= N) continue;
+        lo += mul_lo(a[i], bw[j]);
+        hi += mul_hi(a[i], bw[j]);
+      }
+    }
+MPB_UNROLL
+    for (int i = 0; i < N; i++) {  // q_i * n_(k-i) for the quotient digits known so far
+      const int j = k - i;
+      if (i >= k || j < 0 || j >= N) continue;
+      lo += mul_lo(q[i], n[j]);
+      hi += mul_hi(q[i], n[j]);
+    }
+    if (k < N) {  // q_k zeroes column k
+      q[k] = (uint32_t)lo * ninv;
+      lo += mul_lo(q[k], n[0]);
+      hi += mul_hi(q[k], n[0]);
+    } else {
+      out[k - N] = (uint32_t)lo;
+    }
+    lo = (lo >> 32) + hi;
+  }
+  out[N - 1] = (uint32_t)lo;
+  const uint32_t top = (uint32_t)(lo >> 32);  // (a*b + q*n)/R < 2n: top is 0 or 1
+  cond_sub_n<N>(r, out, top, n);
+}
+
+// Montgomery square, the default: the CIOS product with itself (one code copy with mont_mul).
 template <int N>
 MPB_GHD void mont_sqr(uint32_t *r, const uint32_t *a, const uint32_t *n, uint32_t ninv) {
   mont_mul<N>(r, a, RegWords{a}, n, ninv);
+}
+
+// The Montgomery arithmetic of the per-thread exponentiation loop, chosen at compile time
+// (tuning::GPU_POWM_MONT; bench_gpu times all three):
+//  kMontCios   one inlined CIOS mont_mul for squarings and products (square = run-time flag);
+//  kMontSqr    CIOS mont_mul for products, mont_sqr_chain for squarings (two inlined copies);
+//  kMontComba  delayed-carry product scanning for both (mont_comba_dc, two copies).
+enum MontVariant { kMontCios = 0, kMontSqr = 1, kMontComba = 2 };
+
+// acc = acc * b (or acc^2 when sqr) / R mod n with the chosen arithmetic. With two copies the
+// square/product choice is a branch (divergent where threads of a warp disagree).
+template <int V, int N, class B>
+MPB_GHD void mont_step(uint32_t *acc, const B &b, const uint32_t *n, uint32_t ninv, bool sqr) {
+  if (V == kMontCios) {
+    mont_mul<N>(acc, acc, b, n, ninv, sqr);
+  } else if (V == kMontSqr) {
+    if (sqr) mont_sqr_chain<N>(acc, acc, n, ninv);
+    else mont_mul<N>(acc, acc, b, n, ninv);
+  } else {
+    if (sqr) mont_comba_dc<N, true>(acc, acc, b, n, ninv);
+    else mont_comba_dc<N, false>(acc, acc, b, n, ninv);
+  }
 }
 
 // r = x / 2^(32N) mod n for a 2N-word x < n * 2^(32N):

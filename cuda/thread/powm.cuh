@@ -2,13 +2,24 @@
 // (host + device). The kernels in cuda/kernels/ are thin loops over these item functions;
 // the CPU tests run the very same functions with a host table against GMP.
 //
-// Exponentiation: fixed windows of W bits from the top, Montgomery domain, a table of
-// 2^W powers per item. Every window does W squarings and one multiplication (by the
-// table entry, 1 for a zero window), so the control flow never depends on the exponent
-// and threads of a warp never diverge. In constant-time mode the table entry is read by
-// scanning every entry with masks (no exponent-dependent address); otherwise it is read
-// directly. The number of windows depends only on the public exponent width.
+// Every exponentiation is one loop of "steps" over the Montgomery domain: a step is one
+// inlined mont_step (cuda/thread/mont.cuh: acc = acc^2 or acc * table entry; the
+// arithmetic variant V is a compile-time choice, tuning::GPU_POWM_MONT), so threads of a
+// warp whose exponents differ run the same code and stay converged except at the loop end.
+//  - Constant time (secret exponents; powm_mont_chain): fixed windows of W bits from the
+//    top over a table of 2^W powers; every window does W squarings and one product (by
+//    entry 0 = 1 for a zero window) and the entry is read by scanning every entry with masks
+//    (no exponent-dependent address or step); the step count depends only on the exponent's
+//    public width. RSA-CRT always uses this path.
+//  - Variable time (public exponents; powm_mont_chain_slide): left-to-right sliding windows
+//    of w <= W + 1 bits (tuning::gpu_slide_window of the item's significant bits) over a
+//    table of the 2^(w-1) odd powers b, b^3, ..., built with one squaring and 2^(w-1) - 1
+//    products; a zero bit costs a squaring, a window of L bits L squarings and one product.
+//    The step count is the item's own. The fixed-window loop without the masked scan is
+//    kept for comparison (powm_item<N, W, false, false>).
 #pragma once
+#include <mpbatch/tuning.h>
+
 #include "mont.cuh"
 
 namespace mpb {
@@ -78,7 +89,7 @@ MPB_GHD void table_select_ct(Table &tab, uint32_t sel) {
 
 // acc = acc^e * R mod n style chain: on entry acc holds base*R mod n (Montgomery form of a
 // base < n); on exit acc holds base^e * R mod n. Table slot 1 receives the base.
-template <int N, int W, bool CT, class Table>
+template <int N, int W, bool CT, int V = tuning::GPU_POWM_MONT, class Table>
 MPB_GHD void powm_mont_chain(uint32_t *acc, const uint32_t *e, int ewords, const ModCtx<N> &m,
                              Table &tab) {
   tab.store(0, m.one);
@@ -108,7 +119,7 @@ MPB_GHD void powm_mont_chain(uint32_t *acc, const uint32_t *e, int ewords, const
         }
       }
     }
-    mont_mul<N>(acc, acc, b, m.n, m.ninv, sqr);
+    mont_step<V, N>(acc, b, m.n, m.ninv, sqr);
     if (step < table_steps) {
       tab.store(step + 2, acc);
     } else if (!sqr) {
@@ -118,14 +129,143 @@ MPB_GHD void powm_mont_chain(uint32_t *acc, const uint32_t *e, int ewords, const
   }
 }
 
-// r = base^e mod n, all in the normal domain. base < n. e has ewords words, processed over
-// all its 32*ewords bits (its width is public, its value is not).
-template <int N, int W, bool CT, class Table>
+// Bit helpers for the sliding windows (variable time: only for public exponents).
+MPB_GHD int clz32(uint32_t x) {  // x != 0
+#if defined(__CUDA_ARCH__)
+  return __clz(x);
+#else
+  return __builtin_clz(x);
+#endif
+}
+MPB_GHD int ctz32(uint32_t x) {  // x != 0
+#if defined(__CUDA_ARCH__)
+  return __ffs(x) - 1;
+#else
+  return __builtin_ctz(x);
+#endif
+}
+// Significant bits of e (0 for e = 0).
+MPB_GHD int exp_bitlen(const uint32_t *e, int ewords) {
+  for (int i = ewords - 1; i >= 0; i--)
+    if (e[i]) return 32 * i + 32 - clz32(e[i]);
+  return 0;
+}
+// Sliding-window width for an exponent of `bits` significant bits: tuning::gpu_slide_window,
+// written again for the device (a constexpr host function is not callable there; its
+// thresholds are scalar constants, which are).
+MPB_GHD int slide_window_bits(int bits) {
+  using namespace tuning;
+  return bits <= GPU_SLIDE_W1_MAX_BITS ? 1 : bits <= GPU_SLIDE_W2_MAX_BITS ? 2
+       : bits <= GPU_SLIDE_W3_MAX_BITS ? 3 : bits <= GPU_SLIDE_W4_MAX_BITS ? 4
+       : bits <= GPU_SLIDE_W5_MAX_BITS ? 5 : bits <= GPU_SLIDE_W6_MAX_BITS ? 6 : 7;
+}
+// Bits [pos, pos+len) of e, len <= 32; bits past the end are zero.
+MPB_GHD uint32_t exp_bits_at(const uint32_t *e, int ewords, int pos, int len) {
+  int w = pos >> 5, s = pos & 31;
+  uint64_t x = (w < ewords ? e[w] : 0u);
+  if (w + 1 < ewords) x |= (uint64_t)e[w + 1] << 32;
+  return (uint32_t)(x >> s) & (uint32_t)((1ull << len) - 1);
+}
+
+// The step plan of a left-to-right sliding-window exponentiation, shared by the per-thread
+// and the cooperative loops. Table: entry k = b^(2k+1), k < 2^(w-1). Build steps: step 0
+// squares b (the square is kept in the last entry, which the last build step overwrites
+// after reading it), step 1 multiplies by entry 0 (b^3), step k >= 2 by the square; then
+// acc is set to 1 and the scan steps follow. next() returns false when the exponent is done.
+struct SlidePlan {
+  const uint32_t *e;
+  int ewords;
+  int w;      // window width
+  int half;   // 2^(w-1) table entries
+  int build;  // build steps (0 when w = 1: the table is b alone)
+  int pos;    // next exponent bit to consume (from the top), -1 when all are consumed
+  int sq;     // squarings left before the pending product
+  int sel;    // pending product's entry, -1: none
+  bool first;
+  int step;
+  // w_max: the widest window the table holds
+  MPB_GHD SlidePlan(const uint32_t *e_, int ewords_, int w_max) : e(e_), ewords(ewords_) {
+    const int bits = exp_bitlen(e, ewords);
+    w = slide_window_bits(bits);
+    if (w > w_max) w = w_max;
+    half = 1 << (w - 1);
+    build = w > 1 ? half : 0;
+    pos = bits - 1;
+    sq = 0;
+    sel = -1;
+    first = true;
+    step = 0;
+  }
+  MPB_GHD bool building() const { return step < build; }
+  // Table entry that receives the result of build step `step`.
+  MPB_GHD int build_slot() const { return step == 0 ? half - 1 : step; }
+  // Plans the current step: sqr (square) or a product with entry *entry. False: done.
+  MPB_GHD bool next(bool &sqr, int &entry) {
+    entry = 0;
+    if (step < build) {
+      sqr = step == 0;
+      entry = step == 1 ? 0 : half - 1;
+      return true;
+    }
+    if (sq == 0 && sel < 0) {  // start a window, or square for a zero bit
+      if (pos < 0) return false;
+      if (exp_bits_at(e, ewords, pos, 1)) {
+        int lo = pos - w + 1 > 0 ? pos - w + 1 : 0;
+        uint32_t v = exp_bits_at(e, ewords, lo, pos - lo + 1);
+        const int tz = ctz32(v);  // the window ends on a one bit: v odd
+        lo += tz;
+        v >>= tz;
+        sel = (int)(v >> 1);
+        sq = first ? 0 : pos - lo + 1;  // the first window multiplies 1: no squarings
+        first = false;
+        pos = lo - 1;
+      } else {
+        sq = 1;
+        pos--;
+      }
+    }
+    if (sq > 0) {
+      sqr = true;
+      sq--;
+    } else {
+      sqr = false;
+      entry = sel;
+      sel = -1;
+    }
+    return true;
+  }
+};
+
+// Sliding-window chain (variable time, public exponents): on entry acc = base*R mod n, on
+// exit base^e * R mod n. W_MAX: the widest window the table holds (2^(W_MAX-1) entries).
+template <int N, int W_MAX, int V = tuning::GPU_POWM_MONT, class Table>
+MPB_GHD void powm_mont_chain_slide(uint32_t *acc, const uint32_t *e, int ewords,
+                                   const ModCtx<N> &m, Table &tab) {
+  SlidePlan plan(e, ewords, W_MAX);
+  tab.store(0, acc);
+  MPB_NOUNROLL
+  for (;; plan.step++) {
+    if (plan.step == plan.build) copy_words<N>(acc, m.one);
+    bool sqr;
+    int entry;
+    if (!plan.next(sqr, entry)) break;
+    mont_step<V, N>(acc, TableWords<Table>{tab, entry}, m.n, m.ninv, sqr);
+    if (plan.building()) tab.store(plan.build_slot(), acc);
+  }
+}
+
+// r = base^e mod n, all in the normal domain. base < n. e has ewords words. CT: fixed windows
+// over all its 32*ewords bits, masked table reads (its width is public, its value is not).
+// Otherwise SLIDE (the default) selects sliding windows of up to W + 1 bits; SLIDE = false
+// the fixed-window loop with direct table reads (for comparison). V: mont_step's arithmetic.
+template <int N, int W, bool CT, bool SLIDE = !CT, int V = tuning::GPU_POWM_MONT, class Table>
 MPB_GHD void powm_item(uint32_t *r, const uint32_t *base, const uint32_t *e, int ewords,
                        const ModCtx<N> &m, Table &tab) {
+  static_assert(!(CT && SLIDE), "sliding windows are variable time");
   uint32_t acc[N];
   mont_mul<N>(acc, base, RegWords{m.r2}, m.n, m.ninv);  // base * R mod n
-  powm_mont_chain<N, W, CT>(acc, e, ewords, m, tab);
+  if (SLIDE) powm_mont_chain_slide<N, W + 1, V>(acc, e, ewords, m, tab);
+  else powm_mont_chain<N, W, CT, V>(acc, e, ewords, m, tab);
   mont_mul<N>(r, acc, OneWord{}, m.n, m.ninv);  // leave the Montgomery domain
 }
 

@@ -90,6 +90,32 @@ constexpr int gpu_powm_tpi(size_t width) {
 constexpr int gpu_rsa_tpi(size_t half_width) {
   return half_width == 8 || half_width == 16 ? 1 : half_width == 32 ? 8 : half_width == 64 ? 16 : 0;
 }
+/* Exponentiation windows, NOT MEASURED: no GPU (2026-11-21, operation-count model). Public
+ * exponents (variable time) use left-to-right sliding windows over a table of the 2^(w-1) odd
+ * powers; w per item from the exponent's significant bits: about 2^(w-1) + bits/(w+1)
+ * products plus bits squarings, minimal at these widths (capped by the table: the per-thread
+ * kernels hold 2^W + 1 entries, so w <= W + 1; the cooperative ones 2^W, so w <= W + 1 too,
+ * the square b^2 sharing the last entry). Secret exponents (constant time) keep fixed
+ * windows (4 bits below 1024-bit moduli, else 5: Window<N> in cuda/kernels/device_common.cuh). */
+constexpr int GPU_SLIDE_W1_MAX_BITS = 6;     /* exponents up to this many bits: w = 1 */
+constexpr int GPU_SLIDE_W2_MAX_BITS = 24;    /* ... w = 2 */
+constexpr int GPU_SLIDE_W3_MAX_BITS = 80;
+constexpr int GPU_SLIDE_W4_MAX_BITS = 240;
+constexpr int GPU_SLIDE_W5_MAX_BITS = 672;
+constexpr int GPU_SLIDE_W6_MAX_BITS = 1792;  /* above: w = 7 */
+/* (host side; the device code, cuda/thread/powm.cuh slide_window_bits, reads the scalars) */
+constexpr int gpu_slide_window(int bits) {
+  return bits <= GPU_SLIDE_W1_MAX_BITS ? 1 : bits <= GPU_SLIDE_W2_MAX_BITS ? 2
+       : bits <= GPU_SLIDE_W3_MAX_BITS ? 3 : bits <= GPU_SLIDE_W4_MAX_BITS ? 4
+       : bits <= GPU_SLIDE_W5_MAX_BITS ? 5 : bits <= GPU_SLIDE_W6_MAX_BITS ? 6 : 7;
+}
+/* Montgomery arithmetic of the one-thread exponentiation kernels (512 and 1024-bit moduli;
+ * cuda/thread/mont.cuh MontVariant), NOT MEASURED: no GPU. 0: one inlined CIOS mont_mul for
+ * squarings and products (smallest code: at 1024 bits two unrolled copies may not fit the
+ * instruction cache); 1: CIOS products + a dedicated square (cross products once, ~N^2/2
+ * products, then REDC); 2: delayed-carry product-scanning (seed-003 Comba) product and square.
+ * All three are compiled for powm; bench_gpu times them (rows cuda-mont1, cuda-mont2). */
+constexpr int GPU_POWM_MONT = 0;
 /* GF(2)[x] kernels (cuda/kernels/gf2x_kernels.cu, cuda/thread/gf2x.cuh), NOT MEASURED: no GPU
  * (2026-11-21, estimates). One thread per item, 32-bit words; mul and mulmod: windowed comb,
  * window W = 3 bits for operands up to 128 bits, else 4; the table covers a panel of at most
