@@ -34,14 +34,16 @@ __device__ __forceinline__ void load_shared(T *dst, const T *src) {
   __syncthreads();
 }
 
-// Window widths: 4 bits below 1024-bit moduli, 5 from there (tuning.h: GPU_POWM_WINDOW_*).
+// Fixed-window widths of the one-thread kernels: 4 bits below 1024-bit moduli, 5 from there
+// (NOT MEASURED; see the exponentiation windows in tuning.h). Sliding windows (public
+// exponents) reuse the same table space with up to W + 1 bits.
+constexpr int window_bits(int nwords) { return nwords >= 32 ? 5 : 4; }
 template <int N>
-struct Window { static constexpr int W = N >= 32 ? 5 : 4; };
+struct Window { static constexpr int W = window_bits(N); };
 
 // 2^W powers plus the constant-time selection slot, per thread.
 inline size_t table_words_impl(int nwords, size_t threads) {
-  int w = nwords >= 32 ? 5 : 4;
-  return (((size_t)1 << w) + 1) * (size_t)nwords * threads;
+  return (((size_t)1 << window_bits(nwords)) + 1) * (size_t)nwords * threads;
 }
 
 // Blocks that fill the device once (persistent grid): SMs x resident blocks per SM.
