@@ -3,7 +3,9 @@
 //   q3 = floor(q1 * mu / B^(n+1))             only columns >= n-1 of q1*mu are formed
 //   r  = (x - q3*m) mod B^(n+1)               only the low n+1 limbs of q3*m are formed
 //   while r >= m: r -= m                      (a few times at most)
-// mu = floor(B^(2n) / m) is precomputed once per modulus.
+// mu = floor(B^(2n) / m) is precomputed once per modulus. With the full q1*mu, r < 3m (HAC
+// 14.43); the dropped columns below n-1 lose less than (n-1)*B^n, so q3 is at most one less
+// again and r < 4m: barrett_reduce_ct does exactly three masked conditional subtractions.
 #include "cpu_features.h"
 #include "mont_adx.h"
 #include "mpn_mod.h"
@@ -36,7 +38,7 @@ size_t barrett_reduce_itch(size_t n) { return (2 * n + 3) + 2 * (n + 1); }
 
 namespace {
 // The reduction proper; Row is an addmul_1 (portable, or the MULX/ADX row kernel).
-template <class Row>
+template <bool CT, class Row>
 inline void barrett_impl(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *scratch, Row row) {
   const size_t n = ctx.n, mun = ctx.mun;
   const limb *m = ctx.m, *mu = ctx.mu;
@@ -55,21 +57,39 @@ inline void barrett_impl(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *
   r2[n] = row(r2, m, n, q3[0]);
   for (size_t i = 1; i <= n; i++) row(r2 + i, m, n + 1 - i, q3[i]);
   sub_n(r, xp, r2, n + 1);
-  while (r[n] != 0 || cmp(r, m, n) >= 0) r[n] -= sub_n(r, r, m, n);
+  if (CT) {
+    limb *t = r2;  // free again: t = r - m over n+1 limbs, kept when it does not borrow
+    for (int k = 0; k < 3; k++) {
+      limb bo = sub_n(t, r, m, n);
+      t[n] = r[n] - bo;
+      limb keep = (limb)0 - (limb)(r[n] >= bo);  // all ones: no borrow out of limb n
+      for (size_t i = 0; i <= n; i++) r[i] = (t[i] & keep) | (r[i] & ~keep);
+    }
+  } else {
+    while (r[n] != 0 || cmp(r, m, n) >= 0) r[n] -= sub_n(r, r, m, n);
+  }
   copy(rp, r, n);
 }
 } // namespace
 
-void barrett_reduce(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *scratch) {
+template <bool CT>
+static void barrett_dispatch(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *scratch) {
 #if defined(__x86_64__) && defined(__GNUC__)
   if (cpu::has_mulx_adx()) {
-    barrett_impl(rp, xp, ctx, scratch,
-                 [](limb *u, const limb *mp, size_t k, limb q) { return addmul_row_adx(u, mp, k, q); });
+    barrett_impl<CT>(rp, xp, ctx, scratch,
+                     [](limb *u, const limb *mp, size_t k, limb q) { return addmul_row_adx(u, mp, k, q); });
     return;
   }
 #endif
-  barrett_impl(rp, xp, ctx, scratch,
-               [](limb *u, const limb *mp, size_t k, limb q) { return addmul_1(u, mp, k, q); });
+  barrett_impl<CT>(rp, xp, ctx, scratch,
+                   [](limb *u, const limb *mp, size_t k, limb q) { return addmul_1(u, mp, k, q); });
+}
+
+void barrett_reduce(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *scratch) {
+  barrett_dispatch<false>(rp, xp, ctx, scratch);
+}
+void barrett_reduce_ct(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *scratch) {
+  barrett_dispatch<true>(rp, xp, ctx, scratch);
 }
 
 } // namespace mpn

@@ -117,6 +117,8 @@ int check_rows(Call &call, size_t rows, size_t count, int arg);
 int check_backend(Call &call, const Settings &s, bool gpu_ok = false);
 // Every modulus row nonzero (need_odd: odd and > 1).
 int check_modulus(Call &call, const limb *m, size_t rows, size_t width, bool need_odd, int arg);
+// Every modulus row > 1 (any parity).
+int check_modulus_above_one(Call &call, const limb *m, size_t rows, size_t width, int arg);
 // a[i] < m[rows==1 ? 0 : i] for i < count (a has `count` rows of aw limbs, m rows of mw limbs).
 int check_below(Call &call, const limb *a, size_t aw, size_t count, const limb *m, size_t mrows,
                 size_t mw, int arg);

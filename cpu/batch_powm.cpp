@@ -38,10 +38,79 @@ inline void powm_one(limb *r, size_t width, const limb *b, const limb *e, size_t
 
 } // namespace
 
+namespace {
+
+// Batches with at least one even modulus (moduli > 1 of any parity): every item on the scalar
+// path, Barrett exponentiation for an even modulus (powm_barrett, or powm_barrett_ct for
+// secret exponents) and Montgomery for an odd one, contexts per item unless the modulus is
+// shared. The SIMD and multipartite engines and the GPU kernels are Montgomery only.
+int powm_any_parity(Call &call, const Settings &s, limb *r, const limb *base, size_t base_stride,
+                    const limb *e, size_t ew, size_t e_stride, const limb *m, size_t m_stride,
+                    size_t width, size_t count, bool ct, const char *why) {
+  const bool shared_m = (m_stride == 0);
+  size_t mn_max = 0;
+  for (size_t i = 0; i < (shared_m ? 1 : count); i++)
+    mn_max = std::max(mn_max, mpn::normalized_size(m + i * m_stride, width));
+  const size_t n = mn_max;
+  // per thread: [Barrett or Montgomery context storage][exponentiation scratch]
+  const size_t ctx_itch = std::max(mpn::barrett_ctx_itch(n), mpn::mont_ctx_itch(n));
+  const size_t work_itch = ct ? std::max(mpn::powm_barrett_ct_itch(n), mpn::powm_ct_itch(n))
+                              : std::max(mpn::powm_barrett_itch(n, ew), mpn::powm_itch(n, ew));
+  int T = threads_for(s, count, work_powm(n, ew * 64));
+  ThreadScratch scr(T, ctx_itch + work_itch, ct);
+  if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%s; %zu threads%s", why, (size_t)T,
+                shared_m ? ", shared modulus" : ", modulus per item");
+  call.choose(MPB_BACKEND_CPU, T, buf);
+#pragma omp parallel num_threads(T) if (T > 1)
+  {
+    limb *ws = scr.get(omp_get_thread_num());
+    limb *ctx_store = ws, *work = ws + ctx_itch;
+    const limb *ctx_m = nullptr;  // the modulus whose context ctx_store holds (a shared one: once per thread)
+    mpn::BarrettCtx bc;
+    mpn::MontCtx mc;
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t t = 0; t < (int64_t)count; t++) {
+      const size_t i = (size_t)t;
+      const limb *mi = m + i * m_stride;
+      const size_t mn = mpn::normalized_size(mi, width);
+      const bool even = (mi[0] & 1) == 0;
+      if (mi != ctx_m) {  // once per thread for a shared modulus
+        if (even) mpn::barrett_ctx_init(bc, mi, mn, ctx_store);
+        else mpn::mont_ctx_init(mc, mi, mn, ctx_store);
+        ctx_m = mi;
+      }
+      limb *ri = r + i * width;
+      const limb *bi = base + i * base_stride, *ei = e + i * e_stride;
+      if (even) {
+        if (ct) mpn::powm_barrett_ct(ri, bi, ei, ew, bc, work);
+        else mpn::powm_barrett(ri, bi, ei, ew, bc, work);
+        if (width > mn) mpn::zero(ri + mn, width - mn);
+      } else {
+        powm_one(ri, width, bi, ei, ew, mc, ct, work);
+      }
+    }
+  }
+  return call.finish(MPB_OK);
+}
+
+} // namespace
+
 int powm_engine(Call &call, const Settings &s, limb *r, const limb *base, size_t base_stride,
                 const limb *e, size_t ew, size_t e_stride, const limb *m, size_t m_stride,
                 size_t width, size_t count, bool ct) {
   call.set_ct(ct);
+  bool any_even = false;
+  for (size_t i = 0; i < (m_stride == 0 ? 1 : count) && !any_even; i++) any_even = (m[i * m_stride] & 1) == 0;
+  if (any_even) {
+    if (s.backend == MPB_BACKEND_CUDA)
+      return call.fail(MPB_EUNSUPPORTED, MPB_ARG_CTX, -1, "cuda: no GPU kernel for even moduli (Barrett runs on the CPU)");
+    const char *why = s.backend == MPB_BACKEND_AUTO ? "auto: even modulus: CPU Barrett"
+                      : s.backend == MPB_BACKEND_CPU ? "forced cpu: even modulus: Barrett"
+                                                     : "even modulus: CPU Barrett (engine is Montgomery only)";
+    return powm_any_parity(call, s, r, base, base_stride, e, ew, e_stride, m, m_stride, width, count, ct, why);
+  }
   char gpu_why[112] = {0};
   {
     int gst = MPB_OK;
@@ -212,7 +281,7 @@ extern "C" MPB_API int mpb_batch_powm(mpb_ctx *ctx, uint64_t *r, const uint64_t 
     return st;
   if ((st = check_rows(call, e_rows, count, MPB_ARG_E)) || (st = check_rows(call, m_rows, count, MPB_ARG_M)))
     return st;
-  if ((st = check_modulus(call, m, m_rows, width, true, MPB_ARG_M))) return st;
+  if ((st = check_modulus_above_one(call, m, m_rows, width, MPB_ARG_M))) return st;
   if ((st = check_below(call, base, width, count, m, m_rows, width, MPB_ARG_A))) return st;
   bool ct = (s.ct == MPB_CT_ON);
   return powm_engine(call, s, r, base, width, e, e_width, e_rows == 1 ? 0 : e_width, m,

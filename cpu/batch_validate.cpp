@@ -54,6 +54,16 @@ int check_modulus(Call &call, const limb *m, size_t rows, size_t width, bool nee
   return MPB_OK;
 }
 
+int check_modulus_above_one(Call &call, const limb *m, size_t rows, size_t width, int arg) {
+  for (size_t i = 0; i < rows; i++) {
+    const limb *mi = m + i * width;
+    size_t sz = mpn::normalized_size(mi, width);
+    if (sz == 0) return call.fail(MPB_EVAL, arg, (int64_t)i, "modulus is zero");
+    if (sz == 1 && mi[0] == 1) return call.fail(MPB_EVAL, arg, (int64_t)i, "modulus is 1");
+  }
+  return MPB_OK;
+}
+
 int check_below(Call &call, const limb *a, size_t aw, size_t count, const limb *m, size_t mrows,
                 size_t mw, int arg) {
   for (size_t i = 0; i < count; i++) {

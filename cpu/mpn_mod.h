@@ -125,6 +125,8 @@ size_t barrett_reduce_itch(size_t n);
 // products: only the top columns of q1*mu and the low n+1 limbs of q3*m are computed.
 // rp may not overlap xp. scratch: barrett_reduce_itch(n) limbs.
 void barrett_reduce(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *scratch);
+// Same result in constant time: the final corrections are three masked subtractions (r < 4m).
+void barrett_reduce_ct(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *scratch);
 
 // Scratch for powm_barrett with an exponent of at most en limbs.
 size_t powm_barrett_itch(size_t n, size_t en);
@@ -132,6 +134,13 @@ size_t powm_barrett_itch(size_t n, size_t en);
 // bp: n limbs, must be < m. Otherwise as powm.
 void powm_barrett(limb *rp, const limb *bp, const limb *ep, size_t en, const BarrettCtx &ctx,
                   limb *scratch);
+// Scratch for powm_barrett_ct (independent of en).
+size_t powm_barrett_ct_itch(size_t n);
+// cpu/powm_barrett_ct.cpp: constant-time rp = b^e mod m for any m > 1 (the even-modulus
+// counterpart of powm_ct): fixed 5-bit windows over exactly 64*en bits, masked table reads,
+// schoolbook products and squares (never Karatsuba), barrett_reduce_ct. bp < m (n limbs).
+void powm_barrett_ct(limb *rp, const limb *bp, const limb *ep, size_t en, const BarrettCtx &ctx,
+                     limb *scratch);
 
 } // namespace mpn
 } // namespace mpb

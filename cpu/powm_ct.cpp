@@ -5,65 +5,30 @@
 // Squarings: schoolbook sqr_basecase + REDC (mont_sqr_ct), never Karatsuba (data-dependent
 // |a0 - a1| branch); multiplications: the CIOS mont_mul.
 // Memory addresses and branches depend only on n and en.
-#include "memory.h"
-#include "mpn_mod.h"
+#include "powm_ct_loop.h"
 
 namespace mpb {
 namespace mpn {
 
-static constexpr unsigned CT_W = 5;
-static constexpr size_t CT_T = (size_t)1 << CT_W;
+size_t powm_ct_itch(size_t n) { return ct_loop::itch(n) + mont_sqr_itch(n); }
 
-size_t powm_ct_itch(size_t n) { return CT_T * n + 2 * n + mont_sqr_itch(n); }
-
-// dst = tab[idx] (idx in 0..31) reading every entry.
-static void ct_select(limb *dst, const limb *tab, size_t n, limb idx) {
-  zero(dst, n);
-  for (size_t k = 0; k < CT_T; k++) {
-    limb x = (limb)k ^ idx;
-    limb mask = (limb)0 - ((x - 1) >> 63);  // all ones iff x == 0 (x < 2^63)
-    const limb *e = tab + k * n;
-    for (size_t j = 0; j < n; j++) dst[j] |= e[j] & mask;
-  }
-}
-
-// the CT_W-bit window whose lowest bit is `lo` (bits past the end read as 0); the position
-// is public, only the value is secret.
-static inline limb window_at(const limb *ep, size_t en, size_t lo) {
-  size_t li = lo / 64, sh = lo % 64;
-  limb v = ep[li] >> sh;
-  if (sh > 64 - CT_W && li + 1 < en) v |= ep[li + 1] << (64 - sh);
-  return v & (CT_T - 1);
-}
+namespace {
+// Montgomery domain; squarings by mont_sqr_ct (schoolbook + REDC, never Karatsuba).
+struct MontCtOps {
+  const MontCtx &ctx;
+  limb *ms;
+  void one(limb *x) { copy(x, ctx.one, ctx.n); }
+  void to(limb *x, const limb *b) { mont_to(x, b, ctx, ms); }
+  void mul(limb *r, const limb *a, const limb *b) { mont_mul(r, a, b, ctx, ms); }
+  void sqr(limb *r, const limb *a) { mont_sqr_ct(r, a, ctx, ms); }
+  void from(limb *r, const limb *x) { mont_from(r, x, ctx, ms); }
+};
+} // namespace
 
 void powm_ct(limb *rp, const limb *bp, const limb *ep, size_t en, const MontCtx &ctx, limb *scratch) {
-  const size_t n = ctx.n;
-  MPB_ASSERT(!overlap(rp, n, ep, en));
-  limb *tab = scratch;
-  limb *acc = tab + CT_T * n;
-  limb *sel = acc + n;
-  limb *ms = sel + n;
-  copy(tab, ctx.one, n);
-  mont_to(tab + n, bp, ctx, ms);
-  for (size_t k = 2; k < CT_T; k++) mont_mul(tab + k * n, tab + (k - 1) * n, tab + n, ctx, ms);
-
-  const size_t ebits = 64 * en;
-  if (ebits == 0) {
-    mont_from(rp, ctx.one, ctx, ms);
-    secure_zero(tab, (CT_T * n + 2 * n) * sizeof(limb));
-    return;
-  }
-  size_t nwin = (ebits + CT_W - 1) / CT_W;
-  size_t lo = (nwin - 1) * CT_W;
-  ct_select(acc, tab, n, window_at(ep, en, lo));
-  while (lo > 0) {
-    lo -= CT_W;
-    for (unsigned s = 0; s < CT_W; s++) mont_sqr_ct(acc, acc, ctx, ms);
-    ct_select(sel, tab, n, window_at(ep, en, lo));
-    mont_mul(acc, acc, sel, ctx, ms);
-  }
-  mont_from(rp, acc, ctx, ms);
-  secure_zero(tab, (CT_T * n + 2 * n) * sizeof(limb));
+  MPB_ASSERT(!overlap(rp, ctx.n, ep, en));
+  MontCtOps op{ctx, scratch + ct_loop::itch(ctx.n)};
+  ct_loop::run(rp, bp, ep, en, ctx.n, op, scratch);
 }
 
 } // namespace mpn

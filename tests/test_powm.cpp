@@ -182,7 +182,7 @@ TEST_CASE("mpn Montgomery primitives: redc_1, mont_mul, mont_sqr vs GMP", "[powm
   mpb::cpu::force_portable(false);
 }
 
-TEST_CASE("mpn Barrett reduction and powm_barrett, even and odd moduli 1..70 limbs",
+TEST_CASE("mpn Barrett reduction and powm_barrett (and their constant-time forms), even and odd moduli 1..70 limbs",
           "[powm][mpn][barrett]") {
   const int portable = GENERATE(0, 1);  // the MULX/ADX rows and the portable addmul_1
   mpb::cpu::force_portable(portable != 0);
@@ -200,14 +200,26 @@ TEST_CASE("mpn Barrett reduction and powm_barrett, even and odd moduli 1..70 lim
       mpn::barrett_ctx_init(bc, m.data(), n, store.data());
       Z zm;
       to_mpz(zm, m.data(), n);
-      V sc(mpn::barrett_reduce_itch(n) + mpn::powm_barrett_itch(n, n + 4));
-      for (int rep = 0; rep < 4; rep++) {
-        V x = rep == 0 ? V(2 * n, ~(limb)0) : hard_limbs(rng, 2 * n), r(n);
-        mpn::barrett_reduce(r.data(), x.data(), bc, sc.data());
+      V sc(mpn::barrett_reduce_itch(n) + mpn::powm_barrett_itch(n, n + 4) + mpn::powm_barrett_ct_itch(n));
+      for (int rep = 0; rep < 8; rep++) {
+        V x = rep == 0 ? V(2 * n, ~(limb)0) : hard_limbs(rng, 2 * n), r(n), rc(n);
         Z zx;
+        if (rep >= 4) {  // x = q*m + (m-1) with a large q < B^n: the largest remainders
+          Z q;
+          auto ql = hard_limbs(rng, n);
+          to_mpz(q, ql.data(), n);
+          mpz_mul(zx, q, zm);
+          mpz_add(zx, zx, zm);
+          mpz_sub_ui(zx, zx, 1);
+          if (mpz_sizeinbase(zx, 2) > 128 * n) mpz_tdiv_r_2exp(zx, zx, 128 * n);
+          x = limbs_of(zx, 2 * n);
+        }
+        mpn::barrett_reduce(r.data(), x.data(), bc, sc.data());
+        mpn::barrett_reduce_ct(rc.data(), x.data(), bc, sc.data());
         to_mpz(zx, x.data(), 2 * n);
         mpz_mod(zx, zx, zm);
         REQUIRE(r == limbs_of(zx, n));
+        REQUIRE(rc == limbs_of(zx, n));
       }
       auto es = exponents(rng, n);
       auto bs = bases(rng, m);
@@ -223,7 +235,11 @@ TEST_CASE("mpn Barrett reduction and powm_barrett, even and odd moduli 1..70 lim
           V r(n);
           mpn::powm_barrett(r.data(), b.data(), e.data(), e.size(), bc, sc.data());
           INFO("n=" << n << " odd=" << odd << " en=" << e.size());
-          REQUIRE(r == zpowm(b, e, m));
+          const V want = zpowm(b, e, m);
+          REQUIRE(r == want);
+          V rc(n);
+          mpn::powm_barrett_ct(rc.data(), b.data(), e.data(), e.size(), bc, sc.data());
+          REQUIRE(rc == want);
         }
     }
   }

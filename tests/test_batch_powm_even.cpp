@@ -1,0 +1,197 @@
+// mpb_batch_powm with even moduli (Barrett on the CPU; odd items of a mixed batch stay on
+// Montgomery) against GMP item by item: shared and per-item moduli, hard moduli (2, 2^k,
+// 2^k * odd, all ones but the low bit, top limbs zero), hard bases and exponents, constant
+// time on and off, 1 and 2 threads, every backend setting, and the contract (m = 0 or 1,
+// base >= m: MPB_EVAL naming the item, outputs untouched; forced CUDA: MPB_EUNSUPPORTED).
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+#include <mpbatch/mpbatch.h>
+
+#include "batch_util.h"
+
+using namespace bt;
+using mpbt::Z;
+
+namespace {
+
+struct Ctx {
+  mpb_ctx *c = nullptr;
+  Ctx() { REQUIRE(mpb_ctx_create(&c) == MPB_OK); }
+  ~Ctx() { mpb_ctx_destroy(c); }
+};
+
+// An even modulus of w limbs of one of several hard kinds (always > 1).
+void even_modulus(std::mt19937_64 &rng, uint64_t *m, size_t w, int kind) {
+  std::fill(m, m + w, 0);
+  switch (kind % 6) {
+    case 0: m[0] = 2; break;                                           // 2
+    case 1: m[(w * 64 - 1) / 64] = 1ull << ((w * 64 - 1) % 64); break; // 2^(64w-1)
+    case 2: {                                                          // 2^k * small odd
+      size_t k = rng() % (64 * w - 8);
+      m[k / 64] = 0x35ull << (k % 64);
+      if (k % 64 > 58 && k / 64 + 1 < w) m[k / 64 + 1] = 0x35ull >> (64 - k % 64);
+      break;
+    }
+    case 3:                                                            // all ones but bit 0
+      for (size_t i = 0; i < w; i++) m[i] = ~0ull;
+      m[0] &= ~1ull;
+      break;
+    case 4: {                                                          // random, top limbs zero
+      size_t used = 1 + rng() % w;
+      auto v = mpbt::hard_limbs(rng, used);
+      for (size_t i = 0; i < used; i++) m[i] = v[i];
+      if (m[used - 1] == 0) m[used - 1] = rng() | 1;
+      m[0] &= ~1ull;
+      if (used == 1 && m[0] < 2) m[0] = 2;
+      break;
+    }
+    default: {                                                         // random full width
+      rand_odd_modulus(rng, m, w);
+      m[0] ^= 1;
+      if (w == 1 && m[0] < 2) m[0] = 2;
+    }
+  }
+}
+
+// Bases: 0, 1, m-1, 2^j mod m, then random below m.
+void make_base(std::mt19937_64 &rng, uint64_t *b, const uint64_t *m, size_t w, size_t i) {
+  Z zm, zb;
+  row_to_mpz(zm, m, w);
+  switch (i % 7) {
+    case 0: mpz_set_ui(zb, 0); break;
+    case 1: mpz_set_ui(zb, 1); break;
+    case 2: mpz_sub_ui(zb, zm, 1); break;
+    case 3:
+      mpz_set_ui(zb, 0);
+      mpz_setbit(zb, rng() % (64 * w));
+      mpz_mod(zb, zb, zm);
+      break;
+    default: rand_below(rng, b, m, w); return;
+  }
+  mpz_to_row(b, zb, w);
+}
+
+// Exponents: 0, 1, all ones, random (ew limbs).
+void make_exp(std::mt19937_64 &rng, uint64_t *e, size_t ew, size_t i) {
+  std::fill(e, e + ew, 0);
+  switch (i % 5) {
+    case 0: break;
+    case 1: e[0] = 1; break;
+    case 2: std::fill(e, e + ew, ~0ull); break;
+    default: {
+      auto v = mpbt::hard_limbs(rng, ew);
+      std::copy(v.begin(), v.end(), e);
+    }
+  }
+}
+
+void check_rows(const Rows &r, const Rows &base, const Rows &e, size_t ew, size_t e_rows, const Rows &m,
+                size_t m_rows, size_t w, size_t cnt) {
+  Z zb, ze, zm, want;
+  for (size_t i = 0; i < cnt; i++) {
+    row_to_mpz(zb, &base[i * w], w);
+    row_to_mpz(ze, &e[(e_rows == 1 ? 0 : i) * ew], ew);
+    row_to_mpz(zm, &m[(m_rows == 1 ? 0 : i) * w], w);
+    mpz_powm(want, zb, ze, zm);
+    INFO("item " << i << " m " << mpbt::to_hex(zm.v) << " e " << mpbt::to_hex(ze.v));
+    REQUIRE(mpbt::limbs_of(want, w) == Rows(r.begin() + i * w, r.begin() + (i + 1) * w));
+  }
+}
+
+} // namespace
+
+TEST_CASE("batch powm with even moduli matches GMP (shared, per item, mixed parity)", "[batch][powm][even]") {
+  Ctx ctx;
+  auto rng = mpbt::make_rng(4242);
+  for (size_t w : {1, 2, 3, 8, 16, 33})
+    for (int ct : {0, 1})
+      for (int threads : {1, 2}) {
+        REQUIRE(mpb_ctx_set_threads(ctx.c, threads) == MPB_OK);
+        REQUIRE(mpb_ctx_set_constant_time(ctx.c, ct ? MPB_CT_ON : MPB_CT_OFF) == MPB_OK);
+        const size_t cnt = w >= 16 ? 14 : 40, ew = w + (size_t)(rng() % 2);
+        for (int kind = 0; kind < 6; kind++) {
+          // shared even modulus, exponent per item
+          Rows m(w), base(w * cnt), e(ew * cnt), r(w * cnt, CANARY);
+          even_modulus(rng, m.data(), w, kind);
+          for (size_t i = 0; i < cnt; i++) {
+            make_base(rng, &base[i * w], m.data(), w, i);
+            make_exp(rng, &e[i * ew], ew, i);
+          }
+          mpb_call_info info;
+          INFO("w " << w << " ct " << ct << " threads " << threads << " kind " << kind);
+          REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), ew, cnt, m.data(), 1, w, cnt, &info) ==
+                  MPB_OK);
+          REQUIRE(info.backend == MPB_BACKEND_CPU);
+          REQUIRE(info.constant_time == ct);
+          REQUIRE(std::strstr(info.reason, "even") != nullptr);
+          check_rows(r, base, e, ew, cnt, m, 1, w, cnt);
+          // aliasing: r == base
+          Rows rb = base;
+          REQUIRE(mpb_batch_powm(ctx.c, rb.data(), rb.data(), e.data(), ew, cnt, m.data(), 1, w, cnt, nullptr) ==
+                  MPB_OK);
+          REQUIRE(rb == r);
+        }
+        // per-item moduli, parity mixed (odd items on Montgomery), one shared exponent
+        Rows m(w * cnt), base(w * cnt), e(ew), r(w * cnt, CANARY);
+        for (size_t i = 0; i < cnt; i++) {
+          if (i % 3 == 1) rand_odd_modulus(rng, &m[i * w], w);
+          else even_modulus(rng, &m[i * w], w, (int)i);
+          make_base(rng, &base[i * w], &m[i * w], w, i);
+        }
+        make_exp(rng, e.data(), ew, 3);
+        REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), ew, 1, m.data(), cnt, w, cnt, nullptr) ==
+                MPB_OK);
+        check_rows(r, base, e, ew, 1, m, cnt, w, cnt);
+      }
+}
+
+TEST_CASE("batch powm with even moduli: every backend setting, and the contract", "[batch][powm][even]") {
+  Ctx ctx;
+  auto rng = mpbt::make_rng(4343);
+  const size_t w = 4, cnt = 24;
+  Rows m(w * cnt), base(w * cnt), e(w * cnt), r(w * cnt, CANARY);
+  for (size_t i = 0; i < cnt; i++) {
+    even_modulus(rng, &m[i * w], w, (int)i);
+    make_base(rng, &base[i * w], &m[i * w], w, i);
+    make_exp(rng, &e[i * w], w, i);
+  }
+  // the Montgomery-only engines hand the batch to the scalar path
+  for (int b : {MPB_BACKEND_CPU, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_MULTIPARTITE}) {
+    if (!mpb_backend_available(b)) continue;
+    REQUIRE(mpb_ctx_set_backend(ctx.c, b) == MPB_OK);
+    mpb_call_info info;
+    std::fill(r.begin(), r.end(), CANARY);
+    REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), w, cnt, m.data(), cnt, w, cnt, &info) == MPB_OK);
+    INFO("backend " << b << " reason " << info.reason);
+    REQUIRE(info.backend == MPB_BACKEND_CPU);
+    check_rows(r, base, e, w, cnt, m, cnt, w, cnt);
+  }
+  REQUIRE(mpb_ctx_set_backend(ctx.c, MPB_BACKEND_AUTO) == MPB_OK);
+  // forced CUDA: unsupported for even moduli (or no CUDA at all), nothing written
+  if (mpb_ctx_set_backend(ctx.c, MPB_BACKEND_CUDA) == MPB_OK) {
+    std::fill(r.begin(), r.end(), CANARY);
+    mpb_call_info info;
+    REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), w, cnt, m.data(), cnt, w, cnt, &info) ==
+            MPB_EUNSUPPORTED);
+    REQUIRE(std::all_of(r.begin(), r.end(), [](uint64_t x) { return x == CANARY; }));
+    REQUIRE(mpb_ctx_set_backend(ctx.c, MPB_BACKEND_AUTO) == MPB_OK);
+  }
+  // m = 1 at item 7, m = 0 at item 9, base >= m at item 4: MPB_EVAL naming the first, untouched
+  std::fill(r.begin(), r.end(), CANARY);
+  Rows bad = m;
+  std::fill(&bad[7 * w], &bad[8 * w], 0);
+  bad[7 * w] = 1;
+  std::fill(&bad[9 * w], &bad[10 * w], 0);
+  mpb_call_info info;
+  REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), w, cnt, bad.data(), cnt, w, cnt, &info) == MPB_EVAL);
+  REQUIRE(info.bad_index == 7);
+  REQUIRE(info.bad_arg == MPB_ARG_M);
+  Rows b2 = base;
+  std::copy(&m[4 * w], &m[5 * w], &b2[4 * w]);
+  REQUIRE(mpb_batch_powm(ctx.c, r.data(), b2.data(), e.data(), w, cnt, m.data(), cnt, w, cnt, &info) == MPB_EVAL);
+  REQUIRE(info.bad_index == 4);
+  REQUIRE(info.bad_arg == MPB_ARG_A);
+  REQUIRE(std::all_of(r.begin(), r.end(), [](uint64_t x) { return x == CANARY; }));
+}
