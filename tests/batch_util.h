@@ -1,5 +1,6 @@
 // tests/batch_util.h: helpers shared by the batch API tests (random rows, GMP per item).
 #pragma once
+#include <catch2/catch.hpp>
 #include <gmp.h>
 
 #include <cstdint>
@@ -36,6 +37,13 @@ inline void rand_below(std::mt19937_64 &rng, uint64_t *a, const uint64_t *m, siz
   mpz_mod(x, x, mm);
   mpz_to_row(a, x, w);
 }
+// A batch context for the duration of a test (optionally with a backend set).
+struct Ctx {
+  mpb_ctx *c = nullptr;
+  Ctx() { REQUIRE(mpb_ctx_create(&c) == MPB_OK); }
+  explicit Ctx(int backend) : Ctx() { REQUIRE(mpb_ctx_set_backend(c, backend) == MPB_OK); }
+  ~Ctx() { mpb_ctx_destroy(c); }
+};
 constexpr uint64_t CANARY = 0xA5A5C3C3DEADBEEFull;
 
 } // namespace bt

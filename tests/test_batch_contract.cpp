@@ -13,11 +13,6 @@ using namespace bt;
 using mpbt::Z;
 
 namespace {
-struct Ctx {
-  mpb_ctx *c = nullptr;
-  Ctx() { REQUIRE(mpb_ctx_create(&c) == MPB_OK); }
-  ~Ctx() { mpb_ctx_destroy(c); }
-};
 bool untouched(const Rows &r) {
   for (auto x : r)
     if (x != CANARY) return false;

@@ -13,11 +13,6 @@ using mpbt::Z;
 static const size_t kWidths[] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
 static const size_t kCounts[] = {0, 1, 7, 8, 9, 1000};
 
-struct Ctx {
-  mpb_ctx *c = nullptr;
-  Ctx() { REQUIRE(mpb_ctx_create(&c) == MPB_OK); }
-  ~Ctx() { mpb_ctx_destroy(c); }
-};
 
 TEST_CASE("batch add/sub/mul/sqr match GMP", "[batch][arith]") {
   Ctx ctx;

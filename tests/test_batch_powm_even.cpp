@@ -16,11 +16,6 @@ using mpbt::Z;
 
 namespace {
 
-struct Ctx {
-  mpb_ctx *c = nullptr;
-  Ctx() { REQUIRE(mpb_ctx_create(&c) == MPB_OK); }
-  ~Ctx() { mpb_ctx_destroy(c); }
-};
 
 // An even modulus of w limbs of one of several hard kinds (always > 1).
 void even_modulus(std::mt19937_64 &rng, uint64_t *m, size_t w, int kind) {

@@ -173,30 +173,6 @@ struct HostGroupPadded : HostGroup<TPI> {
   }
 };
 
-// Exponents for the sliding windows: 0, 1, 2, 3, all ones, single high bit, single bit,
-// long zero runs, 2^k - 1, random.
-void hard_exponent(std::mt19937_64 &rng, std::vector<uint32_t> &ew, int kind) {
-  const int ewords = (int)ew.size();
-  std::fill(ew.begin(), ew.end(), 0u);
-  switch (kind % 10) {
-    case 0: break;
-    case 1: ew[0] = 1; break;
-    case 2: ew[0] = 2; break;
-    case 3: ew[0] = 3; break;
-    case 4: std::fill(ew.begin(), ew.end(), 0xFFFFFFFFu); break;
-    case 5: ew[ewords - 1] = 0x80000000u; break;
-    case 6: { int b = (int)(rng() % (32 * ewords)); ew[b / 32] = 1u << (b % 32); break; }
-    case 7:
-      for (int b = 0; b < 32 * ewords; b += 1 + (int)(rng() % 60)) {
-        int run = 1 + (int)(rng() % 3);
-        for (int j = 0; j < run && b + j < 32 * ewords; j++) ew[(b + j) / 32] |= 1u << ((b + j) % 32);
-        b += run;
-      }
-      break;
-    case 8: { int k = 1 + (int)(rng() % (32 * ewords)); for (int b = 0; b < k; b++) ew[b / 32] |= 1u << (b % 32); break; }
-    default: random_words(rng, ew.data(), ewords); break;
-  }
-}
 
 // Sliding-window exponentiation (and the fixed-window direct-read loop) vs mpz_powm, with
 // idle steps from an emulated longer-running sibling group in the warp.

@@ -22,15 +22,6 @@ using namespace mpbt;
 
 namespace {
 
-struct Ctx {
-  mpb_ctx *c = nullptr;
-  explicit Ctx(int backend) {
-    REQUIRE(mpb_ctx_create(&c) == MPB_OK);
-    REQUIRE(mpb_ctx_set_backend(c, backend) == MPB_OK);
-  }
-  ~Ctx() { mpb_ctx_destroy(c); }
-};
-
 Rows random_rows(std::mt19937_64 &rng, size_t rows, size_t width) {
   Rows v(rows * width);
   for (auto &x : v) x = rng();
