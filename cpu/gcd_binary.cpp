@@ -1,15 +1,16 @@
 // cpu/gcd_binary.cpp: binary gcd (Stein; Knuth TAOCP vol. 2, 4.5.2 algorithm B) on limb
 // arrays. The common power of two is taken out first; then the larger of the two odd values is
 // replaced by the difference with all its trailing zeros removed in one multi-bit shift. The
-// sizes shrink as the values do. O(bits * n) limb operations.
+// sizes shrink as the values do. O(bits * n) limb operations. The reference for mpn::gcd
+// (cpu/gcd_bingcd.cpp), which falls back to it.
 #include "gcd_shift.h"
 
 namespace mpb {
 namespace mpn {
 
-size_t gcd_itch(size_t n) { return 2 * n; }
+size_t gcd_binary_itch(size_t n) { return 2 * n; }
 
-size_t gcd(limb *rp, const limb *ap, const limb *bp, size_t n, limb *scratch) {
+size_t gcd_binary(limb *rp, const limb *ap, const limb *bp, size_t n, limb *scratch) {
   limb *u = scratch, *v = scratch + n;
   size_t un = normalized_size(ap, n), vn = normalized_size(bp, n);
   if (un == 0 || vn == 0) {

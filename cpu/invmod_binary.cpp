@@ -5,6 +5,7 @@
 //   is updated mod m. u or v reaching 1 gives the inverse; u == v > 1 means gcd(a, m) > 1.
 // Removing k trailing zeros divides the cofactor by 2^k mod m, done up to 63 bits at a time
 // as (x + q*m) / 2^c with q = -x * m^-1 mod 2^c (one addmul_1 and one shift per chunk).
+// The reference for mpn::invmod_odd (cpu/invmod_bingcd.cpp), which falls back to it.
 #include <mpbatch/detail/limb.h>
 
 #include "gcd_shift.h"
@@ -33,12 +34,12 @@ void sub_mod(limb *x, const limb *y, const limb *m, size_t mn) {
 
 } // namespace
 
-size_t invmod_odd_itch(size_t an, size_t mn) {
+size_t invmod_odd_binary_itch(size_t an, size_t mn) {
   size_t div = an >= mn ? tdiv_qr_itch(an, mn) : 0;
   return 4 * mn + div;
 }
 
-bool invmod_odd(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch) {
+bool invmod_odd_binary(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch) {
   MPB_ASSERT(mn >= 1 && mp[mn - 1] != 0 && (mp[0] & 1) && (mn > 1 || mp[0] > 1));
   limb *u = scratch, *v = u + mn, *x1 = v + mn, *x2 = x1 + mn, *ws = x2 + mn;
   size_t aN = normalized_size(ap, an);

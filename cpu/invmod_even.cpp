@@ -1,7 +1,7 @@
 // cpu/invmod_even.cpp: modular inverse for any modulus m > 1. Odd m goes to the binary
 // extended gcd (cpu/invmod_binary.cpp). For even m the roles are swapped: a' = a mod m must be
 // odd (else 2 divides gcd(a, m)); a' = 1 is its own inverse; otherwise y = m^-1 mod a' (an
-// inverse modulo the odd number a', which exists exactly when gcd(a, m) = 1), so m*y = 1 + a'*t
+// inverse modulo the odd number a' by mpn::invmod_odd, which exists exactly when gcd(a, m) = 1), so m*y = 1 + a'*t
 // with 0 < t < m, t = (m*y - 1) / a' exactly, and a'*(m - t) = a'*m - m*y + 1 = 1 (mod m):
 // a^-1 mod m = m - t. Cost: one inverse modulo a', one mn x mn product, one division.
 #include <algorithm>

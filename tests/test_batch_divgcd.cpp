@@ -1,6 +1,6 @@
 // Batch division with remainder, gcd and modular inverse against GMP (mpz_tdiv_qr, mpz_gcd,
-// mpz_invert) item by item, plus the mpn kernels behind them (mpn::gcd, mpn::invmod_odd,
-// mpn::invmod, mpn::sec_invmod): widths 1..100 limbs, hard values (0, 1, all-ones limbs,
+// mpz_invert) item by item, plus the mpn kernels behind them (mpn::gcd and mpn::gcd_binary,
+// mpn::invmod_odd and mpn::invmod_odd_binary, mpn::invmod, mpn::sec_invmod): widths 1..100 limbs, hard values (0, 1, all-ones limbs,
 // powers of two, long bit runs, a == b, a < b, b = 1, m = 2, even / odd moduli, non-invertible
 // items), shared vs per-item divisor / modulus, 1 and 2 threads, aliasing, failing calls leave
 // the outputs unwritten; OpenSSL's BN vectors (Quotient/Remainder of bnmul.txt, GCD of bngcd.txt,
@@ -100,7 +100,10 @@ TEST_CASE("mpn gcd / invmod / sec_invmod match GMP", "[divgcd][mpn]") {
       mpz_gcd(zg, za, zb);
       REQUIRE(r == mpbt::limbs_of(zg, n));
       REQUIRE(gn == mpn::normalized_size(r.data(), n));
-      checks++;
+      Rows r0(n, CANARY), ws0(mpn::gcd_binary_itch(n));
+      REQUIRE(mpn::gcd_binary(r0.data(), a.data(), b.data(), n, ws0.data()) == gn);
+      REQUIRE(r0 == r);
+      checks += 2;
       // inverse modulo b (b > 1), a of n limbs (may be >= b)
       size_t mn = mpn::normalized_size(b.data(), n);
       if (mn == 0 || (mn == 1 && b[0] == 1)) continue;
@@ -116,6 +119,9 @@ TEST_CASE("mpn gcd / invmod / sec_invmod match GMP", "[divgcd][mpn]") {
         Rows out2(mn, CANARY), ws3(mpn::invmod_odd_itch(n, mn));
         REQUIRE(mpn::invmod_odd(out2.data(), a.data(), n, b.data(), mn, ws3.data()) == ok);
         if (ok) REQUIRE(out2 == out);
+        Rows out4(mn, CANARY), ws5(mpn::invmod_odd_binary_itch(n, mn));
+        REQUIRE(mpn::invmod_odd_binary(out4.data(), a.data(), n, b.data(), mn, ws5.data()) == ok);
+        if (ok) REQUIRE(out4 == out);
         Rows out3(mn), ws4(mpn::sec_invmod_itch(n, mn));
         mpn::limb f = mpn::sec_invmod(out3.data(), a.data(), n, b.data(), mn, ws4.data());
         REQUIRE(f == (ok ? 1u : 0u));
@@ -559,4 +565,49 @@ TEST_CASE("OpenSSL bngcd.txt GCD through mpb_batch_gcd and mpb_batch_invmod", "[
   CHECK(n == 4327);
   CHECK(inv_ok > 100);
   CHECK(inv_bad > 100);
+}
+
+// ---- the optimized binary gcd against the plain one on adversarial shapes ------------------------
+TEST_CASE("mpn gcd / invmod_odd (optimized binary gcd): near-ties, tiny vs huge, long runs", "[divgcd][mpn]") {
+  using namespace mpb;
+  auto rng = mpbt::make_rng(9107);
+  Z za, zb, zg, zr;
+  size_t checks = 0;
+  for (size_t n : {2, 3, 8, 16, 33, 64}) {
+    for (int rep = 0; rep < 40; rep++) {
+      Rows a(n), b(n);
+      auto x = mpbt::hard_limbs(rng, n, rep % 3);
+      std::copy(x.begin(), x.end(), a.begin());
+      int shape = rep % 5;
+      if (shape == 0) {  // b = a +- small: approximations tie in the top bits
+        b = a;
+        b[0] ^= (rng() & 0xff) | 1;
+      } else if (shape == 1) {  // tiny b
+        b[0] = rng() | 1;
+      } else if (shape == 2) {  // b = a with one high bit flipped
+        b = a;
+        b[rng() % n] ^= 1ull << (rng() % 64);
+      } else if (shape == 3) {  // b = 2^k - 1 style runs
+        for (size_t i = 0; i < n; i++) b[i] = ~0ull >> (rng() % 64);
+      } else {
+        auto y = mpbt::hard_limbs(rng, n, 2);
+        std::copy(y.begin(), y.end(), b.begin());
+      }
+      b[0] |= 1;
+      row_to_mpz(za, a.data(), n);
+      row_to_mpz(zb, b.data(), n);
+      mpz_gcd(zg, za, zb);
+      Rows g(n), ws(mpn::gcd_itch(n));
+      mpn::gcd(g.data(), a.data(), b.data(), n, ws.data());
+      REQUIRE(g == mpbt::limbs_of(zg, n));
+      size_t mn = mpn::normalized_size(b.data(), n);
+      if (mn == 1 && b[0] == 1) continue;
+      Rows r(mn, CANARY), ws2(mpn::invmod_odd_itch(n, mn));
+      bool ok = mpn::invmod_odd(r.data(), a.data(), n, b.data(), mn, ws2.data());
+      REQUIRE(ok == (mpz_invert(zr, za, zb) != 0));
+      if (ok) REQUIRE(r == mpbt::limbs_of(zr, mn));
+      checks += 2;
+    }
+  }
+  CHECK(checks > 300);
 }
