@@ -1,5 +1,5 @@
 // cpu/batch_divgcd.cpp: batch integer division with remainder (shared divisor or one per item,
-// mpn::tdiv_qr) and batch gcd (mpn::gcd, binary), items spread over the context's OpenMP threads
+// mpn::tdiv_qr) and batch gcd (mpn::gcd, optimized binary gcd), items spread over the context's OpenMP threads
 // with per-thread scratch sized once per call. CPU only: no CUDA kernel (forced CUDA fails with
 // MPB_EUNSUPPORTED, like mpb_batch_gf2x_inv).
 #include <omp.h>
@@ -29,7 +29,7 @@ int check_aliases(Call &call, const limb *out, int out_arg, const limb *a, const
 
 // Work units (64x64-bit products) per item.
 double work_div(size_t n) { return 0.5 * (double)n * (double)n + (double)n; }
-double work_gcd(size_t n) { return 24.0 * (double)n * (double)n + 64.0 * (double)n; }
+double work_gcd(size_t n) { return 8.0 * (double)n * (double)n + 64.0 * (double)n; }
 
 } // namespace
 

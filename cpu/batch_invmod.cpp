@@ -1,7 +1,7 @@
 // cpu/batch_invmod.cpp: batch modular inverse r = a^-1 mod m (shared modulus or one per item).
-// Variable time (default): binary extended gcd for odd m, the swapped-roles reduction for even m
-// (cpu/invmod_binary.cpp, cpu/invmod_even.cpp). With the context's constant-time mode set to
-// MPB_CT_ON: the masked binary inversion of cpu/invmod_ct.cpp (odd moduli only), whose
+// Variable time (default): optimized binary extended gcd for odd m, the swapped-roles reduction
+// for even m (cpu/invmod_bingcd.cpp, cpu/invmod_even.cpp). With the context's constant-time mode
+// set to MPB_CT_ON: its constant-time form (cpu/invmod_ct_bingcd.cpp, odd moduli only), whose
 // invertibility flag is computed without branches and looked at only after the whole batch.
 // Results are gathered in a temporary block (invertibility is known only after computing, and a
 // failing call writes nothing), so r may overlap the inputs. CPU only (no CUDA kernel).
@@ -18,7 +18,7 @@ namespace {
 
 // Work units (64x64-bit products) per item of n limbs.
 double work_inv(size_t n, bool ct) {
-  return (ct ? 256.0 : 48.0) * (double)n * (double)n + 64.0 * (double)n;
+  return (ct ? 40.0 : 16.0) * (double)n * (double)n + 64.0 * (double)n;
 }
 
 } // namespace
@@ -71,8 +71,8 @@ extern "C" MPB_API int mpb_batch_invmod(mpb_ctx *ctx, uint64_t *r, const uint64_
   }
   call.set_ct(ct);
   call.choose(MPB_BACKEND_CPU, T,
-              ct ? "cpu: constant-time binary inversion per item (MPB_CT_ON)"
-                 : "cpu: variable-time binary extended gcd per item");
+              ct ? "cpu: constant-time binary gcd inversion per item (MPB_CT_ON)"
+                 : "cpu: variable-time binary gcd inversion per item");
 #pragma omp parallel num_threads(T) if (T > 1)
   {
     limb *ws = scr.get(omp_get_thread_num());

@@ -143,6 +143,11 @@ bool invmod(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb
 // of masked swaps, subtractions and halvings (no data-dependent branch or address). rp always
 // gets mn limbs (a^-1 mod m when invertible); returns 1 when gcd(a, m) == 1 else 0, computed
 // without branches. rp may equal ap or mp.
+size_t sec_invmod_binary_itch(size_t an, size_t mn);
+limb sec_invmod_binary(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch);
+// cpu/invmod_ct_bingcd.cpp: the same contract by the constant-time optimized binary gcd
+// (31 masked steps per big-number pass, ceil((64*an + bitlen(m) - 1)/31) + 1 passes). The one
+// the batch API uses.
 size_t sec_invmod_itch(size_t an, size_t mn);
 limb sec_invmod(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch);
 

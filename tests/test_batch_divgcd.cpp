@@ -1,6 +1,7 @@
 // Batch division with remainder, gcd and modular inverse against GMP (mpz_tdiv_qr, mpz_gcd,
 // mpz_invert) item by item, plus the mpn kernels behind them (mpn::gcd and mpn::gcd_binary,
-// mpn::invmod_odd and mpn::invmod_odd_binary, mpn::invmod, mpn::sec_invmod): widths 1..100 limbs, hard values (0, 1, all-ones limbs,
+// mpn::invmod_odd and mpn::invmod_odd_binary, mpn::invmod, mpn::sec_invmod and
+// mpn::sec_invmod_binary): widths 1..100 limbs, hard values (0, 1, all-ones limbs,
 // powers of two, long bit runs, a == b, a < b, b = 1, m = 2, even / odd moduli, non-invertible
 // items), shared vs per-item divisor / modulus, 1 and 2 threads, aliasing, failing calls leave
 // the outputs unwritten; OpenSSL's BN vectors (Quotient/Remainder of bnmul.txt, GCD of bngcd.txt,
@@ -126,7 +127,10 @@ TEST_CASE("mpn gcd / invmod / sec_invmod match GMP", "[divgcd][mpn]") {
         mpn::limb f = mpn::sec_invmod(out3.data(), a.data(), n, b.data(), mn, ws4.data());
         REQUIRE(f == (ok ? 1u : 0u));
         if (ok) REQUIRE(out3 == out);
-        checks += 2;
+        Rows out5(mn), ws6(mpn::sec_invmod_binary_itch(n, mn));
+        REQUIRE(mpn::sec_invmod_binary(out5.data(), a.data(), n, b.data(), mn, ws6.data()) == (ok ? 1u : 0u));
+        if (ok) REQUIRE(out5 == out);
+        checks += 3;
       }
     }
   }
@@ -568,7 +572,7 @@ TEST_CASE("OpenSSL bngcd.txt GCD through mpb_batch_gcd and mpb_batch_invmod", "[
 }
 
 // ---- the optimized binary gcd against the plain one on adversarial shapes ------------------------
-TEST_CASE("mpn gcd / invmod_odd (optimized binary gcd): near-ties, tiny vs huge, long runs", "[divgcd][mpn]") {
+TEST_CASE("mpn gcd / invmod_odd / sec_invmod (optimized binary gcd): near-ties, tiny vs huge, long runs", "[divgcd][mpn]") {
   using namespace mpb;
   auto rng = mpbt::make_rng(9107);
   Z za, zb, zg, zr;
@@ -606,8 +610,61 @@ TEST_CASE("mpn gcd / invmod_odd (optimized binary gcd): near-ties, tiny vs huge,
       bool ok = mpn::invmod_odd(r.data(), a.data(), n, b.data(), mn, ws2.data());
       REQUIRE(ok == (mpz_invert(zr, za, zb) != 0));
       if (ok) REQUIRE(r == mpbt::limbs_of(zr, mn));
-      checks += 2;
+      Rows rc(mn), ws3(mpn::sec_invmod_itch(n, mn));
+      REQUIRE(mpn::sec_invmod(rc.data(), a.data(), n, b.data(), mn, ws3.data()) == (ok ? 1u : 0u));
+      if (ok) REQUIRE(rc == r);
+      checks += 3;
     }
   }
   CHECK(checks > 300);
+}
+
+// The constant-time inverse runs ceil((64*an + bitlen(m) - 1)/31) + 1 passes: the variable-time
+// loop (the same passes, stopping at a = 0) must never need more than ceil((bitlen(a) +
+// bitlen(m) - 1)/31), on random and adversarial pairs (near ties, tiny a, a > m).
+#include "bingcd_step.h"
+TEST_CASE("optimized binary gcd: passes within the constant-time bound", "[divgcd][mpn]") {
+  using namespace mpb::mpn;
+  using namespace mpb::mpn::bingcd;
+  auto rng = mpbt::make_rng(9108);
+  Z zm, za;
+  long worst = -1000;
+  for (int t = 0; t < 20000; t++) {
+    size_t bits = 2 + rng() % (t % 10 == 0 ? 2100 : 300);
+    size_t mn = (bits + 63) / 64;
+    size_t abits = bits + ((t & 1) ? rng() % 130 : 0);
+    size_t n = (abits + 63) / 64 + 2;
+    Rows A(n, 0), B(n, 0);
+    auto mv = mpbt::hard_limbs(rng, mn, t % 3);
+    row_to_mpz(zm, mv.data(), mn);
+    mpz_tdiv_r_2exp(zm, zm, bits);
+    mpz_setbit(zm, bits - 1);
+    mpz_setbit(zm, 0);
+    switch (t % 5) {
+      case 0: { auto v = mpbt::hard_limbs(rng, n - 2, t % 3); row_to_mpz(za, v.data(), n - 2); mpz_tdiv_r_2exp(za, za, abits); break; }
+      case 1: mpz_sub_ui(za, zm, 1 + rng() % 100); mpz_abs(za, za); break;
+      case 2: mpz_tdiv_q_2exp(za, zm, 1); mpz_add_ui(za, za, rng() % 4); break;
+      case 3: mpz_set_ui(za, 1 + rng() % 9); break;
+      default: mpz_mul_2exp(za, zm, abits - bits); mpz_sub_ui(za, za, rng() % 3); mpz_abs(za, za); break;
+    }
+    mpz_to_row(A.data(), za, n);
+    mpz_to_row(B.data(), zm, n);
+    size_t na = normalized_size(A.data(), n), nb = normalized_size(B.data(), n);
+    size_t la = bitlen(A.data(), na);
+    long passes = 0;
+    while (na) {
+      size_t L = na > nb ? na : nb;
+      REQUIRE(L + 1 <= n);
+      limb ab, bb;
+      approx(A.data(), na, B.data(), nb, ab, bb);
+      Mat m = inner(ab, bb);
+      apply_ab(A.data(), B.data(), L, m, na, nb);
+      passes++;
+    }
+    long bound = la ? (long)((la + bits - 1 + K - 1) / K) : 0;
+    worst = std::max(worst, passes - bound);
+    REQUIRE(passes <= bound);
+  }
+  INFO("worst passes - bound: " << worst);
+  CHECK(worst <= 0);
 }
