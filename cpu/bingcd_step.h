@@ -24,6 +24,14 @@ struct Mat {
   int64_t f0, g0, f1, g1;
 };
 
+// f * x exactly (signed times unsigned, |f| < 2^63): one 64x64 -> 128 product and a masked
+// correction (no branch).
+inline __int128 smul(int64_t f, limb x) {
+  unsigned __int128 p = (unsigned __int128)(limb)f * x;
+  p -= (unsigned __int128)(x & (limb)(f >> 63)) << 64;
+  return (__int128)p;
+}
+
 inline size_t bitlen(const limb *a, size_t an) {
   return an ? 64 * an - (size_t)__builtin_clzll(a[an - 1]) : 0;
 }
@@ -101,9 +109,9 @@ inline void apply_ab(limb *a, limb *b, size_t L, Mat &m, size_t &an, size_t &bn)
   __int128 ca = 0, cb = 0;
   limb pa = 0, pb = 0;
   for (size_t i = 0; i < L; i++) {
-    __int128 x = (__int128)a[i], y = (__int128)b[i];
-    __int128 ta = ca + (__int128)m.f0 * x + (__int128)m.g0 * y;
-    __int128 tb = cb + (__int128)m.f1 * x + (__int128)m.g1 * y;
+    limb x = a[i], y = b[i];
+    __int128 ta = ca + smul(m.f0, x) + smul(m.g0, y);
+    __int128 tb = cb + smul(m.f1, x) + smul(m.g1, y);
     limb la = (limb)ta, lb = (limb)tb;
     ca = ta >> 64;
     cb = tb >> 64;

@@ -18,31 +18,51 @@ namespace {
 using bingcd::K;
 using bingcd::LOWMASK;
 
-// out (mn+1 limbs) = (f u + g v) / 2^K mod m, in [0, m).
-void lin_mod(limb *out, const limb *u, const limb *v, int64_t f, int64_t g, const limb *m, size_t mn,
-             limb minv) {
-  __int128 c = 0;
-  limb q = 0, p = 0;
+// x (mn+1 limbs, two's complement, in (-m, 2m)) into [0, m).
+inline void fix_range(limb *x, const limb *m, size_t mn) {
+  while (x[mn] >> 63) x[mn] += add_n(x, x, m, mn);  // negative: + m
+  while (x[mn] != 0 || cmp(x, m, mn) >= 0) x[mn] -= sub_n(x, x, m, mn);
+}
+
+// ou = (f0 u + g0 v) / 2^K mod m, ov = (f1 u + g1 v) / 2^K mod m (mn+1 limbs each, in [0, m)),
+// in one pass over u, v and m.
+void lin_mod2(limb *ou, limb *ov, const limb *u, const limb *v, const bingcd::Mat &mt, const limb *m,
+              size_t mn, limb minv) {
+  __int128 cu = 0, cv = 0;
+  limb qu = 0, qv = 0, pu = 0, pv = 0;
   for (size_t i = 0; i < mn; i++) {
-    __int128 t = c + (__int128)f * (__int128)u[i] + (__int128)g * (__int128)v[i];
-    if (i == 0) q = ((limb)t * minv) & LOWMASK;
-    t += (__int128)((unsigned __int128)q * m[i]);
-    limb l = (limb)t;
-    c = t >> 64;
-    if (i) out[i - 1] = (p >> K) | (l << (64 - K));
-    p = l;
+    limb x = u[i], y = v[i];
+    __int128 tu = cu + bingcd::smul(mt.f0, x) + bingcd::smul(mt.g0, y);
+    __int128 tv = cv + bingcd::smul(mt.f1, x) + bingcd::smul(mt.g1, y);
+    if (i == 0) {
+      qu = ((limb)tu * minv) & LOWMASK;
+      qv = ((limb)tv * minv) & LOWMASK;
+    }
+    tu += (__int128)((unsigned __int128)qu * m[i]);
+    tv += (__int128)((unsigned __int128)qv * m[i]);
+    limb lu = (limb)tu, lv = (limb)tv;
+    cu = tu >> 64;
+    cv = tv >> 64;
+    if (i) {
+      ou[i - 1] = (pu >> K) | (lu << (64 - K));
+      ov[i - 1] = (pv >> K) | (lv << (64 - K));
+    }
+    pu = lu;
+    pv = lv;
   }
-  out[mn - 1] = (p >> K) | ((limb)c << (64 - K));
-  out[mn] = (limb)(c >> K);
-  while (out[mn] >> 63) out[mn] += add_n(out, out, m, mn);  // negative: + m
-  while (out[mn] != 0 || cmp(out, m, mn) >= 0) out[mn] -= sub_n(out, out, m, mn);
+  ou[mn - 1] = (pu >> K) | ((limb)cu << (64 - K));
+  ov[mn - 1] = (pv >> K) | ((limb)cv << (64 - K));
+  ou[mn] = (limb)(cu >> K);
+  ov[mn] = (limb)(cv >> K);
+  fix_range(ou, m, mn);
+  fix_range(ov, m, mn);
 }
 
 } // namespace
 
 size_t invmod_odd_itch(size_t an, size_t mn) {
   size_t div = an >= mn ? tdiv_qr_itch(an, mn) : 0;
-  size_t own = 2 * (mn + 2) + 2 * mn + 2 * (mn + 1) + div;
+  size_t own = 2 * (mn + 2) + 4 * (mn + 1) + div;
   size_t fb = invmod_odd_binary_itch(an, mn);
   return own > fb ? own : fb;
 }
@@ -51,7 +71,7 @@ bool invmod_odd(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, 
   using namespace bingcd;
   MPB_ASSERT(mn >= 1 && mp[mn - 1] != 0 && (mp[0] & 1) && (mn > 1 || mp[0] > 1));
   const size_t cap = mn + 2;
-  limb *A = scratch, *B = A + cap, *u = B + cap, *v = u + mn, *tu = v + mn, *tv = tu + mn + 1;
+  limb *A = scratch, *B = A + cap, *u = B + cap, *v = u + mn + 1, *tu = v + mn + 1, *tv = tu + mn + 1;
   limb *ws = tv + mn + 1;
   size_t aN = normalized_size(ap, an);
   if (aN == 0) return false;
@@ -78,10 +98,13 @@ bool invmod_odd(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, 
     approx(A, na, B, nb, abar, bbar);
     Mat mt = inner(abar, bbar);
     apply_ab(A, B, L, mt, na, nb);
-    lin_mod(tu, u, v, mt.f0, mt.g0, mp, mn, minv);
-    lin_mod(tv, u, v, mt.f1, mt.g1, mp, mn, minv);
-    copy(u, tu, mn);
-    copy(v, tv, mn);
+    lin_mod2(tu, tv, u, v, mt, mp, mn, minv);
+    limb *t = u;
+    u = tu;
+    tu = t;
+    t = v;
+    v = tv;
+    tv = t;
   }
   if (nb != 1 || B[0] != 1) return false;
   copy(rp, v, mn);

@@ -100,9 +100,9 @@ void apply_ab_ct(limb *A, limb *B, size_t N, Mat &m) {
   __int128 ca = 0, cb = 0;
   limb pa = 0, pb = 0;
   for (size_t i = 0; i < N; i++) {
-    __int128 x = (__int128)A[i], y = (__int128)B[i];
-    __int128 ta = ca + (__int128)m.f0 * x + (__int128)m.g0 * y;
-    __int128 tb = cb + (__int128)m.f1 * x + (__int128)m.g1 * y;
+    limb x = A[i], y = B[i];
+    __int128 ta = ca + bingcd::smul(m.f0, x) + bingcd::smul(m.g0, y);
+    __int128 tb = cb + bingcd::smul(m.f1, x) + bingcd::smul(m.g1, y);
     limb la = (limb)ta, lb = (limb)tb;
     ca = ta >> 64;
     cb = tb >> 64;
@@ -130,7 +130,7 @@ void lin_mod_ct(limb *out, const limb *u, const limb *v, int64_t f, int64_t g, c
   __int128 c = 0;
   limb q = 0, p = 0;
   for (size_t i = 0; i < mn; i++) {
-    __int128 t = c + (__int128)f * (__int128)u[i] + (__int128)g * (__int128)v[i];
+    __int128 t = c + bingcd::smul(f, u[i]) + bingcd::smul(g, v[i]);
     if (i == 0) q = ((limb)t * minv) & LOWMASK;  // public index
     t += (__int128)((unsigned __int128)q * m[i]);
     limb l = (limb)t;
