@@ -110,5 +110,46 @@ limb mod_1(const limb *ap, size_t n, limb d);
 size_t tdiv_qr_itch(size_t nn, size_t dn);
 void tdiv_qr(limb *qp, limb *rp, const limb *np, size_t nn, const limb *dp, size_t dn, limb *scratch);
 
+// ---- gcd and modular inverse (one algorithm per file) ------------------------------------
+// cpu/gcd_binary.cpp: binary (Stein) gcd of two n-limb values, whole-limb/multi-bit shifts and
+// shrinking sizes. rp gets n limbs (zero padded); returns the normalized size of the gcd
+// (gcd(0, 0) = 0, gcd(a, 0) = a). rp may equal ap or bp (inputs are copied to scratch first).
+size_t gcd_binary_itch(size_t n);
+size_t gcd_binary(limb *rp, const limb *ap, const limb *bp, size_t n, limb *scratch);
+// cpu/gcd_bingcd.cpp: the same contract, by the optimized binary gcd (31 steps per big-number
+// pass on two-word approximations, cpu/bingcd_step.h). The one the batch API uses.
+size_t gcd_itch(size_t n);
+size_t gcd(limb *rp, const limb *ap, const limb *bp, size_t n, limb *scratch);
+// cpu/invmod_binary.cpp: variable-time binary extended gcd for an odd modulus. m: mn limbs,
+// odd, > 1, mp[mn-1] != 0; a: an limbs, any value (reduced mod m first). On success rp gets
+// a^-1 mod m (mn limbs) and true is returned; false (rp untouched) when gcd(a, m) != 1.
+// Halvings of the cofactors are done up to 63 bits at a time (x + q*m with q = -x/m mod 2^k).
+// rp may equal ap or mp.
+size_t invmod_odd_binary_itch(size_t an, size_t mn);
+bool invmod_odd_binary(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch);
+// cpu/invmod_bingcd.cpp: the same contract, by the optimized binary gcd (cofactors updated
+// once per 31 steps: (f*u + g*v) / 2^31 mod m).
+size_t invmod_odd_itch(size_t an, size_t mn);
+bool invmod_odd(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch);
+// cpu/invmod_even.cpp: any modulus m > 1 (mn limbs, mp[mn-1] != 0). Odd m: invmod_odd. Even m:
+// a' = a mod m must be odd; y = m^-1 mod a' (invmod_odd with the roles swapped), then
+// t = (m*y - 1) / a' (exact) and a^-1 = m - t, since a'*(m - t) = a'*m - m*y + 1 = 1 mod m.
+// Same contract as invmod_odd (rp may equal ap or mp).
+size_t invmod_itch(size_t an, size_t mn);
+bool invmod(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch);
+// cpu/invmod_ct.cpp: constant-time binary inversion for an odd modulus m > 1 (mn limbs,
+// mp[mn-1] != 0; the modulus and the sizes an, mn are public, a is secret). a: an limbs, any
+// value (not reduced first). Runs exactly 64*an + bitlen(m) iterations, each a fixed sequence
+// of masked swaps, subtractions and halvings (no data-dependent branch or address). rp always
+// gets mn limbs (a^-1 mod m when invertible); returns 1 when gcd(a, m) == 1 else 0, computed
+// without branches. rp may equal ap or mp.
+size_t sec_invmod_binary_itch(size_t an, size_t mn);
+limb sec_invmod_binary(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch);
+// cpu/invmod_ct_bingcd.cpp: the same contract by the constant-time optimized binary gcd
+// (31 masked steps per big-number pass, ceil((64*an + bitlen(m) - 1)/31) + 1 passes). The one
+// the batch API uses.
+size_t sec_invmod_itch(size_t an, size_t mn);
+limb sec_invmod(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch);
+
 } // namespace mpn
 } // namespace mpb

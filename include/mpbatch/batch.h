@@ -126,6 +126,33 @@ MPB_API int mpb_batch_mul(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, const ui
 MPB_API int mpb_batch_sqr(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, size_t width,
                           size_t count, mpb_call_info *info);
 
+/* ---- division, gcd and modular inverse (CPU only: forced CUDA gives MPB_EUNSUPPORTED) ------ */
+/* q = a / b, r = a mod b (truncating division; rows of `width` limbs). b: b_rows (1 or count)
+ * rows, nonzero (b = 0: MPB_EVAL naming the row, nothing written). q or r may be NULL when not
+ * wanted (not both). q and r may each be the very rows of a, or of b when b_rows == count;
+ * any other overlap (q with r, an output with a shared b, a partial overlap): MPB_ESHAPE. */
+MPB_API int mpb_batch_divmod(mpb_ctx *ctx, uint64_t *q, uint64_t *r, const uint64_t *a,
+                             const uint64_t *b, size_t b_rows, size_t width, size_t count,
+                             mpb_call_info *info);
+/* r = gcd(a, b) (optimized binary gcd; gcd(a, 0) = a, gcd(0, 0) = 0). r may be the very rows of a or b;
+ * a partial overlap: MPB_ESHAPE. */
+MPB_API int mpb_batch_gcd(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b,
+                          size_t width, size_t count, mpb_call_info *info);
+/* r = a^-1 mod m, 0 < r < m. m: m_rows (1 or count) rows, m > 1 (any parity); a any value
+ * (a >= m is reduced). gcd(a, m) != 1 (a = 0 included): MPB_ENOTINV with bad_index = the first
+ * such item, nothing written. r may overlap the inputs (results are gathered in a temporary
+ * block of count rows and copied at the end).
+ * Variable time unless the context says MPB_CT_ON (MPB_CT_DEFAULT is off, as for powm): binary
+ * extended gcd (optimized: 31 steps per pass on two-word approximations) for odd m; for even m
+ * the inverse of m modulo a mod m, turned around.
+ * MPB_CT_ON: the same gcd in constant time (a fixed ceil((64*width + bitlen(m) - 1)/31) + 1
+ * passes of 31 masked steps per item; the modulus, width and count are public); odd moduli only
+ * (even m: MPB_EVAL naming the row); the invertibility of each item is computed without
+ * branches and checked after the whole batch.
+ * info->constant_time says which path ran. */
+MPB_API int mpb_batch_invmod(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, const uint64_t *m,
+                             size_t m_rows, size_t width, size_t count, mpb_call_info *info);
+
 /* ---- modular arithmetic ------------------------------------------------------------------ */
 /* r = a * b mod m. m: m_rows (1 or count) rows, nonzero (any parity); a, b < m. */
 MPB_API int mpb_batch_modmul(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b,

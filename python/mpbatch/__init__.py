@@ -13,6 +13,7 @@ from ._lib import DeviceError, UnsupportedError, LIBRARY_PATH, C as _C
 from .integer import Integer, gcd, lcm, invmod, n_root
 from .batch import (Context, RSAKey, default_context, backend_available, BACKENDS,
                     mul, sqr, mulmod, powmod, rsa_private, dh,
+                    divmod_batch, gcd_batch, invmod_batch,
                     gf2x_mul, gf2x_sqr, gf2x_mulmod, gf2x_inv,
                     mul_limbs, sqr_limbs, mulmod_limbs, powmod_limbs,
                     ints_to_limbs, limbs_to_ints)
@@ -31,7 +32,8 @@ def abi_version() -> int:
 
 __all__ = ["DeviceError", "UnsupportedError", "LIBRARY_PATH", "Integer", "gcd", "lcm",
            "invmod", "n_root", "Context", "RSAKey", "default_context", "backend_available",
-           "BACKENDS", "mul", "sqr", "mulmod", "powmod", "rsa_private", "dh", "gf2x_mul",
+           "BACKENDS", "mul", "sqr", "mulmod", "powmod", "rsa_private", "dh", "divmod_batch",
+           "gcd_batch", "invmod_batch", "gf2x_mul",
            "gf2x_sqr", "gf2x_mulmod", "gf2x_inv", "mul_limbs", "sqr_limbs", "mulmod_limbs",
            "powmod_limbs", "ints_to_limbs", "limbs_to_ints", "library_version", "abi_version",
            "__version__"]

@@ -318,6 +318,12 @@ _SIGNATURES = [
     ("mpb_batch_mul", [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_size_t, INFOP],
      c_int, _bk),
     ("mpb_batch_sqr", [c_void_p, c_void_p, c_void_p, c_size_t, c_size_t, INFOP], c_int, _bk),
+    ("mpb_batch_divmod", [c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, c_size_t,
+                          c_size_t, c_size_t, INFOP], c_int, _bk),
+    ("mpb_batch_gcd", [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_size_t, INFOP],
+     c_int, _bk),
+    ("mpb_batch_invmod", [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_size_t,
+                          c_size_t, INFOP], c_int, _bk),
     # batch.h modular arithmetic
     ("mpb_batch_modmul", [c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_size_t,
                           c_size_t, INFOP], c_int, _bk),

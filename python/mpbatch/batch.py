@@ -19,7 +19,7 @@ import sys
 import threading
 from ctypes import byref, c_int, c_void_p
 from itertools import repeat
-from typing import List, NamedTuple, Optional
+from typing import List, NamedTuple, Optional, Tuple
 
 import numpy as np
 
@@ -28,6 +28,7 @@ from ._lib import C, DeviceError, UnsupportedError, mpb_call_info
 
 __all__ = ["Context", "RSAKey", "default_context", "backend_available", "BACKENDS",
            "mul", "sqr", "mulmod", "powmod", "rsa_private", "dh",
+           "divmod_batch", "gcd_batch", "invmod_batch",
            "gf2x_mul", "gf2x_sqr", "gf2x_mulmod", "gf2x_inv",
            "mul_limbs", "sqr_limbs", "mulmod_limbs", "powmod_limbs",
            "ints_to_limbs", "limbs_to_ints", "MAX_WIDTH"]
@@ -187,6 +188,15 @@ class Context:
 
     def powmod(self, bases, exps, m):
         return powmod(bases, exps, m, ctx=self)
+
+    def divmod(self, a, b):
+        return divmod_batch(a, b, ctx=self)
+
+    def gcd(self, a, b):
+        return gcd_batch(a, b, ctx=self)
+
+    def invmod(self, a, m):
+        return invmod_batch(a, m, ctx=self)
 
     def rsa_private(self, c, key):
         return rsa_private(c, key, ctx=self)
@@ -765,6 +775,64 @@ def _sqr_rows(ctx, A, out=None):
     R = _out_rows(out, count, 2 * w, (A,))
     _Call.run(ctx, C.mpb_batch_sqr, _ptr(R), _ptr(A), w, count)
     return R
+
+
+# ---- division, gcd, inverse (CPU only) ----------------------------------------------------------
+def divmod_batch(a, b, ctx: Optional[Context] = None) -> Tuple[List[int], List[int]]:
+    """([a[i] // b], [a[i] % b]) with b one int shared by all items, or b[i] (a list):
+    divmod item by item, returned as two lists (quotients, remainders).
+    ZeroDivisionError naming the first zero divisor."""
+    a = _as_list(a, "a")
+    bs, b_rows = _moduli(b, len(a), "b")
+    for i, x in enumerate(bs):
+        if isinstance(x, int) and not isinstance(x, bool) and x == 0:
+            raise ZeroDivisionError(f"b[{i}] is zero" if b_rows > 1 else "b is zero")
+    if not a:
+        return [], []
+    w = max(_limbs_needed(a, "a"), _limbs_needed(bs, "b"))
+    _check_width(w, "divmod operand")
+    A = ints_to_limbs(a, w, "a")
+    B = ints_to_limbs(bs, w, "b")
+    Q = np.empty((len(a), w), dtype=np.uint64)
+    R = np.empty((len(a), w), dtype=np.uint64)
+    _Call.run(_ctx(ctx), C.mpb_batch_divmod, _ptr(Q), _ptr(R), _ptr(A), _ptr(B), b_rows, w,
+              len(a))
+    return limbs_to_ints(Q), limbs_to_ints(R)
+
+
+def gcd_batch(a, b, ctx: Optional[Context] = None) -> List[int]:
+    """[gcd(a[i], b[i])] for two equal-length lists of non-negative ints (math.gcd item by
+    item; gcd(0, 0) = 0)."""
+    a, b = _as_list(a, "a"), _as_list(b, "b")
+    _same_len("a", a, "b", b)
+    if not a:
+        return []
+    w = max(_limbs_needed(a, "a"), _limbs_needed(b, "b"))
+    _check_width(w, "gcd operand")
+    return _run_list(_ctx(ctx), len(a), w, [_Items(a, w, "a"), _Items(b, w, "b")],
+                     lambda cx, R, ab, n: _Call.run(cx, C.mpb_batch_gcd, _ptr(R), _ptr(ab[0]),
+                                                    _ptr(ab[1]), w, n))
+
+
+def invmod_batch(a, m, ctx: Optional[Context] = None) -> List[int]:
+    """[pow(a[i], -1, m)] (m an int shared by all items) or mod m[i] (m a list); m > 1, any
+    parity, a[i] >= 0 (values >= m are reduced).  ValueError (status MPB_ENOTINV, .bad_index)
+    naming the first item with gcd(a[i], m) != 1.  With ctx.constant_time = "on" the
+    constant-time inversion runs (odd moduli only; ctx.info()["constant_time"] says which)."""
+    a = _as_list(a, "a")
+    ms, m_rows = _moduli(m, len(a))
+    if not a:
+        return []
+    w = max(_limbs_needed(a, "a"), _limbs_needed(ms, "m"))
+    _check_width(w, "invmod operand")
+    M = ints_to_limbs(ms, w, "m") if m_rows == 1 else _Items(ms, w, "m")
+    ops = [_Items(a, w, "a"), M]
+
+    def call(cx, R, rows, n):
+        _Call.run(cx, C.mpb_batch_invmod, _ptr(R), _ptr(rows[0]), _ptr(rows[1]),
+                  rows[1].shape[0], w, n)
+
+    return _run_list(_ctx(ctx), len(a), w, ops, call)
 
 
 # ---- modular arithmetic -----------------------------------------------------------------------
