@@ -4,6 +4,12 @@
 //   r  = (x - q3*m) mod B^(n+1)               only the low n+1 limbs of q3*m are formed
 //   while r >= m: r -= m                      (a few times at most)
 // mu = floor(B^(2n) / m) is precomputed once per modulus.
+// Constant-time variant (barrett_reduce_ct, for powm_barrett_ct): the same products, then
+// exactly three masked subtractions. Bound: with all columns of q1*mu, q - 2 <= q3 <= q
+// (HAC 14.43, q = floor(x/m)); the skipped columns i+j <= n-2 sum to less than
+// sum_c (c+1)(B-1)^2 B^c < n*B^n < B^(n+1), so dropping them lowers q3 by at most 1 more:
+// q - 3 <= q3 <= q, i.e. r = x - q3*m < 4m < 4*B^n (n+1 limbs, top limb <= 3), and three
+// subtractions of m bring it below m.
 #include "cpu_features.h"
 #include "mont_adx.h"
 #include "mpn_mod.h"
@@ -36,7 +42,7 @@ size_t barrett_reduce_itch(size_t n) { return (2 * n + 3) + 2 * (n + 1); }
 
 namespace {
 // The reduction proper; Row is an addmul_1 (portable, or the MULX/ADX row kernel).
-template <class Row>
+template <bool CT, class Row>
 inline void barrett_impl(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *scratch, Row row) {
   const size_t n = ctx.n, mun = ctx.mun;
   const limb *m = ctx.m, *mu = ctx.mu;
@@ -55,21 +61,41 @@ inline void barrett_impl(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *
   r2[n] = row(r2, m, n, q3[0]);
   for (size_t i = 1; i <= n; i++) row(r2 + i, m, n + 1 - i, q3[i]);
   sub_n(r, xp, r2, n + 1);
-  while (r[n] != 0 || cmp(r, m, n) >= 0) r[n] -= sub_n(r, r, m, n);
+  if (!CT) {
+    while (r[n] != 0 || cmp(r, m, n) >= 0) r[n] -= sub_n(r, r, m, n);
+    copy(rp, r, n);
+    return;
+  }
+  // r < 4m: three masked subtractions (r2 reused for r - m)
+  for (int k = 0; k < 3; k++) {
+    limb b = sub_n(r2, r, m, n);
+    limb top = r[n] - b;
+    limb keep = (limb)0 - (top >> 63);  // all ones when r < m (the top limb underflows)
+    for (size_t i = 0; i < n; i++) r[i] = (r[i] & keep) | (r2[i] & ~keep);
+    r[n] = (r[n] & keep) | (top & ~keep);
+  }
   copy(rp, r, n);
 }
 } // namespace
 
-void barrett_reduce(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *scratch) {
+template <bool CT>
+static void barrett_dispatch(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *scratch) {
 #if defined(__x86_64__) && defined(__GNUC__)
   if (cpu::has_mulx_adx()) {
-    barrett_impl(rp, xp, ctx, scratch,
-                 [](limb *u, const limb *mp, size_t k, limb q) { return addmul_row_adx(u, mp, k, q); });
+    barrett_impl<CT>(rp, xp, ctx, scratch,
+                     [](limb *u, const limb *mp, size_t k, limb q) { return addmul_row_adx(u, mp, k, q); });
     return;
   }
 #endif
-  barrett_impl(rp, xp, ctx, scratch,
-               [](limb *u, const limb *mp, size_t k, limb q) { return addmul_1(u, mp, k, q); });
+  barrett_impl<CT>(rp, xp, ctx, scratch,
+                   [](limb *u, const limb *mp, size_t k, limb q) { return addmul_1(u, mp, k, q); });
+}
+
+void barrett_reduce(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *scratch) {
+  barrett_dispatch<false>(rp, xp, ctx, scratch);
+}
+void barrett_reduce_ct(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *scratch) {
+  barrett_dispatch<true>(rp, xp, ctx, scratch);
 }
 
 } // namespace mpn

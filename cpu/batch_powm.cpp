@@ -5,7 +5,11 @@
 //  - one modulus per item: the Montgomery context is built per item inside the thread's
 //    scratch (no allocation), or groups of 8 go to the 8-lane multi-modulus kernel;
 //  - few items with a huge modulus: the multipartite backend (each multiplication uses all
-//    threads, cpu/multipartite*.cpp).
+//    threads, cpu/multipartite*.cpp);
+//  - even moduli (any modulus > 1 is accepted): when some modulus row is even, the call runs
+//    on the scalar path (no IFMA groups, no multipartite) and each item with an even modulus
+//    uses Barrett exponentiation (cpu/powm_barrett.cpp, or cpu/powm_barrett_ct.cpp in
+//    constant-time mode); items with odd moduli keep Montgomery, so mixed batches work.
 #include <omp.h>
 
 #include <algorithm>
@@ -36,6 +40,15 @@ inline void powm_one(limb *r, size_t width, const limb *b, const limb *e, size_t
   if (width > n) mpn::zero(r + n, width - n);
 }
 
+// Same with a Barrett context (even modulus).
+inline void powm_one_barrett(limb *r, size_t width, const limb *b, const limb *e, size_t ew,
+                             const mpn::BarrettCtx &bc, bool ct, limb *ws) {
+  size_t n = bc.n;
+  if (ct) mpn::powm_barrett_ct(r, b, e, ew, bc, ws);
+  else mpn::powm_barrett(r, b, e, ew, bc, ws);
+  if (width > n) mpn::zero(r + n, width - n);
+}
+
 } // namespace
 
 int powm_engine(Call &call, const Settings &s, limb *r, const limb *base, size_t base_stride,
@@ -51,9 +64,17 @@ int powm_engine(Call &call, const Settings &s, limb *r, const limb *base, size_t
   }
   const bool shared_m = (m_stride == 0);
   size_t mn_max = 0;  // the largest normalized modulus size
-  if (shared_m) mn_max = mpn::normalized_size(m, width);
-  else
-    for (size_t i = 0; i < count; i++) mn_max = std::max(mn_max, mpn::normalized_size(m + i * m_stride, width));
+  bool any_even = false;
+  if (shared_m) {
+    mn_max = mpn::normalized_size(m, width);
+    any_even = (m[0] & 1) == 0;
+  } else {
+    for (size_t i = 0; i < count; i++) {
+      const limb *mi = m + i * m_stride;
+      mn_max = std::max(mn_max, mpn::normalized_size(mi, width));
+      any_even |= (mi[0] & 1) == 0;
+    }
+  }
 
   // ---- backend choice --------------------------------------------------------------------
   int backend = s.backend;
@@ -80,6 +101,10 @@ int powm_engine(Call &call, const Settings &s, limb *r, const limb *base, size_t
     why = "forced multipartite (one plan per item)";
   } else {
     why = backend == MPB_BACKEND_CPU ? "forced cpu" : backend == MPB_BACKEND_CPU_IFMA ? "forced cpu-ifma" : "forced multipartite";
+  }
+  if (any_even && backend != MPB_BACKEND_CPU) {
+    backend = MPB_BACKEND_CPU;
+    why = "even modulus: scalar path (Barrett for the even moduli)";
   }
   if (std::strstr(gpu_why, "GPU failed")) why = gpu_why;  // report the fallback
 
@@ -121,19 +146,25 @@ int powm_engine(Call &call, const Settings &s, limb *r, const limb *base, size_t
   // scratch per thread: [mont ctx storage when per-item modulus][scalar powm][ifma]
   size_t ctx_itch = shared_m ? 0 : mpn::mont_ctx_itch(mn_max);
   size_t scal_itch = ct ? mpn::powm_ct_itch(mn_max) : mpn::powm_itch(mn_max, ew);
+  if (any_even) {  // room for a Barrett context (per item) and Barrett exponentiation
+    if (!shared_m) ctx_itch = std::max(ctx_itch, mpn::barrett_ctx_itch(mn_max));
+    scal_itch = std::max(scal_itch, ct ? mpn::powm_barrett_ct_itch(mn_max) : mpn::powm_barrett_itch(mn_max, ew));
+  }
   size_t simd_itch = use_ifma ? simd::powm_x8_itch(width) : 0;
   ThreadScratch scr(T, ctx_itch + std::max(scal_itch, simd_itch), ct);
   if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
 
-  // shared Montgomery context, built once
+  // shared Montgomery (odd) or Barrett (even) context, built once
   limb *shared_store = nullptr;
   mpn::MontCtx shared_ctx;
+  mpn::BarrettCtx shared_bctx;
   size_t shared_bytes = 0;
   if (shared_m) {
-    shared_bytes = mpn::mont_ctx_itch(mn_max) * sizeof(limb);
+    shared_bytes = (any_even ? mpn::barrett_ctx_itch(mn_max) : mpn::mont_ctx_itch(mn_max)) * sizeof(limb);
     shared_store = static_cast<limb *>(mem_alloc(shared_bytes));
     if (!shared_store) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for the modulus context");
-    mpn::mont_ctx_init(shared_ctx, m, mn_max, shared_store);
+    if (any_even) mpn::barrett_ctx_init(shared_bctx, m, mn_max, shared_store);
+    else mpn::mont_ctx_init(shared_ctx, m, mn_max, shared_store);
   }
 
   char buf[112];
@@ -170,8 +201,15 @@ int powm_engine(Call &call, const Settings &s, limb *r, const limb *base, size_t
       } else {
         size_t i = groups * 8 + ((size_t)t - groups);
         const limb *mi = m + i * m_stride;
-        if (shared_m) {
+        if (shared_m && any_even) {
+          powm_one_barrett(r + i * width, width, base + i * base_stride, e + i * e_stride, ew, shared_bctx, ct,
+                           work);
+        } else if (shared_m) {
           powm_one(r + i * width, width, base + i * base_stride, e + i * e_stride, ew, shared_ctx, ct, work);
+        } else if ((mi[0] & 1) == 0) {
+          mpn::BarrettCtx bc;
+          mpn::barrett_ctx_init(bc, mi, mpn::normalized_size(mi, width), ctx_store);
+          powm_one_barrett(r + i * width, width, base + i * base_stride, e + i * e_stride, ew, bc, ct, work);
         } else {
           mpn::MontCtx mc;
           mpn::mont_ctx_init(mc, mi, mpn::normalized_size(mi, width), ctx_store);
@@ -212,7 +250,14 @@ extern "C" MPB_API int mpb_batch_powm(mpb_ctx *ctx, uint64_t *r, const uint64_t 
     return st;
   if ((st = check_rows(call, e_rows, count, MPB_ARG_E)) || (st = check_rows(call, m_rows, count, MPB_ARG_M)))
     return st;
-  if ((st = check_modulus(call, m, m_rows, width, true, MPB_ARG_M))) return st;
+  // any parity (even moduli go to Barrett), but m > 1
+  for (size_t i = 0; i < m_rows; i++) {  // first bad row wins
+    const limb *mi = m + i * width;
+    size_t sz = mpn::normalized_size(mi, width);
+    if (sz == 0) return call.fail(MPB_EVAL, MPB_ARG_M, (int64_t)i, "modulus is zero");
+    if (sz == 1 && mi[0] == 1)
+      return call.fail(MPB_EVAL, MPB_ARG_M, (int64_t)i, "modulus is 1");
+  }
   if ((st = check_below(call, base, width, count, m, m_rows, width, MPB_ARG_A))) return st;
   bool ct = (s.ct == MPB_CT_ON);
   return powm_engine(call, s, r, base, width, e, e_width, e_rows == 1 ? 0 : e_width, m,

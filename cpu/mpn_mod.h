@@ -125,6 +125,9 @@ size_t barrett_reduce_itch(size_t n);
 // products: only the top columns of q1*mu and the low n+1 limbs of q3*m are computed.
 // rp may not overlap xp. scratch: barrett_reduce_itch(n) limbs.
 void barrett_reduce(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *scratch);
+// Same result with control flow and memory accesses independent of xp's value (exactly three
+// masked final subtractions; bound in cpu/barrett.cpp). Same arguments and scratch.
+void barrett_reduce_ct(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *scratch);
 
 // Scratch for powm_barrett with an exponent of at most en limbs.
 size_t powm_barrett_itch(size_t n, size_t en);
@@ -132,6 +135,13 @@ size_t powm_barrett_itch(size_t n, size_t en);
 // bp: n limbs, must be < m. Otherwise as powm.
 void powm_barrett(limb *rp, const limb *bp, const limb *ep, size_t en, const BarrettCtx &ctx,
                   limb *scratch);
+// Scratch for powm_barrett_ct: 32 table entries of n limbs plus temporaries (independent of en).
+size_t powm_barrett_ct_itch(size_t n);
+// cpu/powm_barrett_ct.cpp: constant-time rp = b^e mod m for any m > 1 (fixed 5-bit windows
+// over all 64*en exponent bits, masked table reads, schoolbook products, barrett_reduce_ct).
+// Same argument rules as powm_barrett; scratch: powm_barrett_ct_itch(n) limbs.
+void powm_barrett_ct(limb *rp, const limb *bp, const limb *ep, size_t en, const BarrettCtx &ctx,
+                     limb *scratch);
 
 } // namespace mpn
 } // namespace mpb

@@ -131,14 +131,15 @@ TEST_CASE("bad input: error code, first bad index, outputs untouched", "[batch][
   REQUIRE(powm(bad.data(), m.data(), 1, w, cnt) == MPB_EVAL);
   REQUIRE(info.bad_index == 6);
   REQUIRE(info.bad_arg == MPB_ARG_A);
-  // even modulus at item 3 of a per-item modulus batch, zero modulus at item 5
+  // modulus 1 at item 3 of a per-item modulus batch (even moduli are valid), zero modulus at item 5
   Rows mb = mrows;
-  mb[3 * w] &= ~1ull;
+  for (size_t j = 0; j < w; j++) mb[3 * w + j] = 0;
+  mb[3 * w] = 1;
   for (size_t j = 0; j < w; j++) mb[5 * w + j] = 0;
   REQUIRE(powm(base.data(), mb.data(), cnt, w, cnt) == MPB_EVAL);
   REQUIRE(info.bad_index == 3);
   REQUIRE(info.bad_arg == MPB_ARG_M);
-  mb[3 * w] |= 1;
+  std::copy(m.begin(), m.end(), &mb[3 * w]);
   REQUIRE(powm(base.data(), mb.data(), cnt, w, cnt) == MPB_EVAL);
   REQUIRE(info.bad_index == 5);
   REQUIRE(untouched(r));

@@ -131,10 +131,13 @@ MPB_API int mpb_batch_sqr(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, size_t w
 MPB_API int mpb_batch_modmul(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b,
                              const uint64_t *m, size_t m_rows, size_t width, size_t count,
                              mpb_call_info *info);
-/* r = base^e mod m. m: m_rows (1 or count) rows, odd, > 1; base < m;
+/* r = base^e mod m. m: m_rows (1 or count) rows, > 1, any parity; base < m;
  * e: e_rows (1 or count) rows of e_width limbs (1..MPB_BATCH_MAX_WIDTH), any value (e = 0 gives 1).
- * Shared modulus: Montgomery constants computed once; on AVX-512 IFMA CPUs groups of 8 items
- * go to the 8-lane kernel. Constant time only when the context says MPB_CT_ON. */
+ * Odd moduli: Montgomery (shared modulus: constants computed once; on AVX-512 IFMA CPUs groups
+ * of 8 items go to the 8-lane kernel). Even moduli: Barrett reduction; a call with any even
+ * modulus row runs on the scalar CPU path (odd rows of a mixed per-item batch keep Montgomery)
+ * or on the GPU's Barrett kernels (every item of the call). Constant time only when the
+ * context says MPB_CT_ON (both reductions have constant-time variants). */
 MPB_API int mpb_batch_powm(mpb_ctx *ctx, uint64_t *r, const uint64_t *base, const uint64_t *e,
                            size_t e_width, size_t e_rows, const uint64_t *m, size_t m_rows,
                            size_t width, size_t count, mpb_call_info *info);
