@@ -114,7 +114,7 @@ void check_reduce(uint64_t salt, int iters) {
     below(rng, a, mp, N, it);
     below(rng, b, mp, N, it + 3);
     auto av = words_of(a, N), bv = words_of(b, N);
-    barrett_mul<N>(r, av.data(), bv.data(), *c);
+    barrett_mul<N>(r, av.data(), RegWords{bv.data()}, *c);
     mpz_mul(want, a, b);
     mpz_mod(want, want, mp);
     REQUIRE(std::vector<uint32_t>(r, r + N) == words_of(want, N));

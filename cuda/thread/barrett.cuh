@@ -36,26 +36,46 @@ struct BarrettModCtx {
   uint32_t p2r[N];  // 2^(32N - 1 - k)
 };
 
-// q = xh + floor(xh * mu / 2^(32N)) (N words; < 2^(32N) by the bound above, so the carry out of
-// the top column is zero). Delayed-carry Comba; the low columns only feed their carries.
+// x (2N words) = a*b (barrett_product), and r = a*b mod m' for a, b < m' (barrett_mul). The
+// second operand is read word by word through a functor (registers, the window table, ...;
+// see mont.cuh), once per row of an operand-scanning
+// product with carry chains (the 2N-word product and a are the only operands in registers:
+// the 1024-bit kernel stays within the register file). square = true multiplies a by itself
+// (a run-time flag, uniform across a warp). r may alias a.
+template <int N, class B>
+MPB_GHD void barrett_product(uint32_t *x, const uint32_t *a, const B &b, bool square) {
+  MPB_UNROLL
+  for (int i = 0; i < 2 * N; i++) x[i] = 0;
+  MPB_UNROLL
+  for (int i = 0; i < N; i++) {
+    const uint32_t bi = square ? a[i] : b(i);
+    Chain ch;
+    x[i] = ch.mad_lo_cc(a[0], bi, x[i]);
+    MPB_UNROLL
+    for (int j = 1; j < N; j++) x[i + j] = ch.madc_lo_cc(a[j], bi, x[i + j]);
+    x[i + N] = ch.addc(x[i + N], 0);
+    if (N == 1) {
+      x[i + 1] += mul_hi(a[0], bi);  // the row fits N+1 words: no carry out
+    } else {
+      Chain d;
+      x[i + 1] = d.mad_hi_cc(a[0], bi, x[i + 1]);
+      MPB_UNROLL
+      for (int j = 1; j < N - 1; j++) x[i + j + 1] = d.madc_hi_cc(a[j], bi, x[i + j + 1]);
+      x[i + N] = d.madc_hi(a[N - 1], bi, x[i + N]);
+    }
+  }
+}
+
+// q = xh + floor(xh * mu / 2^(32N)) (N words; < 2^(32N) by the bound above, so the carry out
+// is zero): the full product xh * mu' by rows; its low words only feed the carries.
 template <int N>
 MPB_GHD void barrett_quotient(uint32_t *q, const uint32_t *xh, const uint32_t *mu) {
-  uint64_t lo = 0, hi = 0;
+  uint32_t t[2 * N];
+  barrett_product<N>(t, xh, RegWords{mu}, false);
+  Chain ch;
+  q[0] = ch.add_cc(xh[0], t[N]);
   MPB_UNROLL
-  for (int k = 0; k < 2 * N; k++) {
-    MPB_UNROLL
-    for (int i = 0; i < N; i++) {
-      if (k - i < 0 || k - i >= N) continue;
-      lo += mul_lo(xh[i], mu[k - i]);
-      hi += mul_hi(xh[i], mu[k - i]);
-    }
-    if (k >= N) {
-      lo += xh[k - N];  // + xh * 2^(32N), one word per high column
-      q[k - N] = (uint32_t)lo;
-    }
-    lo = (lo >> 32) + hi;
-    hi = 0;
-  }
+  for (int j = 1; j < N; j++) q[j] = ch.addc_cc(xh[j], t[N + j]);
 }
 
 // r = x mod m' for a 2N-word x with x < m'^2 (in particular any product of two values < m').
@@ -64,21 +84,26 @@ template <int N>
 MPB_GHD void barrett_reduce(uint32_t *r, const uint32_t *x, const BarrettModCtx<N> &c) {
   uint32_t q[N];
   barrett_quotient<N>(q, x + N, c.mu);
-  // t = q * m' mod 2^(32(N+1)): columns 0..N
+  // t = q * m' mod 2^(32(N+1)): truncated rows with carry chains (the chains keep the
+  // scheduler from hoisting every product: the 1024-bit kernel stays within its registers)
   uint32_t t[N + 1];
-  {
-    uint64_t lo = 0, hi = 0;
-    MPB_UNROLL
-    for (int k = 0; k <= N; k++) {
+  MPB_UNROLL
+  for (int j = 0; j <= N; j++) t[j] = 0;
+  MPB_UNROLL
+  for (int i = 0; i < N; i++) {
+    const uint32_t qi = q[i];
+    {
+      Chain ch;
+      t[i] = ch.mad_lo_cc(c.m[0], qi, t[i]);
       MPB_UNROLL
-      for (int i = 0; i < N; i++) {
-        if (k - i < 0 || k - i >= N) continue;
-        lo += mul_lo(q[i], c.m[k - i]);
-        hi += mul_hi(q[i], c.m[k - i]);
-      }
-      t[k] = (uint32_t)lo;
-      lo = (lo >> 32) + hi;
-      hi = 0;
+      for (int j = 1; j < N && i + j <= N; j++) t[i + j] = ch.madc_lo_cc(c.m[j], qi, t[i + j]);
+      if (i == 0) t[N] = ch.addc(t[N], 0);
+    }
+    {
+      Chain ch;
+      t[i + 1] = ch.mad_hi_cc(c.m[0], qi, t[i + 1]);
+      MPB_UNROLL
+      for (int j = 1; j < N && i + 1 + j <= N; j++) t[i + 1 + j] = ch.madc_hi_cc(c.m[j], qi, t[i + 1 + j]);
     }
   }
   uint32_t top;
@@ -104,11 +129,11 @@ MPB_GHD void barrett_reduce(uint32_t *r, const uint32_t *x, const BarrettModCtx<
   }
 }
 
-// r = a*b mod m' for a, b < m'. r may alias a or b.
-template <int N>
-MPB_GHD void barrett_mul(uint32_t *r, const uint32_t *a, const uint32_t *b, const BarrettModCtx<N> &c) {
+template <int N, class B>
+MPB_GHD void barrett_mul(uint32_t *r, const uint32_t *a, const B &b, const BarrettModCtx<N> &c,
+                         bool square = false) {
   uint32_t x[2 * N];
-  mul_comba_dc<N>(x, a, b);
+  barrett_product<N>(x, a, b, square);
   barrett_reduce<N>(r, x, c);
 }
 
@@ -118,9 +143,9 @@ MPB_GHD void barrett_mul(uint32_t *r, const uint32_t *a, const uint32_t *b, cons
 template <int N>
 MPB_GHD void barrett_unnormalize(uint32_t *r, const uint32_t *y, const BarrettModCtx<N> &c) {
   uint32_t z[N];
-  barrett_mul<N>(z, y, c.p2k, c);
+  barrett_mul<N>(z, y, RegWords{c.p2k}, c);
   uint32_t w[2 * N];
-  mul_comba_dc<N>(w, z, c.p2r);
+  barrett_product<N>(w, z, RegWords{c.p2r}, false);
   MPB_UNROLL
   for (int j = 0; j < N; j++) r[j] = (w[N + j] << 1) | (w[N - 1 + j] >> 31);
 }
@@ -130,10 +155,10 @@ MPB_GHD void barrett_unnormalize(uint32_t *r, const uint32_t *y, const BarrettMo
 template <int N, int W, bool CT, class Table>
 MPB_GHD void powm_barrett_item(uint32_t *r, const uint32_t *base, const uint32_t *e, int ewords,
                                const BarrettModCtx<N> &c, Table &tab) {
-  uint32_t acc[N], b[N];
+  uint32_t acc[N];
   MPB_UNROLL
-  for (int j = 0; j < N; j++) b[j] = j == 0 ? 1u : 0u;
-  tab.store(0, b);  // 1 < m'
+  for (int j = 0; j < N; j++) acc[j] = j == 0 ? 1u : 0u;
+  tab.store(0, acc);  // 1 < m'
   tab.store(1, base);
   copy_words<N>(acc, base);
   const int nwin = (32 * ewords + W - 1) / W;
@@ -144,7 +169,7 @@ MPB_GHD void powm_barrett_item(uint32_t *r, const uint32_t *base, const uint32_t
   int win = nwin - 1, in_win = 0;
   MPB_NOUNROLL
   for (int step = 0; step < total; step++) {
-    int sel = 1;  // table build: acc = acc * base
+    TableWords<Table> b{tab, 1};  // table build: acc = acc * base
     bool sqr = false;
     if (step >= table_steps) {
       if (step == table_steps) {
@@ -158,19 +183,13 @@ MPB_GHD void powm_barrett_item(uint32_t *r, const uint32_t *base, const uint32_t
         uint32_t bits = window_bits<W>(e, ewords, win * W);
         if (CT) {
           table_select_ct<N, W>(tab, bits);
-          sel = 1 << W;
+          b.sel = 1 << W;
         } else {
-          sel = (int)bits;
+          b.sel = (int)bits;
         }
       }
     }
-    if (sqr) {
-      copy_words<N>(b, acc);
-    } else {
-      MPB_UNROLL
-      for (int j = 0; j < N; j++) b[j] = tab.word(sel, j);
-    }
-    barrett_mul<N>(acc, acc, b, c);
+    barrett_mul<N>(acc, acc, b, c, sqr);
     if (step < table_steps) {
       tab.store(step + 2, acc);
     } else if (!sqr) {
