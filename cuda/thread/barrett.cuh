@@ -169,8 +169,8 @@ MPB_GHD void powm_barrett_item(uint32_t *r, const uint32_t *base, const uint32_t
   int win = nwin - 1, in_win = 0;
   MPB_NOUNROLL
   for (int step = 0; step < total; step++) {
-    TableWords<Table> b{tab, 1};  // table build: acc = acc * base
-    bool sqr = false;
+    bool sqr = false, tab_read = false;  // tab_read: product by the window's entry
+    uint32_t bits = 1;                   // table build: acc = acc * base
     if (step >= table_steps) {
       if (step == table_steps) {
         MPB_UNROLL
@@ -180,16 +180,25 @@ MPB_GHD void powm_barrett_item(uint32_t *r, const uint32_t *base, const uint32_t
       if (sqr) {
         in_win++;
       } else {
-        uint32_t bits = window_bits<W>(e, ewords, win * W);
-        if (CT) {
-          table_select_ct<N, W>(tab, bits);
-          b.sel = 1 << W;
-        } else {
-          b.sel = (int)bits;
-        }
+        bits = window_bits<W>(e, ewords, win * W);
+        tab_read = true;
       }
     }
-    barrett_mul<N>(acc, acc, b, c, sqr);
+    // the second operand in registers: acc itself, or the table entry (in CT mode first copied
+    // into the scratch entry 2^W by the masked scan of every entry)
+    int sel = (int)bits;
+    if (CT && tab_read) {
+      table_select_ct<N, W>(tab, bits);
+      sel = 1 << W;
+    }
+    uint32_t b[N];
+    if (sqr) {
+      copy_words<N>(b, acc);
+    } else {
+      MPB_UNROLL
+      for (int j = 0; j < N; j++) b[j] = tab.word(sel, j);
+    }
+    barrett_mul<N>(acc, acc, RegWords{b}, c);
     if (step < table_steps) {
       tab.store(step + 2, acc);
     } else if (!sqr) {
