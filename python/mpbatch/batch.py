@@ -798,8 +798,8 @@ def _mulmod_rows(ctx, A, B, M, m_rows, out=None):
 
 def powmod(bases, exps, m, ctx: Optional[Context] = None) -> List[int]:
     """[bases[i] ** e mod m] with e = exps (one int for all) or exps[i] (a list), and m one
-    shared modulus or a list of one modulus per item.  m must be odd and > 1, 0 <= base < m,
-    e >= 0 (the library's Montgomery exponentiation)."""
+    shared modulus or a list of one modulus per item.  m must be > 1 (any parity: odd moduli
+    by Montgomery, even ones by Barrett), 0 <= base < m, e >= 0."""
     bases = _as_list(bases, "bases")
     count = len(bases)
     ms, m_rows = _moduli(m, count)
@@ -1062,7 +1062,7 @@ def mulmod_limbs(a: np.ndarray, b: np.ndarray, m: np.ndarray,
 def powmod_limbs(bases: np.ndarray, exps: np.ndarray, m: np.ndarray,
                  ctx: Optional[Context] = None, out: Optional[np.ndarray] = None) -> np.ndarray:
     """bases (count, w); exps (e_w,) / (1, e_w) shared or (count, e_w); m (w,) / (1, w) or
-    (count, w)."""
+    (count, w); every m > 1 (odd or even), bases < m."""
     a = _arr(bases, "bases")
     _check_nonempty(a, "bases")
     M, m_rows = _rows_arg(m, "m", a.shape[0], a.shape[1])

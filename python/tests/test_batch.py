@@ -199,12 +199,35 @@ def test_powmod(rng, cpu):
         assert powmod(bases[:5], e, m, ctx=ct) == [pow(x, e, m) for x in bases[:5]]
 
 
+def test_powmod_even_moduli(rng, cpu):
+    need("mpb_batch_powm")
+    for bits in SIZES:
+        hard = [2, 1 << (bits - 1), (1 << bits) - 2, rng.getrandbits(bits - 8) << 8 | 256]
+        ms = [odd_modulus(rng, bits) & ~1 for _ in range(5)] + [h for h in hard if h > 1]
+        for m in ms:
+            bases = [rng.randrange(m) for _ in range(6)] + [0, 1, m - 1]
+            exps = [rng.getrandbits(min(bits, 300)) for _ in range(len(bases) - 2)] + [0, (1 << 64) - 1]
+            assert powmod(bases, exps, m, ctx=cpu) == [pow(x, e, m) for x, e in zip(bases, exps)]
+        # per-item moduli, odd and even mixed, constant time on and off
+        mixed = ms + [odd_modulus(rng, bits) for _ in range(4)]
+        bs = [rng.randrange(mm) for mm in mixed]
+        e = rng.getrandbits(min(bits, 256))
+        for ctv in (False, True):
+            with Context("cpu", constant_time=ctv) as c:
+                assert powmod(bs, e, mixed, ctx=c) == [pow(x, e, mm) for x, mm in zip(bs, mixed)]
+        assert powmod(bs, e, mixed) == [pow(x, e, mm) for x, mm in zip(bs, mixed)]
+
+
 def test_powmod_errors():
     need("mpb_batch_powm")
     with pytest.raises(ValueError):
-        powmod([1, 2], 3, 10)  # even modulus
+        powmod([1, 2], 3, [10, 1])  # modulus 1 (even ones are valid)
     with pytest.raises(ValueError):
         powmod([1], 3, 1)
+    with pytest.raises(ValueError):
+        powmod([1], 3, 0)
+    with pytest.raises(ValueError):
+        powmod([10], 3, 10)  # base >= an even m
     with pytest.raises(ValueError):
         powmod([8], 3, 7)  # base >= m
     with pytest.raises(ValueError, match="exponents for 2 bases"):
