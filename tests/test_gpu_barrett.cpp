@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 
+#include "../cuda/host/barrett_ctx.h"
 #include "../cuda/thread/coop_barrett.cuh"
 #include "support/gpu_words.h"
 #include "support/oracle.h"
@@ -225,7 +226,34 @@ void check_coop_powm(uint64_t salt, int iters, int max_ewords) {
   }
 }
 
+// The library's host precomputation (cuda/host/barrett_ctx.h, used by gpu_backend.cu) equals
+// the GMP one on every modulus kind.
+template <int N>
+void check_host_ctx(uint64_t salt, int iters) {
+  auto rng = make_rng(salt);
+  auto a = std::make_unique<BarrettModCtx<N>>();
+  auto b = std::make_unique<BarrettModCtx<N>>();
+  for (int it = 0; it < iters; it++) {
+    Z m;
+    modulus(rng, m, N, it);
+    make_barrett_gmp<N>(*a, m);
+    auto limbs = limbs_of(m, N / 2);
+    make_barrett_ctx<N>(*b, limbs.data());
+    INFO("N=" << N << " it=" << it << " m=" << to_hex(m));
+    REQUIRE(std::memcmp(a.get(), b.get(), sizeof *a) == 0);
+  }
+}
+
 } // namespace
+
+TEST_CASE("GPU Barrett constants: host precomputation (mpn) vs GMP", "[gpu][host][barrett]") {
+  check_host_ctx<2>(841, 200);
+  check_host_ctx<4>(842, 200);
+  check_host_ctx<16>(843, 100);
+  check_host_ctx<32>(844, 100);
+  check_host_ctx<64>(845, 50);
+  check_host_ctx<256>(846, 24);
+}
 
 TEST_CASE("GPU per-thread Barrett reduction, product and un-normalization vs GMP", "[gpu][host][barrett]") {
   check_reduce<1>(801, 400);
