@@ -27,7 +27,7 @@
 namespace mpb {
 namespace gpu {
 
-// Constants of one modulus, precomputed on the host (cuda/host/gpu_backend.cu).
+// Constants of one modulus, precomputed on the host (cuda/host/barrett_ctx.h).
 template <int N>
 struct BarrettModCtx {
   uint32_t m[N];    // m' = m * 2^k, top bit set
