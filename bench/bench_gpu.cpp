@@ -9,7 +9,9 @@
 // prints a table, the AUTO-vs-best summary and the CPU/GPU crossovers.
 //
 //   bench_gpu [--out DIR] [--max-batch N] [--check N] [--cap SECONDS] [--bits 1024,2048,...]
-//             [--ops powm,powm_ct,rsa_crt,mul,modmul,gf2x] [--no-cpu]
+//             [--ops powm,powm_ct,powm_even,rsa_crt,mul,modmul,gf2x] [--no-cpu]
+// powm_even: as powm with an even modulus (the Barrett kernels; bound_pct against the
+// Montgomery bound).
 // --cap: a configuration stops growing its batch once a run would take longer than this
 // (the throughput has long reached its plateau by then); default 2 s.
 #include <gmp.h>
@@ -108,7 +110,7 @@ int main(int argc, char **argv) {
   double cap = 2.0;
   bool cpu = true;
   std::vector<int> bits_list = {1024, 2048, 4096, 8192};
-  std::set<std::string> ops = {"powm", "powm_ct", "rsa_crt", "mul", "modmul", "gf2x"};
+  std::set<std::string> ops = {"powm", "powm_ct", "powm_even", "rsa_crt", "mul", "modmul", "gf2x"};
   for (int i = 1; i < argc; i++) {
     if (!std::strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
     else if (!std::strcmp(argv[i], "--max-batch") && i + 1 < argc) max_batch = std::strtoull(argv[++i], nullptr, 0);
@@ -295,15 +297,17 @@ int main(int argc, char **argv) {
     }
 
   // ---- modular exponentiation: shared modulus, full-length per-item exponents ----
-  for (const char *op : {"powm", "powm_ct"}) {
+  for (const char *op : {"powm", "powm_ct", "powm_even"}) {
     if (!ops.count(op)) continue;
     const bool ct = !std::strcmp(op, "powm_ct");
+    const bool even = !std::strcmp(op, "powm_even");
     for (int bits : bits_list) {
       const size_t w = bits / 64;
       if (!mpb::gpu::powm_width_supported(w)) continue;
       std::vector<uint64_t> m(w);
       for (auto &x : m) x = rng();
       m[0] |= 1;
+      if (even) m[0] &= ~1ull;  // the Barrett kernels
       m[w - 1] |= 1ull << 63;
       std::vector<uint64_t> base, e, r;
       auto ensure = [&](size_t n) {
@@ -319,10 +323,10 @@ int main(int argc, char **argv) {
       auto cfs = configs(mpb::gpu::powm_tpi(w, 0), tpis, cpu);
       // the other Montgomery arithmetics of the one-thread kernels, and (variable time) fixed
       // windows next to the sliding ones; a combination without a kernel is skipped
-      for (int v = 0; v < 3; v++)
+      for (int v = 0; v < 3 && !even; v++)  // (the Barrett kernels have one arithmetic)
         if (v != mpb::tuning::GPU_POWM_MONT && mpb::gpu::powm_tpi(w, 1) == 1)
           cfs.push_back({"cuda-mont" + std::to_string(v), 1, -1, v, false});
-      if (!ct) cfs.push_back({"cuda-fixed", mpb::gpu::powm_tpi(w, 0), -1, -1, true});
+      if (!ct && !even) cfs.push_back({"cuda-fixed", mpb::gpu::powm_tpi(w, 0), -1, -1, true});
       for (auto &cf : cfs) {
         sweep(
             [&](size_t batch) -> double {

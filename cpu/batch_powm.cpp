@@ -101,22 +101,21 @@ int powm_engine(Call &call, const Settings &s, limb *r, const limb *base, size_t
                 const limb *e, size_t ew, size_t e_stride, const limb *m, size_t m_stride,
                 size_t width, size_t count, bool ct) {
   call.set_ct(ct);
-  bool any_even = false;
-  for (size_t i = 0; i < (m_stride == 0 ? 1 : count) && !any_even; i++) any_even = (m[i * m_stride] & 1) == 0;
-  if (any_even) {
-    if (s.backend == MPB_BACKEND_CUDA)
-      return call.fail(MPB_EUNSUPPORTED, MPB_ARG_CTX, -1, "cuda: no GPU kernel for even moduli (Barrett runs on the CPU)");
-    const char *why = s.backend == MPB_BACKEND_AUTO ? "auto: even modulus: CPU Barrett"
-                      : s.backend == MPB_BACKEND_CPU ? "forced cpu: even modulus: Barrett"
-                                                     : "even modulus: CPU Barrett (engine is Montgomery only)";
-    return powm_any_parity(call, s, r, base, base_stride, e, ew, e_stride, m, m_stride, width, count, ct, why);
-  }
   char gpu_why[112] = {0};
   {
-    int gst = MPB_OK;
+    int gst = MPB_OK;  // the GPU serves even moduli too (Barrett kernels) at its widths
     if (gpu_try_powm(call, s, r, base, base_stride, e, ew, e_stride, m, m_stride, width, count, ct, &gst,
                      gpu_why, sizeof gpu_why))
       return gst == MPB_OK ? call.finish(MPB_OK) : call.fail(gst, MPB_ARG_CTX, -1, gpu_why);
+  }
+  bool any_even = false;
+  for (size_t i = 0; i < (m_stride == 0 ? 1 : count) && !any_even; i++) any_even = (m[i * m_stride] & 1) == 0;
+  if (any_even) {
+    const char *why = std::strstr(gpu_why, "GPU failed") ? gpu_why
+                      : s.backend == MPB_BACKEND_AUTO ? "auto: even modulus: CPU Barrett"
+                      : s.backend == MPB_BACKEND_CPU  ? "forced cpu: even modulus: Barrett"
+                                                      : "even modulus: CPU Barrett (engine is Montgomery only)";
+    return powm_any_parity(call, s, r, base, base_stride, e, ew, e_stride, m, m_stride, width, count, ct, why);
   }
   const bool shared_m = (m_stride == 0);
   size_t mn_max = 0;  // the largest normalized modulus size

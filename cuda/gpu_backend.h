@@ -53,7 +53,9 @@ int modmul_kernel_for(size_t width);
 // True when even moduli of this width have a GPU kernel (the one-thread CRT variant).
 bool modmul_even_supported(size_t width);
 
-// r = base^e mod m; m odd > 1 (m_rows 1 or count), e rows of e_width limbs (e_rows 1 or count).
+// r = base^e mod m; m > 1 of any parity (m_rows 1 or count), e rows of e_width limbs (e_rows 1
+// or count). All moduli odd: Montgomery kernels; any modulus row even: the whole call runs on
+// the Barrett kernels (cuda/thread/barrett.cuh, coop_barrett.cuh; same sizes and mappings).
 int powm(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width, size_t e_rows,
          const uint64_t *m, size_t m_rows, size_t width, size_t count, const Options &opt,
          char *why, size_t why_len);

@@ -2,7 +2,8 @@
 // Montgomery) against GMP item by item: shared and per-item moduli, hard moduli (2, 2^k,
 // 2^k * odd, all ones but the low bit, top limbs zero), hard bases and exponents, constant
 // time on and off, 1 and 2 threads, every backend setting, and the contract (m = 0 or 1,
-// base >= m: MPB_EVAL naming the item, outputs untouched; forced CUDA: MPB_EUNSUPPORTED).
+// base >= m: MPB_EVAL naming the item, outputs untouched; forced CUDA at a width without a
+// GPU kernel: MPB_EUNSUPPORTED). The GPU Barrett kernels: tests/test_gpu_barrett.cpp, tests/cuda/.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -164,7 +165,8 @@ TEST_CASE("batch powm with even moduli: every backend setting, and the contract"
     check_rows(r, base, e, w, cnt, m, cnt, w, cnt);
   }
   REQUIRE(mpb_ctx_set_backend(ctx.c, MPB_BACKEND_AUTO) == MPB_OK);
-  // forced CUDA: unsupported for even moduli (or no CUDA at all), nothing written
+  // forced CUDA: 256-bit moduli have no GPU kernel (MPB_EUNSUPPORTED); the Barrett kernels'
+  // sizes need a device (tests/cuda/); either way nothing is written
   if (mpb_ctx_set_backend(ctx.c, MPB_BACKEND_CUDA) == MPB_OK) {
     std::fill(r.begin(), r.end(), CANARY);
     mpb_call_info info;

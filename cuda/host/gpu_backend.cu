@@ -17,6 +17,7 @@
 #include "../gpu_backend.h"
 #include "../kernels/kernels.h"
 #include "../thread/powm.cuh"
+#include "barrett_ctx.h"
 #include "run.h"
 
 namespace mpb {
@@ -222,22 +223,30 @@ int run_split(size_t count, const Options &opt, char *why, size_t why_len,
 
 namespace {
 
+// barrett: every item by the Barrett kernels (BarrettModCtx), else Montgomery (ModCtx).
 template <int N>
 int powm_n(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width, size_t e_rows,
-           const uint64_t *m, size_t m_rows, size_t count, int tpi, const Options &opt, char *why,
-           size_t why_len) {
-  std::vector<ModCtx<N>> ctx(m_rows);
+           const uint64_t *m, size_t m_rows, size_t count, int tpi, bool barrett, const Options &opt,
+           char *why, size_t why_len) {
+  std::vector<ModCtx<N>> ctx(barrett ? 0 : m_rows);
+  std::vector<BarrettModCtx<N>> bctx(barrett ? m_rows : 0);
   parallel_for(m_rows, [&](size_t a, size_t b) {
-    for (size_t i = a; i < b; i++) make_modctx<N>(ctx[i], m + i * (N / 2));
+    for (size_t i = a; i < b; i++) {
+      if (barrett) make_barrett_ctx<N>(bctx[i], m + i * (N / 2));
+      else make_modctx<N>(ctx[i], m + i * (N / 2));
+    }
   });
+  const void *ctx_host = barrett ? (const void *)bctx.data() : (const void *)ctx.data();
+  const size_t ctx_bytes = barrett ? sizeof(BarrettModCtx<N>) : sizeof(ModCtx<N>);
   return run_split(count, opt, why, why_len, [&](int dev, size_t first, size_t n, char *w, size_t wl) -> int {
-    int grid = tpi > 1 ? powm_coop_grid(N, tpi, opt.constant_time, dev, opt.fixed_window)
-                       : powm_grid(N, opt.constant_time, dev, opt.mont_variant, opt.fixed_window);
+    int grid = barrett ? powm_barrett_grid(N, tpi, opt.constant_time, dev)
+               : tpi > 1 ? powm_coop_grid(N, tpi, opt.constant_time, dev, opt.fixed_window)
+                         : powm_grid(N, opt.constant_time, dev, opt.mont_variant, opt.fixed_window);
     if (grid <= 0) return say(w, wl, "device %d: no resident blocks for the kernel", dev), MPB_EDEVICE;
     std::vector<Input> ins = {
         {base, N * 4, true},
         {e, e_width * 8, e_rows != 1},                // per item, or one shared row
-        {ctx.data(), sizeof(ModCtx<N>), m_rows != 1},
+        {ctx_host, ctx_bytes, m_rows != 1},
     };
     const size_t threads = (size_t)grid * kBlockThreads;
     size_t tbytes = (tpi > 1 ? coop_table_words(N, tpi, threads) : table_words(N, threads)) * 4;
@@ -259,6 +268,7 @@ int powm_n(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width,
           L.table = (uint32_t *)d_table;
           L.count = cn;
           L.grid = grid;
+          if (barrett) return launch_powm_barrett(L, s);
           return tpi > 1 ? launch_powm_coop(L, s) : launch_powm(L, s);
         },
         w, wl);
@@ -383,9 +393,17 @@ int powm(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width, s
         opt.mont_variant, opt.constant_time ? " (constant time)" : "");
     return MPB_EUNSUPPORTED;
   }
+  // Any even modulus row: the whole call on the Barrett kernels (one kernel per call; odd rows
+  // of a mixed batch are served correctly by Barrett too).
+  bool barrett = false;
+  for (size_t i = 0; i < m_rows && !barrett; i++) barrett = (m[i * width] & 1) == 0;
+  if (barrett && !powm_barrett_supported((int)(2 * width), tpi)) {
+    say(why, why_len, "no GPU Barrett kernel for %zu-bit even moduli with %d threads per item", width * 64, tpi);
+    return MPB_EUNSUPPORTED;
+  }
 #define MPB_POWM_CASE(w)                                                                            \
   case w:                                                                                           \
-    return powm_n<2 * w>(r, base, e, e_width, e_rows, m, m_rows, count, tpi, opt, why, why_len);
+    return powm_n<2 * w>(r, base, e, e_width, e_rows, m, m_rows, count, tpi, barrett, opt, why, why_len);
   switch (width) {
     MPB_POWM_CASE(8)
     MPB_POWM_CASE(16)

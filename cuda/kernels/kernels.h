@@ -88,6 +88,14 @@ int rsa_coop_grid(int half_nwords, int tpi, int device);
 size_t coop_table_words(int nwords, int tpi, size_t threads);
 cudaError_t launch_powm_coop(const PowmLaunch &L, cudaStream_t s);
 cudaError_t launch_rsa_coop(const RsaLaunch &L, cudaStream_t s);
+// Barrett exponentiation for any modulus (barrett_kernels.cu), even ones included: the same
+// PowmLaunch with L.mods = BarrettModCtx<nwords>[1 or count] (cuda/thread/barrett.cuh); tpi 1
+// at 16/32 words, else the cooperative pairs of powm_coop_supported. Tables: table_words (tpi
+// 1) or coop_table_words.
+bool powm_barrett_supported(int nwords, int tpi);
+int powm_barrett_grid(int nwords, int tpi, bool constant_time, int device);
+size_t barrett_ctx_bytes(int nwords);  // sizeof(BarrettModCtx<nwords>), 0 when no kernel
+cudaError_t launch_powm_barrett(const PowmLaunch &L, cudaStream_t s);
 cudaError_t launch_mul(int nwords, bool delayed_carry, uint32_t *out, const uint32_t *a,
                        const uint32_t *b, size_t count, int grid, cudaStream_t s);
 

@@ -37,11 +37,24 @@ void reduce_rows(std::vector<uint64_t> &v, const std::vector<uint64_t> &m, size_
 
 // One powm run on the device checked against mpz_powm: `count` items, modulus shared
 // (m_rows 1) or per item, exponents of e_width limbs, `tpi` threads per item (0: default).
+// even: even moduli (the Barrett kernels); per item, rows cycle through random even, shorter
+// (top limb zero), odd (a mixed batch), 2^k * odd, and 2^k.
 void check_powm_device(std::mt19937_64 &rng, size_t width, int tpi, bool per_item_mod, bool ct,
-                       size_t count, size_t e_width) {
+                       size_t count, size_t e_width, bool even = false) {
   size_t m_rows = per_item_mod ? count : 1;
   auto m = random_rows(rng, m_rows, width);
   for (size_t i = 0; i < m_rows; i++) m[i * width] |= 1, m[i * width + width - 1] |= 1ull << 63;
+  for (size_t i = 0; even && i < m_rows; i++) {
+    uint64_t *mi = &m[i * width];
+    mi[0] &= ~1ull;
+    switch (i % 5) {
+      case 1: mi[width - 1] = 0, mi[width - 2] |= 1ull << 63; break;
+      case 2: mi[0] |= 1; break;
+      case 3: mi[0] = (mi[0] | 1) << (i % 64), mi[0] = mi[0] ? mi[0] : 2; break;
+      case 4: std::fill(mi, mi + width, 0), mi[width - 1 - i % width] = 1ull << (i % 61 + 2); break;
+      default: break;
+    }
+  }
   auto base = random_rows(rng, count, width);
   reduce_rows(base, m, width, count, m_rows);
   for (size_t i = 0; i < count && i < 4; i++) {  // hard bases: 0, 1, m-1, 2^k
@@ -57,7 +70,7 @@ void check_powm_device(std::mt19937_64 &rng, size_t width, int tpi, bool per_ite
   o.constant_time = ct;
   o.tpi = tpi;
   char why[160] = {0};
-  INFO("powm " << width * 64 << " bits, tpi " << mpb::gpu::powm_tpi(width, tpi) << ", per-item modulus "
+  INFO("powm " << width * 64 << " bits, tpi " << mpb::gpu::powm_tpi(width, tpi) << ", even " << even << ", per-item modulus "
                << per_item_mod << ", ct " << ct << ", " << count << " items, exponent " << e_width * 64
                << " bits");
   REQUIRE(mpb::gpu::powm(r.data(), base.data(), e.data(), e_width, count, m.data(), m_rows, width, count, o,
@@ -95,6 +108,36 @@ TEST_CASE("GPU powm vs GMP (shared and per-item moduli, constant time or not)", 
       check_powm_device(rng, width, tpi, false, false, count, 2);
       check_powm_device(rng, width, tpi, true, true, std::min<size_t>(count, 10000), 2);
       check_powm_device(rng, width, tpi, false, true, std::min<size_t>(count, 2048 * 32 / width * 32 / width), width);
+    }
+}
+
+TEST_CASE("GPU powm with even moduli (Barrett kernels) vs GMP", "[cuda]") {
+  if (!have_gpu_device("GPU execution")) {
+    std::vector<uint64_t> x(8, 1), m(8, 4);
+    char why[160] = {0};
+    mpb::gpu::Options o;
+    int st = mpb::gpu::powm(x.data(), x.data(), x.data(), 1, 1, m.data(), 1, 8, 1, o, why, sizeof why);
+    CHECK(st == MPB_EDEVICE);
+    return;
+  }
+  const size_t count = gpu_test_items();
+  auto rng = make_rng(502);
+  // the scheme of the odd test: full-width exponents at 512 and 1024 bits, 128-bit exponents on
+  // every item at 2048..8192 bits plus fewer items with full-width ones
+  for (size_t width : {8, 16})
+    for (int tpi : {1, 4}) {
+      if (mpb::gpu::powm_tpi(width, tpi) != tpi) continue;
+      for (int per_item_mod = 0; per_item_mod < 2; per_item_mod++)
+        for (int ct = 0; ct < 2; ct++) check_powm_device(rng, width, tpi, per_item_mod, ct, count, width, true);
+    }
+  for (size_t width : {32, 64, 128})
+    for (int tpi : {4, 8, 16, 32}) {
+      if (mpb::gpu::powm_tpi(width, tpi) != tpi) continue;
+      check_powm_device(rng, width, tpi, false, true, count, 2, true);
+      check_powm_device(rng, width, tpi, false, false, count, 2, true);
+      check_powm_device(rng, width, tpi, true, true, std::min<size_t>(count, 10000), 2, true);
+      check_powm_device(rng, width, tpi, false, true, std::min<size_t>(count, 2048 * 32 / width * 32 / width), width,
+                        true);
     }
 }
 

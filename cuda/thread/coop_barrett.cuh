@@ -1,0 +1,135 @@
+// cuda/thread/coop_barrett.cuh: Barrett exponentiation for any modulus m > 1 (even ones
+// included) by a group of TPI threads per item (host + device; slot convention of coop.cuh).
+// The arithmetic is that of barrett.cuh (normalized m' = m * 2^k, mu = 2^(32N) + mu', the
+// error bound there: r < 4m' before three masked subtractions), on slices:
+//   q        = xh + high half of xh * mu'        coop_mul_full, coop_add
+//   (t, tN)  = q * m' (low N words and word N)  coop_mul_full (word N: lane 0's first high word)
+//   (top, r) = (xl, xN) - (t, tN)                coop_sub plus one word common to the group
+//   3 x: (top, r) -= m' when (top, r) >= m'     coop_sub, masks (no branch on the value)
+// The word above the N-word slices ("top", at most 3) is a small value common to the group,
+// like the one coop_settle returns. The exponentiation follows coop_powm_chain's schedule and
+// table (coop_powm.cuh): fixed windows, entry 0 = 1, masked table scan in CT mode.
+#pragma once
+#include "barrett.cuh"
+#include "coop_powm.cuh"
+
+namespace mpb {
+namespace gpu {
+
+// r = x mod m' for x = xh * 2^(32N) + xl < m'^2. r may alias xl (not xh).
+template <class G, int W>
+MPB_GHD void coop_barrett_reduce(const G &g, uint32_t (*r)[W], const uint32_t (*xl)[W],
+                                 const uint32_t (*xh)[W], const BarrettModCtx<G::TPI * W> &c) {
+  uint32_t k[G::S][W], lo[G::S][W], hi[G::S][W], q[G::S][W];
+  coop_load<G, W>(g, k, c.mu);
+  coop_mul_full<G, W>(g, lo, hi, xh, k);
+  (void)coop_add<G, W>(g, q, xh, hi);  // q < 2^(32N): no carry out
+  uint32_t w0[G::S], xN[G::S], tN[G::S];
+  MPB_LANES(s) w0[s] = xh[s][0];
+  g.bcast(xN, w0, 0);  // word N of x
+  coop_load<G, W>(g, k, c.m);
+  coop_mul_full<G, W>(g, lo, hi, q, k);
+  MPB_LANES(s) w0[s] = hi[s][0];
+  g.bcast(tN, w0, 0);  // word N of q*m'
+  uint32_t borrow = coop_sub<G, W>(g, r, xl, lo);
+  uint32_t top = xN[0] - tN[0] - borrow;  // r < 4m': top <= 3
+  MPB_UNROLL
+  for (int pass = 0; pass < 3; pass++) {
+    uint32_t b = coop_sub<G, W>(g, lo, r, k);
+    uint32_t st = top - b;
+    uint32_t keep = (uint32_t)0 - (st >> 31);  // all ones when (top, r) < m'
+    MPB_LANES(s) {
+      MPB_UNROLL
+      for (int j = 0; j < W; j++) r[s][j] = select(keep, r[s][j], lo[s][j]);
+    }
+    top = select(keep, top, st);
+  }
+}
+
+// r = a*b mod m' for a, b < m'. r may alias a or b.
+template <class G, int W>
+MPB_GHD void coop_barrett_mul(const G &g, uint32_t (*r)[W], const uint32_t (*a)[W], const uint32_t (*b)[W],
+                              const BarrettModCtx<G::TPI * W> &c) {
+  uint32_t lo[G::S][W], hi[G::S][W];
+  coop_mul_full<G, W>(g, lo, hi, a, b);
+  coop_barrett_reduce<G, W>(g, r, lo, hi, c);
+}
+
+// r = y mod m for y < m' (see barrett_unnormalize): z = y * 2^k mod m', r = (z * 2^(32N-1-k))
+// >> (32N - 1). r may alias y.
+template <class G, int W>
+MPB_GHD void coop_barrett_unnormalize(const G &g, uint32_t (*r)[W], const uint32_t (*y)[W],
+                                      const BarrettModCtx<G::TPI * W> &c) {
+  uint32_t x[G::S][W], lo[G::S][W], hi[G::S][W];
+  coop_load<G, W>(g, x, c.p2k);
+  coop_barrett_mul<G, W>(g, x, y, x, c);
+  coop_load<G, W>(g, r, c.p2r);
+  coop_mul_full<G, W>(g, lo, hi, x, r);
+  // bit 31 of the word below each lane's first word: the previous lane's last high word, for
+  // lane 0 the top word of the low half (the top lane's last low word)
+  uint32_t last[G::S], prev[G::S], lotop[G::S];
+  MPB_LANES(s) {
+    last[s] = hi[s][W - 1];
+    x[s][0] = lo[s][W - 1];
+  }
+  g.up1(prev, last);
+  MPB_LANES(s) last[s] = x[s][0];
+  g.bcast(lotop, last, G::TPI - 1);
+  MPB_LANES(s) {
+    uint32_t below = g.lane(s) == 0 ? lotop[s] : prev[s];
+    MPB_UNROLL
+    for (int j = W - 1; j >= 1; j--) r[s][j] = (hi[s][j] << 1) | (hi[s][j - 1] >> 31);
+    r[s][0] = (hi[s][0] << 1) | (below >> 31);
+  }
+}
+
+// r = base^e mod m (base < m). Same schedule, table and readers as coop_powm_item.
+template <class G, int W, int WIN, bool CT, class Table>
+MPB_GHD void coop_powm_barrett_item(const G &g, uint32_t (*r)[W], const uint32_t (*base)[W],
+                                    const uint32_t *e, int ewords, const BarrettModCtx<G::TPI * W> &c,
+                                    Table &tab) {
+  uint32_t x[G::S][W], acc[G::S][W];
+  coop_set_one<G, W>(g, x);
+  coop_tab_store<G, W>(g, tab, 0, x);  // 1 < m'
+  coop_tab_store<G, W>(g, tab, 1, base);
+  MPB_LANES(s) {
+    MPB_UNROLL
+    for (int j = 0; j < W; j++) acc[s][j] = base[s][j];
+  }
+  const int nwin = (32 * ewords + WIN - 1) / WIN;
+  const int table_steps = (1 << WIN) - 2;
+  const int total = table_steps + nwin + (nwin - 1) * WIN;
+  int win = nwin - 1, in_win = 0;
+  MPB_NOUNROLL
+  for (int step = 0; step < total; step++) {
+    bool sqr = false;
+    if (step < table_steps) {
+      coop_tab_load<G, W>(g, tab, 1, x);  // table build: acc = acc * base
+    } else {
+      if (step == table_steps) coop_set_one<G, W>(g, acc);
+      sqr = (win != nwin - 1) && in_win < WIN;
+      if (sqr) {
+        in_win++;
+        MPB_LANES(s) {
+          MPB_UNROLL
+          for (int j = 0; j < W; j++) x[s][j] = acc[s][j];
+        }
+      } else {
+        uint32_t sel = window_bits<WIN>(e, ewords, win * WIN);
+        if (CT) coop_tab_load_ct<G, W, WIN>(g, tab, sel, x);
+        else coop_tab_load<G, W>(g, tab, (int)sel, x);
+      }
+    }
+    coop_barrett_mul<G, W>(g, acc, acc, x, c);
+    if (step < table_steps) {
+      coop_tab_store<G, W>(g, tab, step + 2, acc);
+    } else if (!sqr) {
+      win--;
+      in_win = 0;
+    }
+  }
+  coop_barrett_unnormalize<G, W>(g, r, acc, c);
+}
+
+} // namespace gpu
+} // namespace mpb
