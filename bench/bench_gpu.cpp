@@ -36,6 +36,7 @@
 
 #include "../cuda/gpu_backend.h"
 #include "common/report.h"
+#include "common/rsa_key.h"
 
 namespace {
 
@@ -207,32 +208,11 @@ int main(int argc, char **argv) {
     for (int bits : bits_list) {
       const size_t w = bits / 64, hw = w / 2;
       if (!mpb::gpu::rsa_half_width_supported(hw)) continue;
-      mpz_t p, q, n, e, d, t, phi, dp, dq, qi;
-      mpz_inits(p, q, n, e, d, t, phi, dp, dq, qi, nullptr);
       gmp_randstate_t rs;
       gmp_randinit_default(rs);
       gmp_randseed_ui(rs, (unsigned long)bits);
-      mpz_set_ui(e, 65537);
-      do {
-        mpz_urandomb(p, rs, bits / 2);
-        mpz_setbit(p, bits / 2 - 1);
-        mpz_setbit(p, bits / 2 - 2);
-        mpz_nextprime(p, p);
-        mpz_urandomb(q, rs, bits / 2);
-        mpz_setbit(q, bits / 2 - 1);
-        mpz_setbit(q, bits / 2 - 2);
-        mpz_nextprime(q, q);
-        mpz_mul(n, p, q);
-        mpz_sub_ui(t, p, 1);
-        mpz_sub_ui(phi, q, 1);
-        mpz_lcm(phi, phi, t);
-      } while (mpz_sizeinbase(n, 2) != (size_t)bits || mpz_sizeinbase(p, 2) != (size_t)bits / 2 ||
-               mpz_sizeinbase(q, 2) != (size_t)bits / 2 || !mpz_invert(d, e, phi));
-      mpz_sub_ui(t, p, 1);
-      mpz_mod(dp, d, t);
-      mpz_sub_ui(t, q, 1);
-      mpz_mod(dq, d, t);
-      mpz_invert(qi, q, p);
+      const mpbench::RsaKey key(rs, bits);
+      mpz_srcptr p = key.p, q = key.q, n = key.n, e = key.e, dp = key.dp, dq = key.dq, qi = key.qinv;
       auto vn = limbs(n, w), vp = limbs(p, hw), vq = limbs(q, hw), vdp = limbs(dp, hw), vdq = limbs(dq, hw),
            vqi = limbs(qi, hw);
       std::vector<uint64_t> c, r;
@@ -292,7 +272,6 @@ int main(int argc, char **argv) {
               std::fflush(stdout);
             });
       }
-      mpz_clears(p, q, n, e, d, t, phi, dp, dq, qi, nullptr);
       gmp_randclear(rs);
     }
 

@@ -19,6 +19,7 @@
 
 #include <mpbatch/mpbatch.h>
 
+#include "common/rsa_key.h"
 #include "cpu_features.h"
 
 namespace {
@@ -68,27 +69,8 @@ int main(int argc, char **argv) {
   gmp_randstate_t rs;
   gmp_randinit_default(rs);
   gmp_randseed_ui(rs, seed);
-  mpz_t p, q, n, d, e, t1, t2, phi, dp, dq, qi;
-  mpz_inits(p, q, n, d, e, t1, t2, phi, dp, dq, qi, nullptr);
-  mpz_set_ui(e, 65537);
-  do {
-    mpz_urandomb(p, rs, bits / 2);
-    mpz_setbit(p, bits / 2 - 1);
-    mpz_setbit(p, bits / 2 - 2);
-    mpz_nextprime(p, p);
-    mpz_urandomb(q, rs, bits / 2);
-    mpz_setbit(q, bits / 2 - 1);
-    mpz_setbit(q, bits / 2 - 2);
-    mpz_nextprime(q, q);
-    mpz_sub_ui(t1, p, 1);
-    mpz_sub_ui(t2, q, 1);
-    mpz_lcm(phi, t1, t2);
-  } while (mpz_cmp(p, q) == 0 || mpz_sizeinbase(p, 2) != bits / 2 || mpz_sizeinbase(q, 2) != bits / 2 ||
-           !mpz_invert(d, e, phi));
-  mpz_mul(n, p, q);
-  mpz_mod(dp, d, t1);
-  mpz_mod(dq, d, t2);
-  mpz_invert(qi, q, p);
+  const mpbench::RsaKey key(rs, (int)bits);
+  mpz_srcptr p = key.p, q = key.q, n = key.n, e = key.e, d = key.d, dp = key.dp, dq = key.dq, qi = key.qinv;
   std::printf("key: %zu-bit n, e = 65537, generated with GMP in %.2f s (seed %lu)\n", mpz_sizeinbase(n, 2),
               now() - t0, seed);
 
@@ -172,7 +154,7 @@ int main(int argc, char **argv) {
                 std::all_of(out2.begin(), out2.end(), [](uint64_t x) { return x == 0; }) ? "yes" : "no");
   }
   mpb_ctx_destroy(ctx);
-  mpz_clears(p, q, n, d, e, t1, t2, phi, dp, dq, qi, m, c, nullptr);
+  mpz_clears(m, c, nullptr);
   gmp_randclear(rs);
   return status;
 }

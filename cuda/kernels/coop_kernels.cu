@@ -2,14 +2,12 @@
 // per item (cuda/thread/coop*.cuh), for moduli whose operands do not fit one thread's
 // registers (2048..8192 bits) and as the alternative mapping at 1024 bits.
 //
-// Persistent grid: group g handles items g, g + groups, ... The loop bound is uniform across a
-// warp (a group without an item computes on a copy of the last one and stores nothing), so
-// every shuffle and ballot has the whole warp present; inside an item, the sliding-window
-// loop (variable time) runs to the warp's largest step count (coop_powm.cuh, warp_any).
+// Persistent grid with a warp-uniform item loop (for_group_items, device_common.cuh); inside an
+// item, the sliding-window loop (variable time) runs to the warp's largest step count
+// (coop_powm.cuh, warp_any).
 // powm: constant time (fixed windows, masked reads), sliding windows, and fixed windows with
-// direct reads (PowmLaunch::fixed_window, for comparison) per (words, threads per item). The window table is in global memory:
-// lane l of the grid keeps its W-word slice of entry e at table[(e*W + j) * lanes + l]
-// (coalesced across the warp).
+// direct reads (PowmLaunch::fixed_window, for comparison) per (words, threads per item). The
+// window table is in global memory (DevCoopTable, coalesced across the warp).
 #include <cuda_runtime.h>
 
 #include "../thread/coop_powm.cuh"
@@ -20,52 +18,17 @@ namespace mpb {
 namespace gpu {
 namespace {
 
-template <int W>
-struct DevCoopTable {
-  uint32_t *base;  // offset by the thread's index in the grid
-  size_t stride;   // threads in the grid
-  __device__ __forceinline__ uint32_t word(int, int e, int j) const {
-    return base[(size_t)(e * W + j) * stride];
-  }
-  __device__ __forceinline__ void store_word(int, int e, int j, uint32_t x) {
-    base[(size_t)(e * W + j) * stride] = x;
+// Montgomery exponentiation of one item by a group (cuda/thread/coop_powm.cuh) for
+// coop_powm_kernel (device_common.cuh).
+template <int N, int WIN, bool CT, bool SLIDE>
+struct CoopMontItem {
+  using Ctx = ModCtx<N>;
+  template <class G, int W, class Table>
+  __device__ __forceinline__ static void run(const G &g, uint32_t (*r)[W], const uint32_t (*b)[W],
+                                             const uint32_t *e, int ewords, const Ctx &m, Table &tab) {
+    coop_powm_item<G, W, WIN, CT, SLIDE>(g, r, b, e, ewords, m, tab);
   }
 };
-
-// Iterates the items of the calling thread's group with a warp-uniform bound; body(item, real).
-template <int TPI, class Body>
-__device__ __forceinline__ void for_group_items(size_t count, Body body) {
-  const size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  const size_t groups = (size_t)gridDim.x * blockDim.x / TPI;
-  const size_t group = tid / TPI;
-  const size_t warp_first = (tid / 32) * (32 / TPI);
-  for (size_t first = warp_first; first < count; first += groups) {
-    const size_t item = first + (group - warp_first);
-    const bool real = item < count;
-    body(real ? item : count - 1, real);
-  }
-}
-
-template <int TPI, int W, int WIN, bool CT, bool SLIDE>
-__global__ void __launch_bounds__(kBlockThreads, 1)
-coop_powm_kernel(uint32_t *out, const uint32_t *base, const uint32_t *exp, int ewords,
-                 size_t e_stride, const ModCtx<TPI * W> *mods, int m_stride, uint32_t *table,
-                 size_t count) {
-  constexpr int N = TPI * W;
-  using G = DevGroup<TPI>;
-  __shared__ ModCtx<N> shared_mod;
-  if (m_stride == 0) load_shared(&shared_mod, mods);
-  const G g;
-  const size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  DevCoopTable<W> tab{table + tid, (size_t)gridDim.x * blockDim.x};
-  for_group_items<TPI>(count, [&](size_t item, bool real) {
-    const ModCtx<N> &m = m_stride == 0 ? shared_mod : mods[item];
-    uint32_t b[1][W], r[1][W];
-    coop_load<G, W>(g, b, base + item * N);
-    coop_powm_item<G, W, WIN, CT, SLIDE>(g, r, b, exp + item * e_stride, ewords, m, tab);
-    if (real) coop_store<G, W>(g, out + item * N, r);
-  });
-}
 
 template <int TPI, int W, int WIN, bool CT>
 __global__ void __launch_bounds__(kBlockThreads, 1)
@@ -76,8 +39,7 @@ coop_rsa_kernel(uint32_t *out, const uint32_t *c, const RsaCtx<TPI * W> *keys, i
   __shared__ RsaCtx<N> shared_key;
   if (k_stride == 0) load_shared(&shared_key, keys);
   const G g;
-  const size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  DevCoopTable<W> tab{table + tid, (size_t)gridDim.x * blockDim.x};
+  DevCoopTable<W> tab{table + grid_tid(), grid_threads()};
   for_group_items<TPI>(count, [&](size_t item, bool real) {
     const RsaCtx<N> &k = k_stride == 0 ? shared_key : keys[item];
     uint32_t lo[1][W], hi[1][W];
@@ -96,16 +58,13 @@ using CoopPowmKernel = void (*)(uint32_t *, const uint32_t *, const uint32_t *, 
 template <int N, int TPI>
 CoopPowmKernel<N> coop_powm_kernel_for(bool ct, bool fixed) {
   constexpr int W = N / TPI, WIN = Window<N>::W;
-  if (ct) return coop_powm_kernel<TPI, W, WIN, true, false>;
-  return fixed ? coop_powm_kernel<TPI, W, WIN, false, false> : coop_powm_kernel<TPI, W, WIN, false, true>;
+  if (ct) return coop_powm_kernel<TPI, W, CoopMontItem<N, WIN, true, false>>;
+  return fixed ? coop_powm_kernel<TPI, W, CoopMontItem<N, WIN, false, false>>
+               : coop_powm_kernel<TPI, W, CoopMontItem<N, WIN, false, true>>;
 }
 template <int N, int TPI>
 cudaError_t powm_coop(const PowmLaunch &L, cudaStream_t s) {
-  auto *mods = static_cast<const ModCtx<N> *>(L.mods);
-  CoopPowmKernel<N> k = coop_powm_kernel_for<N, TPI>(L.constant_time, L.fixed_window);
-  k<<<L.grid, kBlockThreads, 0, s>>>(L.out, L.base, L.exp, L.ewords, L.e_stride, mods, L.m_stride,
-                                     L.table, L.count);
-  return cudaPeekAtLastError();
+  return launch_powm_kernel<ModCtx<N>>(coop_powm_kernel_for<N, TPI>(L.constant_time, L.fixed_window), L, s);
 }
 template <int N, int TPI>
 int powm_coop_grid_n(bool ct, bool fixed, int device) {
@@ -125,7 +84,7 @@ int rsa_coop_grid_n(int device) {
   return full_grid(coop_rsa_kernel<TPI, W, WIN, true>, device);
 }
 
-#define MPB_COOP_POWM_PAIRS(X) X(32, 4) X(64, 4) X(64, 8) X(128, 16) X(256, 32)
+// MPB_COOP_POWM_PAIRS: device_common.cuh (shared with barrett_kernels.cu)
 #define MPB_COOP_RSA_PAIRS(X) X(32, 4) X(64, 8) X(128, 16)
 
 } // namespace

@@ -13,31 +13,23 @@
 namespace mpb {
 namespace gpu {
 
-// base, out: count rows of N words. exp: rows of ewords words, e_stride = 0 (one exponent
-// for all) or ewords. mods: m_stride = 0 (one modulus) or 1 (one ModCtx per item).
+// Montgomery exponentiation of one item (cuda/thread/powm.cuh) for thread_powm_kernel.
 template <int N, int W, bool CT, bool SLIDE, int V>
-__global__ void __launch_bounds__(kBlockThreads, 1)
-powm_kernel(uint32_t *out, const uint32_t *base, const uint32_t *exp, int ewords, size_t e_stride,
-            const ModCtx<N> *mods, int m_stride, uint32_t *table, size_t count) {
-  __shared__ ModCtx<N> shared_mod;
-  if (m_stride == 0) load_shared(&shared_mod, mods);
-  const size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  const size_t nthreads = (size_t)gridDim.x * blockDim.x;
-  DevTable<N, W> tab{table + tid, nthreads};
-  for (size_t item = tid; item < count; item += nthreads) {
-    const ModCtx<N> &m = m_stride == 0 ? shared_mod : mods[item];
-    uint32_t b[N], r[N];
-    MPB_UNROLL
-    for (int j = 0; j < N; j++) b[j] = base[item * N + j];
-    powm_item<N, W, CT, SLIDE, V>(r, b, exp + item * e_stride, ewords, m, tab);
-    MPB_UNROLL
-    for (int j = 0; j < N; j++) out[item * N + j] = r[j];
+struct MontPowmItem {
+  using Ctx = ModCtx<N>;
+  template <class Table>
+  __device__ __forceinline__ static void run(uint32_t *r, const uint32_t *b, const uint32_t *e, int ewords,
+                                             const Ctx &m, Table &tab) {
+    powm_item<N, W, CT, SLIDE, V>(r, b, e, ewords, m, tab);
   }
-}
-
+};
 template <int N>
 using PowmKernel = void (*)(uint32_t *, const uint32_t *, const uint32_t *, int, size_t,
                             const ModCtx<N> *, int, uint32_t *, size_t);
+template <int N, int W, bool CT, bool SLIDE, int V>
+static PowmKernel<N> powm_kernel() {
+  return thread_powm_kernel<N, W, MontPowmItem<N, W, CT, SLIDE, V>>;
+}
 
 // The kernel for a mode: ct (fixed windows, masked reads), else sliding windows, or fixed
 // windows with direct reads when `fixed`; mont < 0: tuning::GPU_POWM_MONT. nullptr: none.
@@ -45,15 +37,15 @@ template <int N>
 static PowmKernel<N> powm_kernel_for(bool ct, bool fixed, int mont) {
   constexpr int W = Window<N>::W;
   if (mont < 0) mont = tuning::GPU_POWM_MONT;
-  if (!ct && fixed) return mont == tuning::GPU_POWM_MONT ? powm_kernel<N, W, false, false, tuning::GPU_POWM_MONT> : nullptr;
+  if (!ct && fixed) return mont == tuning::GPU_POWM_MONT ? powm_kernel<N, W, false, false, tuning::GPU_POWM_MONT>() : nullptr;
   switch (mont) {
-    case kMontCios: return ct ? powm_kernel<N, W, true, false, kMontCios> : powm_kernel<N, W, false, true, kMontCios>;
-    case kMontSqr: return ct ? powm_kernel<N, W, true, false, kMontSqr> : powm_kernel<N, W, false, true, kMontSqr>;
+    case kMontCios: return ct ? powm_kernel<N, W, true, false, kMontCios>() : powm_kernel<N, W, false, true, kMontCios>();
+    case kMontSqr: return ct ? powm_kernel<N, W, true, false, kMontSqr>() : powm_kernel<N, W, false, true, kMontSqr>();
     case kMontComba:
       // constant time at 1024 bits: the Comba square and product next to the masked table
       // scan need more than 255 registers (ptxas spills 72..160 bytes): not built
-      if constexpr (N >= 32) return ct ? nullptr : powm_kernel<N, W, false, true, kMontComba>;
-      else return ct ? powm_kernel<N, W, true, false, kMontComba> : powm_kernel<N, W, false, true, kMontComba>;
+      if constexpr (N >= 32) return ct ? nullptr : powm_kernel<N, W, false, true, kMontComba>();
+      else return ct ? powm_kernel<N, W, true, false, kMontComba>() : powm_kernel<N, W, false, true, kMontComba>();
     default: return nullptr;
   }
 }
@@ -62,9 +54,7 @@ template <int N>
 static cudaError_t launch_powm_n(const PowmLaunch &L, cudaStream_t s) {
   PowmKernel<N> k = powm_kernel_for<N>(L.constant_time, L.fixed_window, L.mont);
   if (!k) return cudaErrorInvalidValue;
-  k<<<L.grid, kBlockThreads, 0, s>>>(L.out, L.base, L.exp, L.ewords, L.e_stride,
-                                     static_cast<const ModCtx<N> *>(L.mods), L.m_stride, L.table, L.count);
-  return cudaPeekAtLastError();
+  return launch_powm_kernel<ModCtx<N>>(k, L, s);
 }
 
 cudaError_t launch_powm(const PowmLaunch &L, cudaStream_t s) {

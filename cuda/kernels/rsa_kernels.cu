@@ -15,8 +15,7 @@ rsa_crt_kernel(uint32_t *out, const uint32_t *c, const RsaCtx<N> *keys, int k_st
                uint32_t *table, size_t count) {
   __shared__ RsaCtx<N> shared_key;
   if (k_stride == 0) load_shared(&shared_key, keys);
-  const size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  const size_t nthreads = (size_t)gridDim.x * blockDim.x;
+  const size_t tid = grid_tid(), nthreads = grid_threads();
   DevTable<N, W> tab{table + tid, nthreads};
   for (size_t item = tid; item < count; item += nthreads) {
     const RsaCtx<N> &k = k_stride == 0 ? shared_key : keys[item];

@@ -161,33 +161,21 @@ MPB_GHD void powm_barrett_item(uint32_t *r, const uint32_t *base, const uint32_t
   tab.store(0, acc);  // 1 < m'
   tab.store(1, base);
   copy_words<N>(acc, base);
-  const int nwin = (32 * ewords + W - 1) / W;
-  // step plan as in powm_mont_chain: (2^W - 2) table products, then per window W squarings
-  // (none for the top window) and one table product
-  const int table_steps = (1 << W) - 2;
-  const int total = table_steps + nwin + (nwin - 1) * W;
-  int win = nwin - 1, in_win = 0;
   MPB_NOUNROLL
-  for (int step = 0; step < total; step++) {
-    bool sqr = false, tab_read = false;  // tab_read: product by the window's entry
-    uint32_t bits = 1;                   // table build: acc = acc * base
-    if (step >= table_steps) {
-      if (step == table_steps) {
+  for (FixedPlan<W> plan(ewords); plan.more(); plan.advance()) {  // powm.cuh
+    const bool sqr = plan.square();
+    uint32_t bits = 1;  // table build: acc = acc * base
+    if (!plan.building()) {
+      if (plan.first_window()) {
         MPB_UNROLL
         for (int j = 0; j < N; j++) acc[j] = j == 0 ? 1u : 0u;
       }
-      sqr = (win != nwin - 1) && in_win < W;
-      if (sqr) {
-        in_win++;
-      } else {
-        bits = window_bits<W>(e, ewords, win * W);
-        tab_read = true;
-      }
+      if (!sqr) bits = plan.entry(e, ewords);
     }
     // the second operand in registers: acc itself, or the table entry (in CT mode first copied
     // into the scratch entry 2^W by the masked scan of every entry)
     int sel = (int)bits;
-    if (CT && tab_read) {
+    if (CT && !plan.building() && !sqr) {
       table_select_ct<N, W>(tab, bits);
       sel = 1 << W;
     }
@@ -199,12 +187,7 @@ MPB_GHD void powm_barrett_item(uint32_t *r, const uint32_t *base, const uint32_t
       for (int j = 0; j < N; j++) b[j] = tab.word(sel, j);
     }
     barrett_mul<N>(acc, acc, RegWords{b}, c);
-    if (step < table_steps) {
-      tab.store(step + 2, acc);
-    } else if (!sqr) {
-      win--;
-      in_win = 0;
-    }
+    if (plan.building()) tab.store(plan.build_slot(), acc);
   }
   barrett_unnormalize<N>(r, acc, c);
 }

@@ -83,51 +83,29 @@ MPB_GHD void coop_barrett_unnormalize(const G &g, uint32_t (*r)[W], const uint32
   }
 }
 
-// r = base^e mod m (base < m). Same schedule, table and readers as coop_powm_item.
+// Barrett arithmetic for coop_fixed_chain (coop_powm.cuh): one = 1 (< m').
+template <int W, int N>
+struct CoopBarrettStep {
+  const BarrettModCtx<N> &c;
+  template <class G>
+  MPB_GHD void one(const G &g, uint32_t (*x)[W]) const { coop_set_one<G, W>(g, x); }
+  template <class G>
+  MPB_GHD void mul(const G &g, uint32_t (*r)[W], const uint32_t (*a)[W], const uint32_t (*b)[W]) const {
+    coop_barrett_mul<G, W>(g, r, a, b, c);
+  }
+};
+
+// r = base^e mod m (base < m). The schedule, table and readers of coop_powm_item's fixed windows.
 template <class G, int W, int WIN, bool CT, class Table>
 MPB_GHD void coop_powm_barrett_item(const G &g, uint32_t (*r)[W], const uint32_t (*base)[W],
                                     const uint32_t *e, int ewords, const BarrettModCtx<G::TPI * W> &c,
                                     Table &tab) {
-  uint32_t x[G::S][W], acc[G::S][W];
-  coop_set_one<G, W>(g, x);
-  coop_tab_store<G, W>(g, tab, 0, x);  // 1 < m'
-  coop_tab_store<G, W>(g, tab, 1, base);
+  uint32_t acc[G::S][W];
   MPB_LANES(s) {
     MPB_UNROLL
     for (int j = 0; j < W; j++) acc[s][j] = base[s][j];
   }
-  const int nwin = (32 * ewords + WIN - 1) / WIN;
-  const int table_steps = (1 << WIN) - 2;
-  const int total = table_steps + nwin + (nwin - 1) * WIN;
-  int win = nwin - 1, in_win = 0;
-  MPB_NOUNROLL
-  for (int step = 0; step < total; step++) {
-    bool sqr = false;
-    if (step < table_steps) {
-      coop_tab_load<G, W>(g, tab, 1, x);  // table build: acc = acc * base
-    } else {
-      if (step == table_steps) coop_set_one<G, W>(g, acc);
-      sqr = (win != nwin - 1) && in_win < WIN;
-      if (sqr) {
-        in_win++;
-        MPB_LANES(s) {
-          MPB_UNROLL
-          for (int j = 0; j < W; j++) x[s][j] = acc[s][j];
-        }
-      } else {
-        uint32_t sel = window_bits<WIN>(e, ewords, win * WIN);
-        if (CT) coop_tab_load_ct<G, W, WIN>(g, tab, sel, x);
-        else coop_tab_load<G, W>(g, tab, (int)sel, x);
-      }
-    }
-    coop_barrett_mul<G, W>(g, acc, acc, x, c);
-    if (step < table_steps) {
-      coop_tab_store<G, W>(g, tab, step + 2, acc);
-    } else if (!sqr) {
-      win--;
-      in_win = 0;
-    }
-  }
+  coop_fixed_chain<G, W, WIN, CT>(g, acc, e, ewords, CoopBarrettStep<W, G::TPI * W>{c}, tab);
   coop_barrett_unnormalize<G, W>(g, r, acc, c);
 }
 

@@ -59,47 +59,58 @@ MPB_GHD void coop_tab_load_ct(const G &g, const Table &tab, uint32_t sel, uint32
   }
 }
 
-// acc (Montgomery form of the base) becomes base^e in Montgomery form. one_mem: R mod n.
-template <class G, int W, int WIN, bool CT, class Table>
-MPB_GHD void coop_powm_chain(const G &g, uint32_t (*acc)[W], const uint32_t *e, int ewords,
-                             const uint32_t (*n)[W], uint32_t ninv, const uint32_t *one_mem,
-                             Table &tab) {
+// Fixed-window chain (FixedPlan, powm.cuh) over an arithmetic policy Step: Step::one(g, x)
+// sets x to the domain's one, Step::mul(g, r, a, b) sets r = a*b (r may alias a). acc holds
+// the base (in the policy's domain) on entry and base^e on exit. CT: masked table reads.
+template <class G, int W, int WIN, bool CT, class Step, class Table>
+MPB_GHD void coop_fixed_chain(const G &g, uint32_t (*acc)[W], const uint32_t *e, int ewords,
+                              const Step &st, Table &tab) {
   uint32_t x[G::S][W];
-  coop_load<G, W>(g, x, one_mem);
+  st.one(g, x);
   coop_tab_store<G, W>(g, tab, 0, x);
   coop_tab_store<G, W>(g, tab, 1, acc);
-  const int nwin = (32 * ewords + WIN - 1) / WIN;
-  const int table_steps = (1 << WIN) - 2;
-  const int total = table_steps + nwin + (nwin - 1) * WIN;
-  int win = nwin - 1, in_win = 0;
   MPB_NOUNROLL
-  for (int step = 0; step < total; step++) {
-    bool sqr = false;
-    if (step < table_steps) {
+  for (FixedPlan<WIN> plan(ewords); plan.more(); plan.advance()) {
+    if (plan.building()) {
       coop_tab_load<G, W>(g, tab, 1, x);  // table build: acc = acc * base
     } else {
-      if (step == table_steps) coop_load<G, W>(g, acc, one_mem);
-      sqr = (win != nwin - 1) && in_win < WIN;
-      if (sqr) {
-        in_win++;
+      if (plan.first_window()) st.one(g, acc);
+      if (plan.square()) {
         MPB_LANES(s) {
           MPB_UNROLL
           for (int j = 0; j < W; j++) x[s][j] = acc[s][j];
         }
       } else {
-        uint32_t sel = window_bits<WIN>(e, ewords, win * WIN);
+        uint32_t sel = plan.entry(e, ewords);
         if (CT) coop_tab_load_ct<G, W, WIN>(g, tab, sel, x);
         else coop_tab_load<G, W>(g, tab, (int)sel, x);
       }
     }
-    coop_mont_mul<G, W>(g, acc, acc, x, n, ninv);
-    if (step < table_steps) {
-      coop_tab_store<G, W>(g, tab, step + 2, acc);
-    } else if (!sqr) {
-      win--;
-      in_win = 0;
-    }
+    st.mul(g, acc, acc, x);
+    if (plan.building()) coop_tab_store<G, W>(g, tab, plan.build_slot(), acc);
   }
+}
+
+// Montgomery arithmetic for coop_fixed_chain: one = R mod n (one_mem).
+template <int W>
+struct CoopMontStep {
+  const uint32_t (*n)[W];
+  uint32_t ninv;
+  const uint32_t *one_mem;
+  template <class G>
+  MPB_GHD void one(const G &g, uint32_t (*x)[W]) const { coop_load<G, W>(g, x, one_mem); }
+  template <class G>
+  MPB_GHD void mul(const G &g, uint32_t (*r)[W], const uint32_t (*a)[W], const uint32_t (*b)[W]) const {
+    coop_mont_mul<G, W>(g, r, a, b, n, ninv);
+  }
+};
+
+// acc (Montgomery form of the base) becomes base^e in Montgomery form. one_mem: R mod n.
+template <class G, int W, int WIN, bool CT, class Table>
+MPB_GHD void coop_powm_chain(const G &g, uint32_t (*acc)[W], const uint32_t *e, int ewords,
+                             const uint32_t (*n)[W], uint32_t ninv, const uint32_t *one_mem,
+                             Table &tab) {
+  coop_fixed_chain<G, W, WIN, CT>(g, acc, e, ewords, CoopMontStep<W>{n, ninv, one_mem}, tab);
 }
 
 // Sliding-window chain (variable time): acc (Montgomery form of the base) becomes base^e in

@@ -87,6 +87,41 @@ MPB_GHD void table_select_ct(Table &tab, uint32_t sel) {
   }
 }
 
+// The step plan of a fixed-window exponentiation, shared by every fixed-window loop (per
+// thread and cooperative, Montgomery and Barrett): entry 0 = one, entry 1 = the base; first
+// 2^W - 2 build steps (acc = acc * base, stored in entry step + 2), then acc is set to one and
+// the windows of W bits follow from the top: W squarings (none for the top window) and one
+// product by the window's entry. The step count depends only on the exponent's width.
+template <int W>
+struct FixedPlan {
+  int table_steps, nwin, total;
+  int win;     // current window (from the top)
+  int in_win;  // squarings done in the current window
+  int step;
+  MPB_GHD explicit FixedPlan(int ewords)
+      : table_steps((1 << W) - 2), nwin((32 * ewords + W - 1) / W), win(nwin - 1), in_win(0), step(0) {
+    total = table_steps + nwin + (nwin - 1) * W;
+  }
+  MPB_GHD bool more() const { return step < total; }
+  MPB_GHD bool building() const { return step < table_steps; }
+  MPB_GHD int build_slot() const { return step + 2; }
+  MPB_GHD bool first_window() const { return step == table_steps; }  // acc = one before it
+  MPB_GHD bool square() const { return !building() && win != nwin - 1 && in_win < W; }
+  // The current window's table entry (for a step that is neither a build step nor a square).
+  MPB_GHD uint32_t entry(const uint32_t *e, int ewords) const { return window_bits<W>(e, ewords, win * W); }
+  MPB_GHD void advance() {
+    if (!building()) {
+      if (square()) {
+        in_win++;
+      } else {
+        win--;
+        in_win = 0;
+      }
+    }
+    step++;
+  }
+};
+
 // acc = acc^e * R mod n style chain: on entry acc holds base*R mod n (Montgomery form of a
 // base < n); on exit acc holds base^e * R mod n. Table slot 1 receives the base.
 template <int N, int W, bool CT, int V = tuning::GPU_POWM_MONT, class Table>
@@ -94,23 +129,14 @@ MPB_GHD void powm_mont_chain(uint32_t *acc, const uint32_t *e, int ewords, const
                              Table &tab) {
   tab.store(0, m.one);
   tab.store(1, acc);
-  const int nwin = (32 * ewords + W - 1) / W;
-  // step plan: (2^W - 2) table products, then per window W squarings (none for the top
-  // window) and one table product
-  const int table_steps = (1 << W) - 2;
-  const int total = table_steps + nwin + (nwin - 1) * W;
-  int win = nwin - 1, in_win = 0;  // in_win: squarings done in the current window
   MPB_NOUNROLL
-  for (int step = 0; step < total; step++) {
+  for (FixedPlan<W> plan(ewords); plan.more(); plan.advance()) {
     TableWords<Table> b{tab, 1};  // table build: acc = acc * base
-    bool sqr = false;
-    if (step >= table_steps) {
-      if (step == table_steps) copy_words<N>(acc, m.one);
-      sqr = (win != nwin - 1) && in_win < W;
-      if (sqr) {
-        in_win++;
-      } else {
-        uint32_t sel = window_bits<W>(e, ewords, win * W);
+    const bool sqr = plan.square();
+    if (!plan.building()) {
+      if (plan.first_window()) copy_words<N>(acc, m.one);
+      if (!sqr) {
+        uint32_t sel = plan.entry(e, ewords);
         if (CT) {
           table_select_ct<N, W>(tab, sel);
           b.sel = 1 << W;
@@ -120,12 +146,7 @@ MPB_GHD void powm_mont_chain(uint32_t *acc, const uint32_t *e, int ewords, const
       }
     }
     mont_step<V, N>(acc, b, m.n, m.ninv, sqr);
-    if (step < table_steps) {
-      tab.store(step + 2, acc);
-    } else if (!sqr) {
-      win--;
-      in_win = 0;
-    }
+    if (plan.building()) tab.store(plan.build_slot(), acc);
   }
 }
 
