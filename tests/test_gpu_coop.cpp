@@ -214,47 +214,11 @@ void check_rsa(uint64_t salt, int iters) {
   auto tab = std::make_unique<HostCoopTable<TPI, W, WIN>>();
   auto k = std::make_unique<RsaCtx<N>>();
   for (int it = 0; it < iters; it++) {
-    Z p, q, n, phi, e, d, dp, dq, qinv, t, c, want;
-    auto rand_prime = [&](mpz_t z) {
-      std::vector<uint32_t> w(N);
-      random_words(rng, w.data(), N);
-      from_words(z, w.data(), N);
-      mpz_setbit(z, 32 * N - 1);
-      mpz_nextprime(z, z);
-      if (mpz_sizeinbase(z, 2) != 32u * N) {  // wrapped past 2^(32N): start lower
-        mpz_set_ui(z, 0);
-        mpz_setbit(z, 32 * N - 1);
-        mpz_nextprime(z, z);
-      }
-    };
-    do {
-      rand_prime(p);
-      do rand_prime(q); while (mpz_cmp(p, q) == 0);
-      mpz_mul(n, p, q);
-      mpz_set_ui(e, 65537);
-      mpz_sub_ui(t, p, 1);
-      mpz_sub_ui(phi, q, 1);
-      mpz_lcm(phi, phi, t);
-    } while (mpz_invert(d, e, phi) == 0);
-    mpz_sub_ui(t, p, 1);
-    mpz_mod(dp, d, t);
-    mpz_sub_ui(t, q, 1);
-    mpz_mod(dq, d, t);
-    REQUIRE(mpz_invert(qinv, q, p) != 0);
-    make_ctx_gmp<N>(k->p, p);
-    make_ctx_gmp<N>(k->q, q);
-    auto put = [&](uint32_t *dst, const mpz_t z) {
-      auto w = words_of(z, N);
-      std::memcpy(dst, w.data(), 4 * N);
-    };
-    put(k->dp, dp);
-    put(k->dq, dq);
-    put(k->qw, q);
-    Z R;
-    mpz_setbit(R, 32 * N);
-    mpz_mul(t, qinv, R);
-    mpz_mod(t, t, p);
-    put(k->qinv_m, t);
+    GmpRsaKey key;
+    random_rsa_key<N>(rng, key);
+    make_rsactx_gmp<N>(*k, key);
+    const Z &p = key.p, &q = key.q, &n = key.n, &d = key.d;
+    Z c, want;
     for (int m = 0; m < 3; m++) {
       std::vector<uint32_t> cw(2 * N);
       random_words(rng, cw.data(), 2 * N);

@@ -375,41 +375,12 @@ TEST_CASE("GPU per-thread RSA-CRT on the Wycheproof-style key shape vs mpz_powm"
   constexpr int N = 16;
   auto tab = std::make_unique<HostTable<N, 5>>();
   for (int it = 0; it < 4; it++) {
-    Z p, q, n, phi, e, d, dp, dq, qinv, t, c, want;
-    auto rand_prime = [&](mpz_t z) {
-      uint32_t w[N];
-      random_words(rng, w, N);
-      w[N - 1] |= 0x80000000u;
-      from_words(z, w, N);
-      mpz_nextprime(z, z);
-      REQUIRE(mpz_sizeinbase(z, 2) == 32 * N);
-    };
-    rand_prime(p);
-    do rand_prime(q); while (mpz_cmp(p, q) == 0);
-    mpz_mul(n, p, q);
-    mpz_set_ui(e, 65537);
-    mpz_sub_ui(t, p, 1);
-    mpz_sub_ui(phi, q, 1);
-    mpz_lcm(phi, phi, t);
-    REQUIRE(mpz_invert(d, e, phi) != 0);
-    mpz_sub_ui(t, p, 1);
-    mpz_mod(dp, d, t);
-    mpz_sub_ui(t, q, 1);
-    mpz_mod(dq, d, t);
-    REQUIRE(mpz_invert(qinv, q, p) != 0);
+    GmpRsaKey key;
+    random_rsa_key<N>(rng, key);
     RsaCtx<N> k;
-    make_ctx_gmp<N>(k.p, p);
-    make_ctx_gmp<N>(k.q, q);
-    auto cp = words_of(dp, N), cq = words_of(dq, N), qw = words_of(q, N);
-    std::memcpy(k.dp, cp.data(), 4 * N);
-    std::memcpy(k.dq, cq.data(), 4 * N);
-    std::memcpy(k.qw, qw.data(), 4 * N);
-    Z R;
-    mpz_setbit(R, 32 * N);
-    mpz_mul(t, qinv, R);
-    mpz_mod(t, t, p);
-    auto qm = words_of(t, N);
-    std::memcpy(k.qinv_m, qm.data(), 4 * N);
+    make_rsactx_gmp<N>(k, key);
+    const Z &n = key.n, &d = key.d;
+    Z c, want;
     for (int j = 0; j < 3; j++) {
       uint32_t cw[2 * N];
       random_words(rng, cw, 2 * N);

@@ -15,27 +15,6 @@ namespace mpb {
 namespace gpu {
 namespace {
 
-// Barrett exponentiation of one item, by one thread (barrett.cuh) or a group of lanes
-// (coop_barrett.cuh), for the generic kernels of device_common.cuh.
-template <int N, int W, bool CT>
-struct BarrettItem {
-  using Ctx = BarrettModCtx<N>;
-  template <class Table>
-  __device__ __forceinline__ static void run(uint32_t *r, const uint32_t *b, const uint32_t *e, int ewords,
-                                             const Ctx &m, Table &tab) {
-    powm_barrett_item<N, W, CT>(r, b, e, ewords, m, tab);
-  }
-};
-template <int N, int WIN, bool CT>
-struct CoopBarrettItem {
-  using Ctx = BarrettModCtx<N>;
-  template <class G, int W, class Table>
-  __device__ __forceinline__ static void run(const G &g, uint32_t (*r)[W], const uint32_t (*b)[W],
-                                             const uint32_t *e, int ewords, const Ctx &m, Table &tab) {
-    coop_powm_barrett_item<G, W, WIN, CT>(g, r, b, e, ewords, m, tab);
-  }
-};
-
 template <int N>
 using BarrettKernel = void (*)(uint32_t *, const uint32_t *, const uint32_t *, int, size_t,
                                const BarrettModCtx<N> *, int, uint32_t *, size_t);

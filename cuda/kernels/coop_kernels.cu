@@ -2,12 +2,12 @@
 // per item (cuda/thread/coop*.cuh), for moduli whose operands do not fit one thread's
 // registers (2048..8192 bits) and as the alternative mapping at 1024 bits.
 //
-// Persistent grid with a warp-uniform item loop (for_group_items, device_common.cuh); inside an
+// Persistent grid with a warp-uniform item loop (for_group_items, grid.cuh); inside an
 // item, the sliding-window loop (variable time) runs to the warp's largest step count
 // (coop_powm.cuh, warp_any).
 // powm: constant time (fixed windows, masked reads), sliding windows, and fixed windows with
 // direct reads (PowmLaunch::fixed_window, for comparison) per (words, threads per item). The
-// window table is in global memory (DevCoopTable, coalesced across the warp).
+// window table is in global memory (StridedCoopTable, grid.cuh: coalesced across the warp).
 #include <cuda_runtime.h>
 
 #include "../thread/coop_powm.cuh"
@@ -17,39 +17,6 @@
 namespace mpb {
 namespace gpu {
 namespace {
-
-// Montgomery exponentiation of one item by a group (cuda/thread/coop_powm.cuh) for
-// coop_powm_kernel (device_common.cuh).
-template <int N, int WIN, bool CT, bool SLIDE>
-struct CoopMontItem {
-  using Ctx = ModCtx<N>;
-  template <class G, int W, class Table>
-  __device__ __forceinline__ static void run(const G &g, uint32_t (*r)[W], const uint32_t (*b)[W],
-                                             const uint32_t *e, int ewords, const Ctx &m, Table &tab) {
-    coop_powm_item<G, W, WIN, CT, SLIDE>(g, r, b, e, ewords, m, tab);
-  }
-};
-
-template <int TPI, int W, int WIN, bool CT>
-__global__ void __launch_bounds__(kBlockThreads, 1)
-coop_rsa_kernel(uint32_t *out, const uint32_t *c, const RsaCtx<TPI * W> *keys, int k_stride,
-                uint32_t *table, size_t count) {
-  constexpr int N = TPI * W;
-  using G = DevGroup<TPI>;
-  __shared__ RsaCtx<N> shared_key;
-  if (k_stride == 0) load_shared(&shared_key, keys);
-  const G g;
-  DevCoopTable<W> tab{table + grid_tid(), grid_threads()};
-  for_group_items<TPI>(count, [&](size_t item, bool real) {
-    const RsaCtx<N> &k = k_stride == 0 ? shared_key : keys[item];
-    uint32_t lo[1][W], hi[1][W];
-    coop_rsa_crt_item<G, W, WIN, CT>(g, lo, hi, c + item * 2 * N, k, tab);
-    if (real) {
-      coop_store<G, W>(g, out + item * 2 * N, lo);
-      coop_store<G, W>(g, out + item * 2 * N + N, hi);
-    }
-  });
-}
 
 // The instantiated (words, threads per item) pairs. Window: Window<N>::W (5 bits).
 template <int N>
@@ -126,10 +93,7 @@ int rsa_coop_grid(int half_nwords, int tpi, int device) {
 #undef X
   return 0;
 }
-size_t coop_table_words(int nwords, int tpi, size_t threads) {
-  const int win = nwords >= 32 ? 5 : 4;  // Window<N>::W
-  return ((size_t)1 << win) * (size_t)(nwords / tpi) * threads;
-}
+size_t coop_table_words(int nwords, int tpi, size_t threads) { return coop_table_words_for(nwords, tpi, threads); }
 
 } // namespace gpu
 } // namespace mpb

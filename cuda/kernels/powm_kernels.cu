@@ -13,16 +13,6 @@
 namespace mpb {
 namespace gpu {
 
-// Montgomery exponentiation of one item (cuda/thread/powm.cuh) for thread_powm_kernel.
-template <int N, int W, bool CT, bool SLIDE, int V>
-struct MontPowmItem {
-  using Ctx = ModCtx<N>;
-  template <class Table>
-  __device__ __forceinline__ static void run(uint32_t *r, const uint32_t *b, const uint32_t *e, int ewords,
-                                             const Ctx &m, Table &tab) {
-    powm_item<N, W, CT, SLIDE, V>(r, b, e, ewords, m, tab);
-  }
-};
 template <int N>
 using PowmKernel = void (*)(uint32_t *, const uint32_t *, const uint32_t *, int, size_t,
                             const ModCtx<N> *, int, uint32_t *, size_t);
@@ -86,7 +76,7 @@ int powm_grid(int nwords, bool ct, int device, int mont, bool fixed_window) {
     default: return 0;
   }
 }
-size_t table_words(int nwords, size_t threads) { return table_words_impl(nwords, threads); }
+size_t table_words(int nwords, size_t threads) { return thread_table_words(nwords, threads); }
 
 size_t modctx_bytes(int nwords) {
   switch (nwords) {

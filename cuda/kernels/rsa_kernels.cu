@@ -8,29 +8,13 @@
 namespace mpb {
 namespace gpu {
 
-// c, out: count rows of 2N words. keys: k_stride = 0 (one key) or 1 (one per item).
-template <int N, int W, bool CT>
-__global__ void __launch_bounds__(kBlockThreads, 1)
-rsa_crt_kernel(uint32_t *out, const uint32_t *c, const RsaCtx<N> *keys, int k_stride,
-               uint32_t *table, size_t count) {
-  __shared__ RsaCtx<N> shared_key;
-  if (k_stride == 0) load_shared(&shared_key, keys);
-  const size_t tid = grid_tid(), nthreads = grid_threads();
-  DevTable<N, W> tab{table + tid, nthreads};
-  for (size_t item = tid; item < count; item += nthreads) {
-    const RsaCtx<N> &k = k_stride == 0 ? shared_key : keys[item];
-    // c is read from global memory where needed and the output row doubles as scratch
-    rsa_crt_item<N, W, CT>(out + item * 2 * N, c + item * 2 * N, k, tab);
-  }
-}
-
 template <int N>
 static cudaError_t launch_rsa_n(const RsaLaunch &L, cudaStream_t s) {
   constexpr int W = Window<N>::W;
   auto *keys = static_cast<const RsaCtx<N> *>(L.keys);
   // Always the constant-time kernel: RSA exponents are secret, and one variant per size
   // halves the build time. (A variable-time request gets the same, slower-is-safer code.)
-  rsa_crt_kernel<N, W, true><<<L.grid, kBlockThreads, 0, s>>>(L.out, L.c, keys, L.k_stride,
+  thread_rsa_kernel<N, W, true><<<L.grid, kBlockThreads, 0, s>>>(L.out, L.c, keys, L.k_stride,
                                                                L.table, L.count);
   return cudaPeekAtLastError();
 }
@@ -45,8 +29,8 @@ cudaError_t launch_rsa_crt(const RsaLaunch &L, cudaStream_t s) {
 
 int rsa_grid(int half_nwords, int device) {
   switch (half_nwords) {
-    case 16: return full_grid(rsa_crt_kernel<16, 4, true>, device);
-    case 32: return full_grid(rsa_crt_kernel<32, 5, true>, device);
+    case 16: return full_grid(thread_rsa_kernel<16, 4, true>, device);
+    case 32: return full_grid(thread_rsa_kernel<32, 5, true>, device);
     default: return 0;
   }
 }

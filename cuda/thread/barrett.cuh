@@ -192,5 +192,16 @@ MPB_GHD void powm_barrett_item(uint32_t *r, const uint32_t *base, const uint32_t
   barrett_unnormalize<N>(r, acc, c);
 }
 
+// The one-thread Barrett exponentiation as an item policy of the kernel bodies (grid.cuh).
+template <int N, int W, bool CT>
+struct BarrettItem {
+  using Ctx = BarrettModCtx<N>;
+  template <class Table>
+  MPB_GHD static void run(uint32_t *r, const uint32_t *b, const uint32_t *e, int ewords, const Ctx &m,
+                          Table &tab) {
+    powm_barrett_item<N, W, CT>(r, b, e, ewords, m, tab);
+  }
+};
+
 } // namespace gpu
 } // namespace mpb

@@ -109,5 +109,16 @@ MPB_GHD void coop_powm_barrett_item(const G &g, uint32_t (*r)[W], const uint32_t
   coop_barrett_unnormalize<G, W>(g, r, acc, c);
 }
 
+// The cooperative Barrett exponentiation as an item policy of the kernel bodies (grid.cuh).
+template <int N, int WIN, bool CT>
+struct CoopBarrettItem {
+  using Ctx = BarrettModCtx<N>;
+  template <class G, int W, class Table>
+  MPB_GHD static void run(const G &g, uint32_t (*r)[W], const uint32_t (*b)[W], const uint32_t *e, int ewords,
+                          const Ctx &m, Table &tab) {
+    coop_powm_barrett_item<G, W, WIN, CT>(g, r, b, e, ewords, m, tab);
+  }
+};
+
 } // namespace gpu
 } // namespace mpb

@@ -164,6 +164,17 @@ MPB_GHD void coop_powm_item(const G &g, uint32_t (*r)[W], const uint32_t (*base)
   coop_mont_mul<G, W>(g, r, acc, x, n, m.ninv);  // leave the Montgomery domain
 }
 
+// The cooperative Montgomery exponentiation as an item policy of the kernel bodies (grid.cuh).
+template <int N, int WIN, bool CT, bool SLIDE>
+struct CoopMontItem {
+  using Ctx = ModCtx<N>;
+  template <class G, int W, class Table>
+  MPB_GHD static void run(const G &g, uint32_t (*r)[W], const uint32_t (*b)[W], const uint32_t *e, int ewords,
+                          const Ctx &m, Table &tab) {
+    coop_powm_item<G, W, WIN, CT, SLIDE>(g, r, b, e, ewords, m, tab);
+  }
+};
+
 // RSA private operation by CRT for one item: c (2N words, c < p*q) in memory, result in
 // lo (words 0..N) and hi (words N..2N). N = TPI*W words per prime.
 // m1 = c^dp mod p, m2 = c^dq mod q, h = qinv*(m1 - m2) mod p, out = m2 + h*q.

@@ -290,6 +290,17 @@ MPB_GHD void powm_item(uint32_t *r, const uint32_t *base, const uint32_t *e, int
   mont_mul<N>(r, acc, OneWord{}, m.n, m.ninv);  // leave the Montgomery domain
 }
 
+// The one-thread Montgomery exponentiation as an item policy of the kernel bodies (grid.cuh).
+template <int N, int W, bool CT, bool SLIDE, int V>
+struct MontPowmItem {
+  using Ctx = ModCtx<N>;
+  template <class Table>
+  MPB_GHD static void run(uint32_t *r, const uint32_t *b, const uint32_t *e, int ewords, const Ctx &m,
+                          Table &tab) {
+    powm_item<N, W, CT, SLIDE, V>(r, b, e, ewords, m, tab);
+  }
+};
+
 // RSA private operation by CRT. c has 2N words (c < n = p*q), out gets 2N words; both may
 // be in global memory: c is read where needed and out holds m1 between the two halves, so
 // that neither occupies registers during the exponentiations.

@@ -69,4 +69,55 @@ void make_ctx_gmp(mpb::gpu::ModCtx<N> &m, const mpz_t n) {
   m.ninv = mpb::gpu::mont_ninv32(m.n[0]);
 }
 
+// A random RSA key with two distinct primes of exactly 32*N bits, e = 65537.
+struct GmpRsaKey {
+  Z p, q, n, d, dp, dq, qinv;
+};
+template <int N>
+void random_rsa_key(std::mt19937_64 &rng, GmpRsaKey &k) {
+  Z e, t, lambda;
+  mpz_set_ui(e, 65537);
+  auto rand_prime = [&](mpz_t z) {
+    std::vector<uint32_t> w(N);
+    random_words(rng, w.data(), N);
+    from_words(z, w.data(), N);
+    mpz_setbit(z, 32 * N - 1);
+    mpz_nextprime(z, z);
+    if (mpz_sizeinbase(z, 2) != 32u * N) {  // wrapped past 2^(32N): start lower
+      mpz_set_ui(z, 0);
+      mpz_setbit(z, 32 * N - 1);
+      mpz_nextprime(z, z);
+    }
+  };
+  do {
+    rand_prime(k.p);
+    do rand_prime(k.q); while (mpz_cmp(k.p, k.q) == 0);
+    mpz_mul(k.n, k.p, k.q);
+    mpz_sub_ui(t, k.p, 1);
+    mpz_sub_ui(lambda, k.q, 1);
+    mpz_lcm(lambda, lambda, t);
+  } while (mpz_invert(k.d, e, lambda) == 0);
+  mpz_sub_ui(t, k.p, 1);
+  mpz_mod(k.dp, k.d, t);
+  mpz_sub_ui(t, k.q, 1);
+  mpz_mod(k.dq, k.d, t);
+  mpz_invert(k.qinv, k.q, k.p);
+}
+
+// The kernels' CRT constants for a key (computed with GMP).
+template <int N>
+void make_rsactx_gmp(mpb::gpu::RsaCtx<N> &c, const GmpRsaKey &k) {
+  make_ctx_gmp<N>(c.p, k.p);
+  make_ctx_gmp<N>(c.q, k.q);
+  auto dp = words_of(k.dp, N), dq = words_of(k.dq, N), qw = words_of(k.q, N);
+  std::memcpy(c.dp, dp.data(), 4 * N);
+  std::memcpy(c.dq, dq.data(), 4 * N);
+  std::memcpy(c.qw, qw.data(), 4 * N);
+  Z t;
+  mpz_mul_2exp(t, k.qinv, 32 * N);
+  mpz_mod(t, t, k.p);
+  auto qm = words_of(t, N);
+  std::memcpy(c.qinv_m, qm.data(), 4 * N);
+}
+
 } // namespace mpbt
