@@ -1,6 +1,6 @@
 // bench_divgcd: per-item time of the batch gcd, modular inverse (variable time, constant time)
 // and division calls beside GMP in the same run, 256..4096 bits.
-//   gcd:     mpb_batch_gcd (optimized binary gcd)   vs mpz_gcd (GMP: Lehmer / subquadratic HGCD)
+//   gcd:     mpb_batch_gcd (Lehmer double-digit)     vs mpz_gcd (GMP: Lehmer / subquadratic HGCD)
 //   invmod:  mpb_batch_invmod, odd shared modulus   vs mpz_invert
 //   invmod even modulus (variable time)             vs mpz_invert
 //   invmod constant time (MPB_CT_ON)                vs mpn_sec_invert (GMP's side-channel-silent
@@ -157,9 +157,10 @@ int main(int argc, char **argv) {
   }
   rep.note("One thread, CPU backend, batches of " + std::to_string(count) + " items, minimum over " +
            std::to_string(rounds) + " rounds; GMP " + gmp_version + " on the same items in the same run. "
-           "Ratio > 1: mpbatch slower. mpbatch: optimized binary gcd (Pornin, 31 steps per big-number "
-           "pass; O(n^2) per item) for gcd and both inverses (constant time: fixed pass count, masked "
-           "steps); GMP's mpz_gcd / mpz_invert: Lehmer / subquadratic half-gcd; mpn_sec_invert: "
+           "Ratio > 1: mpbatch slower. mpbatch: Lehmer's double-digit Euclid (about 62 bits per "
+           "big-number pass, exact cofactors below m; O(n^2) per item) for gcd and the variable-time "
+           "inverses; the constant-time inverse: optimized binary gcd (Pornin, 31 masked steps per "
+           "pass, fixed pass count); GMP's mpz_gcd / mpz_invert: Lehmer / subquadratic half-gcd; mpn_sec_invert: "
            "bit-serial constant-time binary inversion (2*bits iterations).");
   rep.finish();
   mpb_ctx_destroy(ctx);

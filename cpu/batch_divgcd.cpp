@@ -1,5 +1,5 @@
 // cpu/batch_divgcd.cpp: batch integer division with remainder (shared divisor or one per item,
-// mpn::tdiv_qr) and batch gcd (mpn::gcd, optimized binary gcd), items spread over the context's OpenMP threads
+// mpn::tdiv_qr) and batch gcd (mpn::gcd, Lehmer double-digit Euclid), items spread over the context's OpenMP threads
 // with per-thread scratch sized once per call. CPU only: no CUDA kernel (forced CUDA fails with
 // MPB_EUNSUPPORTED, like mpb_batch_gf2x_inv).
 #include <omp.h>
@@ -115,8 +115,8 @@ MPB_API int mpb_batch_gcd(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, const ui
   const int grain = grain_for(work_gcd(width));
   ThreadScratch scr(T, mpn::gcd_itch(width), false);
   if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
-  call.choose(MPB_BACKEND_CPU, T, T > 1 ? "cpu: binary gcd per item, items over threads"
-                                        : "cpu: binary gcd per item");
+  call.choose(MPB_BACKEND_CPU, T, T > 1 ? "cpu: Lehmer gcd per item, items over threads"
+                                        : "cpu: Lehmer gcd per item");
 #pragma omp parallel num_threads(T) if (T > 1)
   {
     limb *ws = scr.get(omp_get_thread_num());

@@ -1,6 +1,6 @@
 // cpu/batch_invmod.cpp: batch modular inverse r = a^-1 mod m (shared modulus or one per item).
-// Variable time (default): optimized binary extended gcd for odd m, the swapped-roles reduction
-// for even m (cpu/invmod_bingcd.cpp, cpu/invmod_even.cpp). With the context's constant-time mode
+// Variable time (default): Lehmer's extended Euclidean algorithm for any modulus
+// (cpu/invmod_lehmer.cpp). With the context's constant-time mode
 // set to MPB_CT_ON: its constant-time form (cpu/invmod_ct_bingcd.cpp, odd moduli only), whose
 // invertibility flag is computed without branches and looked at only after the whole batch.
 // Results are gathered in a temporary block (invertibility is known only after computing, and a
@@ -72,7 +72,7 @@ extern "C" MPB_API int mpb_batch_invmod(mpb_ctx *ctx, uint64_t *r, const uint64_
   call.set_ct(ct);
   call.choose(MPB_BACKEND_CPU, T,
               ct ? "cpu: constant-time binary gcd inversion per item (MPB_CT_ON)"
-                 : "cpu: variable-time binary gcd inversion per item");
+                 : "cpu: variable-time Lehmer extended gcd inversion per item");
 #pragma omp parallel num_threads(T) if (T > 1)
   {
     limb *ws = scr.get(omp_get_thread_num());

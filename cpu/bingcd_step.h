@@ -1,6 +1,6 @@
 // cpu/bingcd_step.h: the word-level core of the "optimized binary gcd" (T. Pornin, Optimized
-// Binary GCD for Modular Inversion, IACR ePrint 2020/972), shared by cpu/gcd_bingcd.cpp and
-// cpu/invmod_bingcd.cpp (variable-time uses only).
+// Binary GCD for Modular Inversion, IACR ePrint 2020/972), shared by cpu/invmod_bingcd.cpp (the reference
+// behind cpu/invmod_even.cpp) and the constant-time cpu/invmod_ct_bingcd.cpp.
 //
 // a, b (b odd) are replaced by (f0*a + g0*b) / 2^K, (f1*a + g1*b) / 2^K where the 2x2 matrix is
 // what K steps of the binary gcd (if a odd: if a < b swap; a -= b; then a /= 2) do to two

@@ -2,7 +2,7 @@
 // arrays. The common power of two is taken out first; then the larger of the two odd values is
 // replaced by the difference with all its trailing zeros removed in one multi-bit shift. The
 // sizes shrink as the values do. O(bits * n) limb operations. The reference for mpn::gcd
-// (cpu/gcd_bingcd.cpp), which falls back to it.
+// (cpu/gcd_lehmer.cpp), which falls back to it.
 #include "gcd_shift.h"
 
 namespace mpb {

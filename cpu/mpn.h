@@ -116,8 +116,8 @@ void tdiv_qr(limb *qp, limb *rp, const limb *np, size_t nn, const limb *dp, size
 // (gcd(0, 0) = 0, gcd(a, 0) = a). rp may equal ap or bp (inputs are copied to scratch first).
 size_t gcd_binary_itch(size_t n);
 size_t gcd_binary(limb *rp, const limb *ap, const limb *bp, size_t n, limb *scratch);
-// cpu/gcd_bingcd.cpp: the same contract, by the optimized binary gcd (31 steps per big-number
-// pass on two-word approximations, cpu/bingcd_step.h). The one the batch API uses.
+// cpu/gcd_lehmer.cpp: the same contract, by Lehmer's double-digit Euclidean algorithm (about 62
+// bits off both values per big-number pass, cpu/lehmer_step.h). The one the batch API uses.
 size_t gcd_itch(size_t n);
 size_t gcd(limb *rp, const limb *ap, const limb *bp, size_t n, limb *scratch);
 // cpu/invmod_binary.cpp: variable-time binary extended gcd for an odd modulus. m: mn limbs,
@@ -134,7 +134,11 @@ bool invmod_odd(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, 
 // cpu/invmod_even.cpp: any modulus m > 1 (mn limbs, mp[mn-1] != 0). Odd m: invmod_odd. Even m:
 // a' = a mod m must be odd; y = m^-1 mod a' (invmod_odd with the roles swapped), then
 // t = (m*y - 1) / a' (exact) and a^-1 = m - t, since a'*(m - t) = a'*m - m*y + 1 = 1 mod m.
-// Same contract as invmod_odd (rp may equal ap or mp).
+// Same contract as invmod_odd (rp may equal ap or mp). The reference and safety net of invmod.
+size_t invmod_swapped_itch(size_t an, size_t mn);
+bool invmod_swapped(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch);
+// cpu/invmod_lehmer.cpp: the same contract (any m > 1), by Lehmer's extended Euclidean algorithm
+// (cofactors kept exact and below m, no reduction on the way). The one the batch API uses.
 size_t invmod_itch(size_t an, size_t mn);
 bool invmod(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch);
 // cpu/invmod_ct.cpp: constant-time binary inversion for an odd modulus m > 1 (mn limbs,

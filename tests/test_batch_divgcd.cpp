@@ -1,6 +1,7 @@
 // Batch division with remainder, gcd and modular inverse against GMP (mpz_tdiv_qr, mpz_gcd,
 // mpz_invert) item by item, plus the mpn kernels behind them (mpn::gcd and mpn::gcd_binary,
-// mpn::invmod_odd and mpn::invmod_odd_binary, mpn::invmod, mpn::sec_invmod and
+// mpn::invmod_odd and mpn::invmod_odd_binary, mpn::invmod (Lehmer) and mpn::invmod_swapped,
+// mpn::sec_invmod and
 // mpn::sec_invmod_binary): widths 1..100 limbs, hard values (0, 1, all-ones limbs,
 // powers of two, long bit runs, a == b, a < b, b = 1, m = 2, even / odd moduli, non-invertible
 // items), shared vs per-item divisor / modulus, 1 and 2 threads, aliasing, failing calls leave
@@ -115,6 +116,9 @@ TEST_CASE("mpn gcd / invmod / sec_invmod match GMP", "[divgcd][mpn]") {
       REQUIRE(ok == (inv_ok != 0));
       if (ok) REQUIRE(out == mpbt::limbs_of(zr, mn));
       else REQUIRE(out == Rows(mn, CANARY));  // untouched
+      Rows outs(mn, CANARY), wss(mpn::invmod_swapped_itch(n, mn));
+      REQUIRE(mpn::invmod_swapped(outs.data(), a.data(), n, b.data(), mn, wss.data()) == ok);
+      if (ok) REQUIRE(outs == out);
       checks++;
       if (b[0] & 1) {
         Rows out2(mn, CANARY), ws3(mpn::invmod_odd_itch(n, mn));
@@ -152,6 +156,156 @@ TEST_CASE("mpn gcd / invmod / sec_invmod match GMP", "[divgcd][mpn]") {
   }
   INFO("checks " << checks);
   CHECK(checks > 500);
+}
+
+// ---- Lehmer gcd / inverse (cpu/gcd_lehmer.cpp, cpu/invmod_lehmer.cpp) against GMP ------------
+namespace {
+// One pair (a: an limbs, b: bn limbs, both in rows of n limbs) of kind k, hard for Euclid-like
+// steps: random uneven sizes, consecutive Fibonacci numbers (every quotient 1), m and m - 1,
+// values differing only in their low limbs, powers of two and their neighbours, long bit runs,
+// a common factor (gcd != 1), tiny vs huge, quotients near 2^62..2^64.
+void lehmer_pair(std::mt19937_64 &rng, Z &za, Z &zb, size_t n, unsigned k) {
+  size_t bits = 64 * n;
+  auto rnd = [&](Z &z, size_t maxbits, int kind) {
+    size_t nb = 1 + rng() % maxbits;
+    auto v = mpbt::hard_limbs(rng, (nb + 63) / 64, kind);
+    row_to_mpz(z, v.data(), v.size());
+    mpz_tdiv_r_2exp(z.v, z.v, nb);
+  };
+  switch (k % 10) {
+    case 0: rnd(za, bits, 1); rnd(zb, bits, 1); break;  // uneven random sizes
+    case 1: {  // consecutive Fibonacci numbers, as large as fit
+      mpz_set_ui(za.v, 1);
+      mpz_set_ui(zb.v, 1);
+      size_t lim = 2 + rng() % (bits - 1);
+      while (mpz_sizeinbase(za.v, 2) < lim) {
+        mpz_add(zb.v, zb.v, za.v);
+        mpz_swap(za.v, zb.v);
+      }
+      if (rng() & 1) mpz_swap(za.v, zb.v);
+      break;
+    }
+    case 2: rnd(zb, bits, 0); mpz_sub_ui(za.v, zb.v, 1); mpz_abs(za.v, za.v); break;  // m - 1
+    case 3: {  // differ only in the low limbs
+      rnd(za, bits, 0);
+      mpz_set(zb.v, za.v);
+      Z lo;
+      rnd(lo, 1 + rng() % 130, 0);
+      if (rng() & 1) mpz_add(zb.v, zb.v, lo.v); else mpz_sub(zb.v, zb.v, lo.v);
+      mpz_abs(zb.v, zb.v);
+      mpz_tdiv_r_2exp(zb.v, zb.v, bits);
+      break;
+    }
+    case 4: {  // powers of two and neighbours
+      mpz_set_ui(za.v, 0);
+      mpz_setbit(za.v, rng() % bits);
+      if (rng() & 1) mpz_sub_ui(za.v, za.v, 1);
+      rnd(zb, bits, 2);
+      if (rng() & 1) mpz_swap(za.v, zb.v);
+      break;
+    }
+    case 5: {  // a common factor: gcd != 1
+      Z g;
+      rnd(g, bits / 2 + 1, 0);
+      rnd(za, bits - mpz_sizeinbase(g.v, 2) + 1, 0);
+      rnd(zb, bits - mpz_sizeinbase(g.v, 2) + 1, 0);
+      mpz_mul(za.v, za.v, g.v);
+      mpz_mul(zb.v, zb.v, g.v);
+      mpz_tdiv_r_2exp(za.v, za.v, bits);
+      mpz_tdiv_r_2exp(zb.v, zb.v, bits);
+      break;
+    }
+    case 6: rnd(za, bits, 0); mpz_set_ui(zb.v, 1 + rng() % 1000); if (rng() & 1) mpz_swap(za.v, zb.v); break;
+    case 7: {  // b * q + r with q near 2^62 .. 2^64 (a quotient too big for one Lehmer pass)
+      if (bits < 130) { rnd(za, bits, 0); rnd(zb, bits, 0); break; }
+      rnd(zb, bits - 66, 0);
+      mpz_mul_2exp(za.v, zb.v, 62 + rng() % 3);
+      Z r;
+      rnd(r, mpz_sizeinbase(zb.v, 2), 1);
+      if (rng() & 1) mpz_add(za.v, za.v, r.v); else mpz_sub(za.v, za.v, r.v);
+      mpz_abs(za.v, za.v);
+      break;
+    }
+    case 8: rnd(za, bits, 2); rnd(zb, bits, 2); break;  // long bit runs
+    default: {  // both full size, close leading bits
+      rnd(za, bits, 1);
+      mpz_setbit(za.v, bits - 1);
+      mpz_set(zb.v, za.v);
+      Z d;
+      size_t db = rng() % 70;
+      rnd(d, bits > db + 1 ? bits - 1 - db : 1, 1);
+      mpz_sub(zb.v, zb.v, d.v);
+      mpz_abs(zb.v, zb.v);
+      break;
+    }
+  }
+  mpz_tdiv_r_2exp(za.v, za.v, bits);
+  mpz_tdiv_r_2exp(zb.v, zb.v, bits);
+}
+} // namespace
+
+TEST_CASE("mpn gcd / invmod (Lehmer): sizes 1..70 limbs, Fibonacci, m-1, near ties, big quotients, gcd != 1", "[divgcd][mpn][lehmer]") {
+  using namespace mpb;
+  auto rng = mpbt::make_rng(9111);
+  size_t gcds = 0, invs = 0, fails = 0, even = 0;
+  for (int t = 0; t < 6000; t++) {
+    size_t n = 1 + (t < 700 ? (size_t)t % 70 : rng() % (t % 4 == 0 ? 70 : 12));
+    Z za, zb, zg, zr;
+    lehmer_pair(rng, za, zb, n, (unsigned)t);
+    Rows a(n), b(n);
+    mpz_to_row(a.data(), za, n);
+    mpz_to_row(b.data(), zb, n);
+    mpz_gcd(zg.v, za.v, zb.v);
+    Rows g(n, CANARY), ws(mpn::gcd_itch(n));
+    size_t gn = mpn::gcd(g.data(), a.data(), b.data(), n, ws.data());
+    REQUIRE(g == mpbt::limbs_of(zg, n));
+    REQUIRE(gn == mpn::normalized_size(g.data(), n));
+    gcds++;
+    // aliasing: rp == ap, rp == bp
+    if (t % 7 == 0) {
+      Rows a2 = a, b2 = b;
+      mpn::gcd(a2.data(), a2.data(), b.data(), n, ws.data());
+      REQUIRE(a2 == g);
+      mpn::gcd(b2.data(), a.data(), b2.data(), n, ws.data());
+      REQUIRE(b2 == g);
+    }
+    // inverse of a modulo b and of b modulo a (both orders), moduli > 1, even and odd
+    for (int dir = 0; dir < 2; dir++) {
+      const Rows &x = dir ? b : a, &m = dir ? a : b;
+      const Z &zx = dir ? zb : za, &zm = dir ? za : zb;
+      size_t mn = mpn::normalized_size(m.data(), n);
+      if (mn == 0 || (mn == 1 && m[0] == 1)) continue;
+      size_t xn = 1 + rng() % n;  // uneven a size: the high limbs of x above xn dropped
+      Rows xs(x.begin(), x.begin() + (long)xn);
+      Z zxs;
+      row_to_mpz(zxs, xs.data(), xn);
+      (void)zx;
+      bool want = mpz_invert(zr.v, zxs.v, zm.v) != 0;
+      Rows out(mn, CANARY), ws2(mpn::invmod_itch(xn, mn));
+      bool ok = mpn::invmod(out.data(), xs.data(), xn, m.data(), mn, ws2.data());
+      REQUIRE(ok == want);
+      if (ok) REQUIRE(out == mpbt::limbs_of(zr, mn));
+      else REQUIRE(out == Rows(mn, CANARY));
+      invs++;
+      fails += !ok;
+      even += (m[0] & 1) == 0;
+      if (ok && t % 5 == 0) {  // aliasing: rp == ap (a of mn limbs), rp == mp
+        Rows m2(m.begin(), m.begin() + (long)mn), ws3(std::max(mpn::invmod_itch(mn, mn), mpn::invmod_itch(xn, mn)));
+        Rows xr(mn, 0);
+        Z zxr;
+        mpz_mod(zxr.v, zxs.v, zm.v);
+        mpz_to_row(xr.data(), zxr, mn);
+        REQUIRE(mpn::invmod(xr.data(), xr.data(), mn, m2.data(), mn, ws3.data()));
+        REQUIRE(xr == mpbt::limbs_of(zr, mn));
+        REQUIRE(mpn::invmod(m2.data(), xs.data(), xn, m2.data(), mn, ws3.data()));
+        REQUIRE(m2 == mpbt::limbs_of(zr, mn));
+      }
+    }
+  }
+  INFO("gcds " << gcds << " inverses " << invs << " not invertible " << fails << " even moduli " << even);
+  CHECK(invs > 8000);
+  CHECK(fails > 500);
+  CHECK(even > 2000);
 }
 
 // ---- divmod -------------------------------------------------------------------------------------

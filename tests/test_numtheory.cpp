@@ -169,3 +169,66 @@ TEST_CASE("mp_n_root vs mpz_root: exactness c^b <= |a| < (c+1)^b, signs, b = 1..
   REQUIRE(c.v.used == 1);
   REQUIRE(c.v.dp[0] == 10);
 }
+
+// mp_gcd / mp_invmod run mpn::gcd / mpn::invmod (Lehmer, cpu/gcd_lehmer.cpp,
+// cpu/invmod_lehmer.cpp): sizes up to 70 limbs, uneven, consecutive Fibonacci numbers, m and
+// m - 1, a common factor, signs, even and odd moduli.
+TEST_CASE("mp_gcd / mp_invmod (Lehmer) vs GMP: up to 70 limbs, Fibonacci, m-1, common factors", "[numtheory][lehmer]") {
+  auto rng = make_rng(35);
+  int inv = 0, noinv = 0, even = 0;
+  for (int t = 0; t < 1500; t++) {
+    size_t n = 1 + rng() % 70;
+    Z za, zb, zr, zg;
+    switch (t % 5) {
+      case 0: rnd(rng, za, n); rnd(rng, zb, 1 + rng() % n); break;
+      case 1: {  // consecutive Fibonacci numbers
+        mpz_set_ui(za, 1);
+        mpz_set_ui(zb, 1);
+        while (mpz_sizeinbase(za.v, 2) < 64 * n - rng() % 64) {
+          mpz_add(zb, zb, za);
+          mpz_swap(za.v, zb.v);
+        }
+        if (rng() & 1) mpz_swap(za.v, zb.v);
+        break;
+      }
+      case 2: rnd(rng, zb, n, false); mpz_sub_ui(za, zb, 1); break;  // a = m - 1
+      case 3: {  // common factor
+        Z g;
+        rnd(rng, g, 1 + rng() % (n / 2 + 1), false);
+        rnd(rng, za, n);
+        rnd(rng, zb, 1 + rng() % n);
+        mpz_mul(za, za, g);
+        mpz_mul(zb, zb, g);
+        break;
+      }
+      default: rnd(rng, za, n); rnd(rng, zb, n); mpz_add_ui(zb, za, 1 + rng() % 1000); break;
+    }
+    M a, b, c;
+    setm(&a, za);
+    setm(&b, zb);
+    REQUIRE(mp_gcd(&a, &b, &c) == MP_OKAY);
+    mpz_gcd(zg, za, zb);
+    REQUIRE(equal(&c, zg));
+    mpz_abs(zb, zb);
+    if (mpz_cmp_ui(zb.v, 1) <= 0) continue;
+    setm(&b, zb);
+    mp_set(&c, 99);
+    int rc = mp_invmod(&a, &b, &c);
+    even += mpz_even_p(zb.v) ? 1 : 0;
+    if (mpz_invert(zr, za, zb)) {
+      inv++;
+      REQUIRE(rc == MP_OKAY);
+      REQUIRE(equal(&c, zr));
+      REQUIRE(mp_invmod(&a, &b, &b) == MP_OKAY);  // c aliases the modulus
+      REQUIRE(equal(&b, zr));
+    } else {
+      noinv++;
+      REQUIRE(rc == MP_VAL);
+      REQUIRE(mp_cmp_d(&c, 99) == MP_EQ);
+    }
+  }
+  INFO("invertible " << inv << ", not " << noinv << ", even moduli " << even);
+  CHECK(inv > 500);
+  CHECK(noinv > 100);
+  CHECK(even > 200);
+}

@@ -134,7 +134,7 @@ MPB_API int mpb_batch_sqr(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, size_t w
 MPB_API int mpb_batch_divmod(mpb_ctx *ctx, uint64_t *q, uint64_t *r, const uint64_t *a,
                              const uint64_t *b, size_t b_rows, size_t width, size_t count,
                              mpb_call_info *info);
-/* r = gcd(a, b) (optimized binary gcd; gcd(a, 0) = a, gcd(0, 0) = 0). r may be the very rows of a or b;
+/* r = gcd(a, b) (Lehmer's double-digit Euclid; gcd(a, 0) = a, gcd(0, 0) = 0). r may be the very rows of a or b;
  * a partial overlap: MPB_ESHAPE. */
 MPB_API int mpb_batch_gcd(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b,
                           size_t width, size_t count, mpb_call_info *info);
@@ -142,10 +142,9 @@ MPB_API int mpb_batch_gcd(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, const ui
  * (a >= m is reduced). gcd(a, m) != 1 (a = 0 included): MPB_ENOTINV with bad_index = the first
  * such item, nothing written. r may overlap the inputs (results are gathered in a temporary
  * block of count rows and copied at the end).
- * Variable time unless the context says MPB_CT_ON (MPB_CT_DEFAULT is off, as for powm): binary
- * extended gcd (optimized: 31 steps per pass on two-word approximations) for odd m; for even m
- * the inverse of m modulo a mod m, turned around.
- * MPB_CT_ON: the same gcd in constant time (a fixed ceil((64*width + bitlen(m) - 1)/31) + 1
+ * Variable time unless the context says MPB_CT_ON (MPB_CT_DEFAULT is off, as for powm): Lehmer's
+ * extended Euclidean algorithm (double-digit, about 62 bits per pass) for any modulus.
+ * MPB_CT_ON: the optimized binary gcd (Pornin) in constant time (a fixed ceil((64*width + bitlen(m) - 1)/31) + 1
  * passes of 31 masked steps per item; the modulus, width and count are public); odd moduli only
  * (even m: MPB_EVAL naming the row); the invertibility of each item is computed without
  * branches and checked after the whole batch.
