@@ -42,6 +42,9 @@ struct Ctx {
   mpb_ctx *c = nullptr;
   Ctx() { REQUIRE(mpb_ctx_create(&c) == MPB_OK); }
   explicit Ctx(int backend) : Ctx() { REQUIRE(mpb_ctx_set_backend(c, backend) == MPB_OK); }
+  Ctx(int backend, int threads) : Ctx(backend) { REQUIRE(mpb_ctx_set_threads(c, threads) == MPB_OK); }
+  Ctx(const Ctx &) = delete;
+  Ctx &operator=(const Ctx &) = delete;
   ~Ctx() { mpb_ctx_destroy(c); }
 };
 constexpr uint64_t CANARY = 0xA5A5C3C3DEADBEEFull;

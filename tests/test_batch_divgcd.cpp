@@ -24,16 +24,6 @@ namespace {
 
 const size_t kWidths[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 32, 33, 48, 64, 65, 100};
 
-struct CpuCtx {
-  mpb_ctx *c = nullptr;
-  explicit CpuCtx(int threads = 1) {
-    REQUIRE(mpb_ctx_create(&c) == MPB_OK);
-    REQUIRE(mpb_ctx_set_threads(c, threads) == MPB_OK);
-    REQUIRE(mpb_ctx_set_backend(c, MPB_BACKEND_CPU) == MPB_OK);
-  }
-  ~CpuCtx() { mpb_ctx_destroy(c); }
-};
-
 // A value of w limbs of kind k: 0, 1, all-ones, a power of two, 2^j - 1, long bit runs,
 // a short random value (few limbs), mixed hard limbs.
 void special(std::mt19937_64 &rng, uint64_t *r, size_t w, unsigned k) {
@@ -312,7 +302,7 @@ TEST_CASE("mpn gcd / invmod (Lehmer): sizes 1..70 limbs, Fibonacci, m-1, near ti
 TEST_CASE("batch divmod matches mpz_tdiv_qr (shared / per-item divisor, 1 and 2 threads)", "[divgcd][divmod]") {
   auto rng = mpbt::make_rng(9102);
   for (int threads : {1, 2}) {
-    CpuCtx ctx(threads);
+    Ctx ctx(MPB_BACKEND_CPU, threads);
     for (size_t w : kWidths) {
       const size_t cnt = w <= 17 ? 67 : 19;
       for (size_t b_rows : {(size_t)1, cnt}) {
@@ -366,7 +356,7 @@ TEST_CASE("batch divmod matches mpz_tdiv_qr (shared / per-item divisor, 1 and 2 
 }
 
 TEST_CASE("batch divmod: bad calls write nothing", "[divgcd][divmod][errors]") {
-  CpuCtx ctx(2);
+  Ctx ctx(MPB_BACKEND_CPU, 2);
   auto rng = mpbt::make_rng(9103);
   const size_t w = 4, cnt = 9;
   Rows a = make_rows(rng, w, cnt), b(w * cnt);
@@ -421,7 +411,7 @@ TEST_CASE("batch divmod: bad calls write nothing", "[divgcd][divmod][errors]") {
 TEST_CASE("batch gcd matches mpz_gcd (1 and 2 threads, aliasing)", "[divgcd][gcd]") {
   auto rng = mpbt::make_rng(9104);
   for (int threads : {1, 2}) {
-    CpuCtx ctx(threads);
+    Ctx ctx(MPB_BACKEND_CPU, threads);
     for (size_t w : kWidths) {
       const size_t cnt = w <= 17 ? 61 : 17;
       Rows a = make_rows(rng, w, cnt), b = make_rows(rng, w, cnt);
@@ -457,7 +447,7 @@ TEST_CASE("batch gcd matches mpz_gcd (1 and 2 threads, aliasing)", "[divgcd][gcd
       REQUIRE(b2 == r);
     }
   }
-  CpuCtx ctx;
+  Ctx ctx(MPB_BACKEND_CPU, 1);
   Rows a(8, 1), b(8, 1), r(8, CANARY);
   mpb_call_info info;
   REQUIRE(mpb_batch_gcd(ctx.c, r.data(), nullptr, b.data(), 4, 2, &info) == MPB_ENULL);
@@ -517,7 +507,7 @@ void check_inverses(const Rows &r, const Rows &a, const Rows &m, size_t m_rows, 
 TEST_CASE("batch invmod matches mpz_invert (vt / ct, odd / even, shared / per-item)", "[divgcd][invmod]") {
   auto rng = mpbt::make_rng(9105);
   for (int threads : {1, 2}) {
-    CpuCtx ctx(threads);
+    Ctx ctx(MPB_BACKEND_CPU, threads);
     for (int ct : {0, 1}) {
       REQUIRE(mpb_ctx_set_constant_time(ctx.c, ct ? MPB_CT_ON : MPB_CT_DEFAULT) == MPB_OK);
       for (size_t w : kWidths) {
@@ -552,7 +542,7 @@ TEST_CASE("batch invmod matches mpz_invert (vt / ct, odd / even, shared / per-it
 }
 
 TEST_CASE("batch invmod: special moduli and values", "[divgcd][invmod]") {
-  CpuCtx ctx(2);
+  Ctx ctx(MPB_BACKEND_CPU, 2);
   mpb_call_info info;
   Z za, zm, zr;
   // m = 2, 3, 4, 2^64, 2^64 - 1, 2^127 + ... ; a = 1, m - 1, m + 1, a >= m, all-ones
@@ -588,7 +578,7 @@ TEST_CASE("batch invmod: non-invertible items and bad moduli write nothing", "[d
   auto rng = mpbt::make_rng(9106);
   for (int threads : {1, 2})
     for (int ct : {0, 1}) {
-      CpuCtx ctx(threads);
+      Ctx ctx(MPB_BACKEND_CPU, threads);
       REQUIRE(mpb_ctx_set_constant_time(ctx.c, ct ? MPB_CT_ON : MPB_CT_OFF) == MPB_OK);
       for (size_t w : {1, 3, 8, 33}) {
         const size_t cnt = 23;
@@ -654,7 +644,7 @@ size_t limbs_for(const mpz_t z) { return std::max<size_t>(1, mpz_size(z)); }
 
 TEST_CASE("OpenSSL bnmul.txt Quotient/Remainder through mpb_batch_divmod", "[divgcd][vectors][openssl]") {
   auto st = mpbt::read_stanzas(mpbt::vectors_dir() + "/openssl-bn/bnmul.txt");
-  CpuCtx ctx(2);
+  Ctx ctx(MPB_BACKEND_CPU, 2);
   size_t n = 0;
   for (size_t k = 0; k < st.size(); k++) {
     auto &s = st[k];
@@ -682,7 +672,7 @@ TEST_CASE("OpenSSL bnmul.txt Quotient/Remainder through mpb_batch_divmod", "[div
 
 TEST_CASE("OpenSSL bngcd.txt GCD through mpb_batch_gcd and mpb_batch_invmod", "[divgcd][vectors][openssl]") {
   auto st = mpbt::read_stanzas(mpbt::vectors_dir() + "/openssl-bn/bngcd.txt");
-  CpuCtx ctx(2);
+  Ctx ctx(MPB_BACKEND_CPU, 2);
   size_t n = 0, inv_ok = 0, inv_bad = 0;
   for (int ct : {0, 1}) {
     REQUIRE(mpb_ctx_set_constant_time(ctx.c, ct ? MPB_CT_ON : MPB_CT_OFF) == MPB_OK);
