@@ -23,6 +23,7 @@
 
 #include <mpbatch/mpbatch.h>
 
+#include "common/gmp_rows.h"
 #include "common/report.h"
 #include "common/rsa_key.h"
 
@@ -39,16 +40,8 @@ double cpu_now() {
 // `openssl speed` reports: it divides by CPU user time, summed over -multi children).
 double g_cpu_rate = 0;
 int g_threads = 1;
-std::vector<uint64_t> limbs(const mpz_t z, size_t n) {
-  std::vector<uint64_t> v(n, 0);
-  size_t cnt = 0;
-  mpz_export(v.data(), &cnt, -1, 8, 0, 0, z);
-  return v;
-}
-void append(std::vector<uint64_t> &dst, const mpz_t z, size_t n) {
-  auto v = limbs(z, n);
-  dst.insert(dst.end(), v.begin(), v.end());
-}
+using mpbench::append;
+using mpbench::limbs;
 // ops/s of fn(count) run repeatedly for at least `secs`, best of 3 rounds.
 template <class F>
 double rate(F fn, size_t count, double secs) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "common/race.h"
 #include "common/report.h"
 #include "mpn.h"
 
@@ -23,24 +24,6 @@ namespace {
 int g_reps = 25;
 volatile int g_sink;
 
-template <class F>
-double batch_ns(F &&f, long iters) {
-  auto t0 = std::chrono::steady_clock::now();
-  for (long i = 0; i < iters; i++) f();
-  auto t1 = std::chrono::steady_clock::now();
-  return std::chrono::duration<double, std::nano>(t1 - t0).count() / (double)iters;
-}
-template <class... F>
-std::vector<double> race(double work, F &&...fs) {
-  long iters = (long)(4e5 / work) + 20;
-  std::vector<double> best(sizeof...(fs), 1e300);
-  (batch_ns(fs, iters), ...);
-  for (int r = 0; r < g_reps; r++) {
-    size_t i = 0;
-    ((best[i] = std::min(best[i], batch_ns(fs, iters)), i++), ...);
-  }
-  return best;
-}
 void fill(std::mt19937_64 &rng, mp_int *a, int n) {
   if (mp_grow(a, n) != MP_OKAY) std::abort();
   for (int i = 0; i < n; i++) a->dp[i] = rng();
@@ -69,7 +52,7 @@ int main(int argc, char **argv) {
     std::vector<mpb::mpn::limb> r(2 * n), s(mpb::mpn::mul_n_itch(n) + mpb::mpn::sqr_itch(n) + 8);
     std::vector<mp_limb_t> g(2 * n);
     const double w = (double)n * n;
-    auto t = race(
+    auto t = mpbench::race(g_reps, 
         w, [&] { g_sink = mp_mul(&a, &b, &c); },
         [&] { mpb::mpn::mul_n(r.data(), a.dp, b.dp, n, s.data()); },
         [&] { mpn_mul_n(g.data(), (const mp_limb_t *)a.dp, (const mp_limb_t *)b.dp, n); },
@@ -103,7 +86,7 @@ int main(int argc, char **argv) {
     std::vector<char> gstr(mpz_sizeinbase(za, 10) + 8);
     if (mp_toradix(&a, str.data(), 10) != MP_OKAY) return 1;
     const double w = (double)n * n;
-    auto t = race(
+    auto t = mpbench::race(g_reps, 
         w, [&] { g_sink = mp_div(&a, &b, &q, &rr); }, [&] { mpz_tdiv_qr(zq, zr, za, zb); },
         [&] { g_sink = mp_toradix(&a, str.data(), 10); }, [&] { mpz_get_str(gstr.data(), 10, za); },
         [&] { g_sink = mp_read_radix(&q, str.data(), 10); },

@@ -35,6 +35,7 @@
 #include <mpbatch/tuning.h>
 
 #include "../cuda/gpu_backend.h"
+#include "common/gmp_rows.h"
 #include "common/report.h"
 #include "common/rsa_key.h"
 
@@ -53,14 +54,8 @@ struct Row {
   double bound_pct;  // % of the IMAD bound (0 when not applicable)
 };
 
-void to_z(mpz_t z, const uint64_t *p, size_t n) { mpz_import(z, n, -1, 8, 0, 0, p); }
-std::vector<uint64_t> limbs(const mpz_t z, size_t k) {
-  std::vector<uint64_t> v(k + mpz_size(z) + 1, 0);
-  size_t cnt = 0;
-  mpz_export(v.data(), &cnt, -1, 8, 0, 0, z);
-  v.resize(k);
-  return v;
-}
+using mpbench::limbs;
+using mpbench::to_z;
 
 // IMAD-bound items/s for a Montgomery exponentiation with an n-word modulus and ebits
 // exponent bits, window w: 2 IMAD per 32x32 product, 2 n^2 products per multiplication.

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "common/race.h"
 #include "common/report.h"
 #include "cpu_features.h"
 #include "mpn.h"
@@ -28,28 +29,6 @@ namespace {
 inline void clobber(void *p) { __asm__ volatile("" : : "r"(p) : "memory"); }
 
 int g_reps = 25;
-
-template <class F>
-double batch_ns(F &&f, long iters) {
-  auto t0 = std::chrono::steady_clock::now();
-  for (long i = 0; i < iters; i++) f();
-  auto t1 = std::chrono::steady_clock::now();
-  return std::chrono::duration<double, std::nano>(t1 - t0).count() / (double)iters;
-}
-
-// Time several functions alternately (each a lambda, called directly, no indirection); min
-// over repetitions.  Returns ns per call.
-template <class... F>
-std::vector<double> race(double work, F &&...fs) {
-  long iters = (long)(4e5 / work) + 20;  // about 0.2..1 ms per batch
-  std::vector<double> best(sizeof...(fs), 1e300);
-  (batch_ns(fs, iters), ...);  // warm up
-  for (int r = 0; r < g_reps; r++) {
-    size_t i = 0;
-    ((best[i] = std::min(best[i], batch_ns(fs, iters)), i++), ...);
-  }
-  return best;
-}
 
 std::vector<limb> rand_limbs(std::mt19937_64 &rng, size_t n) {
   std::vector<limb> v(n);
@@ -80,7 +59,7 @@ int main(int argc, char **argv) {
       std::vector<limb> r(2 * n), s(std::max(mpn::mul_n_itch(n), mpn::sqr_itch(n)) + 1);
       mp_limb_t *gr = (mp_limb_t *)r.data();
       const mp_limb_t *ga = (const mp_limb_t *)a.data(), *gb = (const mp_limb_t *)b.data();
-      auto t = race((double)(n * n), [&] { mpn::mul_n(r.data(), a.data(), b.data(), n, s.data()); clobber(r.data()); },
+      auto t = mpbench::race(g_reps, (double)(n * n), [&] { mpn::mul_n(r.data(), a.data(), b.data(), n, s.data()); clobber(r.data()); },
                     [&] { mpn_mul_n(gr, ga, gb, n); clobber(gr); },
                     [&] { mpn::sqr(r.data(), a.data(), n, s.data()); clobber(r.data()); },
                     [&] { mpn_sqr(gr, ga, n); clobber(gr); });
@@ -105,7 +84,7 @@ int main(int argc, char **argv) {
       mpz_init(za), mpz_init(zb), mpz_init2(zr, 2 * bits + 64);
       mpz_import(za, n, -1, 8, 0, 0, a.data());
       mpz_import(zb, n, -1, 8, 0, 0, b.data());
-      auto t = race((double)(n * n), [&] { mpn::mul_comba(r.data(), a.data(), b.data(), n); clobber(r.data()); },
+      auto t = mpbench::race(g_reps, (double)(n * n), [&] { mpn::mul_comba(r.data(), a.data(), b.data(), n); clobber(r.data()); },
                      [&] { mpn::mul_comba_plain(r.data(), a.data(), b.data(), n); clobber(r.data()); },
                      [&] { mpn_mul_n((mp_limb_t *)r.data(), (const mp_limb_t *)a.data(), (const mp_limb_t *)b.data(), n); clobber(r.data()); },
                      [&] { mpz_mul(zr, za, zb); clobber(zr); },
@@ -132,7 +111,7 @@ int main(int argc, char **argv) {
       std::vector<limb> r(2 * n), s(std::max(mpn::mul_n_itch(n), mpn::sqr_itch(n)) + 1);
       const mp_limb_t *ga = (const mp_limb_t *)a.data(), *gb = (const mp_limb_t *)b.data();
       mp_limb_t *gr = (mp_limb_t *)r.data();
-      auto t = race((double)(n * n), [&] { mpn::mul_n(r.data(), a.data(), b.data(), n, s.data()); clobber(r.data()); },
+      auto t = mpbench::race(g_reps, (double)(n * n), [&] { mpn::mul_n(r.data(), a.data(), b.data(), n, s.data()); clobber(r.data()); },
                      [&] { mpn_mul_n(gr, ga, gb, n); clobber(gr); },
                      [&] { mpn::sqr(r.data(), a.data(), n, s.data()); clobber(r.data()); },
                      [&] { mpn_sqr(gr, ga, n); clobber(gr); });

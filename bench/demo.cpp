@@ -19,6 +19,7 @@
 
 #include <mpbatch/mpbatch.h>
 
+#include "common/gmp_rows.h"
 #include "common/rsa_key.h"
 #include "cpu_features.h"
 
@@ -31,16 +32,8 @@ double cpu_now() {
 double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
-std::vector<uint64_t> limbs(const mpz_t z, size_t n) {
-  std::vector<uint64_t> v(n, 0);
-  size_t cnt = 0;
-  mpz_export(v.data(), &cnt, -1, 8, 0, 0, z);
-  return v;
-}
-void append(std::vector<uint64_t> &dst, const mpz_t z, size_t n) {
-  auto v = limbs(z, n);
-  dst.insert(dst.end(), v.begin(), v.end());
-}
+using mpbench::append;
+using mpbench::limbs;
 } // namespace
 
 int main(int argc, char **argv) {
