@@ -259,7 +259,9 @@ int powm_even_shared(Call &call, const Settings &s, limb *r, const limb *base, s
   mpn::SplitCtx sc;
   mpn::split_ctx_init(sc, m, mn, ctx_store);
   const size_t qn = sc.qn, sn = sc.sn;
-  const size_t blk_limbs = sc.q_one ? 0 : 2 * count * qn;
+  // items in chunks (bounds the residue block; each chunk: reduce, odd engine, 2^s part + CRT)
+  const size_t chunk = std::min(count, (size_t)tuning::BATCH_EVEN_SPLIT_CHUNK);
+  const size_t blk_limbs = sc.q_one ? 0 : 2 * chunk * qn;
   limb *blk = nullptr;
   if (blk_limbs && !(blk = static_cast<limb *>(mem_alloc(blk_limbs * sizeof(limb))))) {
     mem_free(ctx_store, ctx_itch * sizeof(limb));
@@ -272,32 +274,14 @@ int powm_even_shared(Call &call, const Settings &s, limb *r, const limb *base, s
     }
     mem_free(ctx_store, ctx_itch * sizeof(limb));
   };
-  limb *bq = blk, *x1 = blk ? blk + count * qn : nullptr;
-  int status = MPB_OK;
-  if (!sc.q_one) {
-    // bases mod q (Montgomery reductions of qn-limb chunks, constant time)
-    const int TA = threads_for(s, count, 2.0 * (double)(sc.L + 2) * work_mul(qn));
-    ThreadScratch scr(TA, mpn::split_reduce_base_itch(mn), ct);
-    if (!scr.ok()) {
-      release();
-      return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
-    }
-#pragma omp parallel for num_threads(TA) if (TA > 1) schedule(static)
-    for (int64_t t = 0; t < (int64_t)count; t++)
-      mpn::split_reduce_base(bq + (size_t)t * qn, base + (size_t)t * base_stride, sc, scr.get(omp_get_thread_num()));
-    char prefix[48];
-    std::snprintf(prefix, sizeof prefix, "even m = 2^%zu*q split, q part: ", sc.s);
-    status = powm_odd(call, s, x1, bq, qn, e, ew, e_stride, sc.q, 0, qn, count, ct, gpu_why, prefix);
-    if (status != MPB_OK) {
-      release();
-      return status == MPB_EMEM ? status : call.finish(status);
-    }
-  }
-  // per item: b^e mod 2^s, then the CRT
+  limb *bq = blk, *x1 = blk ? blk + chunk * qn : nullptr;
+  const int TA = sc.q_one ? 1 : threads_for(s, chunk, 2.0 * (double)(sc.L + 2) * work_mul(qn));
   const size_t ebits = std::min<size_t>(64 * ew, sc.s + 1);
   const size_t w2 = ct ? mpn::powm_2k_ct_itch(sc.s) : mpn::powm_2k_itch(sc.s);
-  const int TC = threads_for(s, count, 0.6 * (double)ebits * work_mul(sn) + work_mul(std::max(qn, sn)));
-  ThreadScratch scr(TC, sn + mn + std::max(w2, mpn::split_crt_itch(mn)), ct);
+  const int TC = threads_for(s, chunk, 0.6 * (double)ebits * work_mul(sn) + work_mul(std::max(qn, sn)));
+  const size_t a_itch = sc.q_one ? 0 : mpn::split_reduce_base_itch(mn);
+  const size_t c_itch = sn + mn + std::max(w2, mpn::split_crt_itch(mn));
+  ThreadScratch scr(std::max(TA, TC), std::max(a_itch, c_itch), ct);
   if (!scr.ok()) {
     release();
     return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
@@ -308,20 +292,39 @@ int powm_even_shared(Call &call, const Settings &s, limb *r, const limb *base, s
                   fell_back ? gpu_why : mode, sc.s, TC);
     call.choose(MPB_BACKEND_CPU, TC, buf);
   }
+  char prefix[48];
+  std::snprintf(prefix, sizeof prefix, "even m = 2^%zu*q split, q part: ", sc.s);
+  for (size_t c0 = 0; c0 < count; c0 += chunk) {
+    const size_t k = std::min(chunk, count - c0);
+    const limb *bc = base + c0 * base_stride, *ec = e + c0 * e_stride;
+    limb *rc = r + c0 * width;
+    if (!sc.q_one) {
+      // bases mod q (Montgomery reductions of qn-limb chunks, constant time), then the odd engine
+#pragma omp parallel for num_threads(TA) if (TA > 1) schedule(static)
+      for (int64_t t = 0; t < (int64_t)k; t++)
+        mpn::split_reduce_base(bq + (size_t)t * qn, bc + (size_t)t * base_stride, sc, scr.get(omp_get_thread_num()));
+      const int st = powm_odd(call, s, x1, bq, qn, ec, ew, e_stride, sc.q, 0, qn, k, ct, gpu_why, prefix);
+      if (st != MPB_OK) {
+        release();
+        return st == MPB_EMEM ? st : call.finish(st);
+      }
+    }
+    // per item: b^e mod 2^s, then the CRT
 #pragma omp parallel num_threads(TC) if (TC > 1)
-  {
-    limb *ws = scr.get(omp_get_thread_num());
-    limb *x2 = ws, *res = x2 + sn, *work = res + mn;
+    {
+      limb *ws = scr.get(omp_get_thread_num());
+      limb *x2 = ws, *res = x2 + sn, *work = res + mn;
 #pragma omp for schedule(static)
-    for (int64_t t = 0; t < (int64_t)count; t++) {
-      const size_t i = (size_t)t;
-      const limb *bi = base + i * base_stride;
-      if (ct) mpn::powm_2k_ct(x2, bi, e + i * e_stride, ew, sc.s, work);
-      else mpn::powm_2k(x2, bi, e + i * e_stride, ew, sc.s, work);
-      mpn::split_crt(res, sc.q_one ? nullptr : x1 + i * qn, x2, sc, work);
-      limb *ri = r + i * width;  // may be bi: written after the last read of bi
-      mpn::copy(ri, res, mn);
-      if (width > mn) mpn::zero(ri + mn, width - mn);
+      for (int64_t t = 0; t < (int64_t)k; t++) {
+        const size_t i = (size_t)t;
+        const limb *bi = bc + i * base_stride;
+        if (ct) mpn::powm_2k_ct(x2, bi, ec + i * e_stride, ew, sc.s, work);
+        else mpn::powm_2k(x2, bi, ec + i * e_stride, ew, sc.s, work);
+        mpn::split_crt(res, sc.q_one ? nullptr : x1 + i * qn, x2, sc, work);
+        limb *ri = rc + i * width;  // may be bi: written after the last read of bi
+        mpn::copy(ri, res, mn);
+        if (width > mn) mpn::zero(ri + mn, width - mn);
+      }
     }
   }
   release();

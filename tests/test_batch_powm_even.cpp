@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include <mpbatch/mpbatch.h>
+#include <mpbatch/tuning.h>
 
 #include "batch_util.h"
 
@@ -365,4 +366,28 @@ TEST_CASE("batch powm, even and odd moduli per item: hard moduli, ct on/off, thr
                 MPB_OK);
         REQUIRE(rb == r);
       }
+}
+
+TEST_CASE("batch powm, shared even modulus: more items than one chunk (tuning::BATCH_EVEN_SPLIT_CHUNK)",
+          "[batch][powm][even][split]") {
+  Ctx ctx;
+  auto rng = mpbt::make_rng(4747);
+  const size_t cnt = (size_t)mpb::tuning::BATCH_EVEN_SPLIT_CHUNK + 13;
+  for (size_t w : {1, 2})
+    for (int ct : {0, 1}) {
+      REQUIRE(mpb_ctx_set_threads(ctx.c, 2) == MPB_OK);
+      REQUIRE(mpb_ctx_set_constant_time(ctx.c, ct ? MPB_CT_ON : MPB_CT_OFF) == MPB_OK);
+      Rows m(w), base(w * cnt), e(w * cnt), r(w * cnt, CANARY);
+      REQUIRE(split_modulus(rng, m.data(), w, w == 1 ? 7 : 65, w == 1 ? 50 : 60, 0));
+      for (size_t i = 0; i < cnt; i++) {
+        hard_base(rng, &base[i * w], m.data(), w, i);
+        hard_exp(rng, &e[i * w], w, i + i / 6);
+      }
+      INFO("w " << w << " ct " << ct);
+      REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), w, cnt, m.data(), 1, w, cnt, nullptr) == MPB_OK);
+      check_rows(r, base, e, w, cnt, m, 1, w, cnt);
+      Rows rb = base;
+      REQUIRE(mpb_batch_powm(ctx.c, rb.data(), rb.data(), e.data(), w, cnt, m.data(), 1, w, cnt, nullptr) == MPB_OK);
+      REQUIRE(rb == r);
+    }
 }
