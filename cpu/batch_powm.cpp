@@ -94,12 +94,25 @@ int powm_per_item_any_parity(Call &call, const Settings &s, limb *r, const limb 
 
 namespace {
 
+// Work the odd engine runs around each of its tasks (the even-modulus split): pre(i0, i1, tid)
+// before items [i0, i1) are exponentiated, post(i0, i1, tid) after they are written, both on
+// the thread that runs the task (tid = omp_get_thread_num() < Settings::threads), so the
+// split adds no parallel region and no barrier of its own.
+struct ItemHook {
+  virtual void pre(size_t i0, size_t i1, int tid) = 0;
+  virtual void post(size_t i0, size_t i1, int tid) = 0;
+
+ protected:
+  ~ItemHook() = default;
+};
+
 // The odd-modulus engine (every modulus odd): backend choice, multipartite / IFMA groups /
 // scalar Montgomery. Records its choice (reason prefixed by `prefix`) but does not finish the
-// call: returns the status (MPB_EMEM already recorded with call.fail).
+// call: returns the status (MPB_EMEM already recorded with call.fail). `hook`: see ItemHook.
 int powm_odd(Call &call, const Settings &s, limb *r, const limb *base, size_t base_stride,
              const limb *e, size_t ew, size_t e_stride, const limb *m, size_t m_stride,
-             size_t width, size_t count, bool ct, const char *gpu_why, const char *prefix) {
+             size_t width, size_t count, bool ct, const char *gpu_why, const char *prefix,
+             ItemHook *hook = nullptr) {
   const bool shared_m = (m_stride == 0);
   size_t mn_max = 0;  // the largest normalized modulus size
   if (shared_m) mn_max = mpn::normalized_size(m, width);
@@ -149,8 +162,10 @@ int powm_odd(Call &call, const Settings &s, limb *r, const limb *base, size_t ba
         if (!plan) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for the multipartite plan");
       }
       limb *ri = r + i * width;
+      if (hook) hook->pre(i, i + 1, 0);
       multipartite::powm(plan, ri, base + i * base_stride, e + i * e_stride, ew);
       if (width > n) mpn::zero(ri + n, width - n);
+      if (hook) hook->post(i, i + 1, 0);
     }
     multipartite::plan_destroy(plan);
     return MPB_OK;
@@ -198,12 +213,15 @@ int powm_odd(Call &call, const Settings &s, limb *r, const limb *base, size_t ba
   int status = MPB_OK;
 #pragma omp parallel num_threads(T) if (T > 1)
   {
-    limb *ws = scr.get(omp_get_thread_num());
+    const int tid = omp_get_thread_num();
+    limb *ws = scr.get(tid);
     limb *ctx_store = ws;
     limb *work = ws + ctx_itch;
 #pragma omp for schedule(dynamic, 1)
     for (int64_t t = 0; t < (int64_t)tasks; t++) {
       if ((size_t)t < groups) {
+        const size_t i0 = (size_t)t * 8, i1 = std::min(i0 + 8, count);
+        if (hook) hook->pre(i0, i1, tid);
         uint64_t *rr[8];
         const uint64_t *bb[8], *ee[8], *mm[8];
         for (int l = 0; l < 8; l++) {
@@ -219,10 +237,13 @@ int powm_odd(Call &call, const Settings &s, limb *r, const limb *base, size_t ba
         if (st != MPB_OK) {
 #pragma omp atomic write
           status = st;
+        } else if (hook) {
+          hook->post(i0, i1, tid);
         }
       } else {
         size_t i = groups * 8 + ((size_t)t - groups);
         const limb *mi = m + i * m_stride;
+        if (hook) hook->pre(i, i + 1, tid);
         if (shared_m) {
           powm_one(r + i * width, width, base + i * base_stride, e + i * e_stride, ew, shared_ctx, ct, work);
         } else {
@@ -230,6 +251,7 @@ int powm_odd(Call &call, const Settings &s, limb *r, const limb *base, size_t ba
           mpn::mont_ctx_init(mc, mi, mpn::normalized_size(mi, width), ctx_store);
           powm_one(r + i * width, width, base + i * base_stride, e + i * e_stride, ew, mc, ct, work);
         }
+        if (hook) hook->post(i, i + 1, tid);
       }
     }
   }
@@ -274,56 +296,68 @@ int powm_even_shared(Call &call, const Settings &s, limb *r, const limb *base, s
     }
     mem_free(ctx_store, ctx_itch * sizeof(limb));
   };
-  limb *bq = blk, *x1 = blk ? blk + chunk * qn : nullptr;
-  const int TA = sc.q_one ? 1 : threads_for(s, chunk, 2.0 * (double)(sc.L + 2) * work_mul(qn));
-  const size_t ebits = std::min<size_t>(64 * ew, sc.s + 1);
+  // per-thread scratch of the hook: base reduction, or mod 2^s power + CRT
   const size_t w2 = ct ? mpn::powm_2k_ct_itch(sc.s) : mpn::powm_2k_itch(sc.s);
-  const int TC = threads_for(s, chunk, 0.6 * (double)ebits * work_mul(sn) + work_mul(std::max(qn, sn)));
   const size_t a_itch = sc.q_one ? 0 : mpn::split_reduce_base_itch(mn);
   const size_t c_itch = sn + mn + std::max(w2, mpn::split_crt_itch(mn));
-  ThreadScratch scr(std::max(TA, TC), std::max(a_itch, c_itch), ct);
+  ThreadScratch scr(std::max(1, s.threads), std::max(a_itch, c_itch), ct);
   if (!scr.ok()) {
     release();
     return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
   }
-  if (sc.q_one) {  // no odd part: this is the whole computation
+  // pre: the task's bases mod q (Montgomery reductions of qn-limb chunks, constant time);
+  // post: per item b^e mod 2^s and the CRT with x1 = b^e mod q, written to r
+  struct SplitHook final : ItemHook {
+    const mpn::SplitCtx &sc;
+    ThreadScratch &scr;
+    bool ct;
+    size_t ew, e_stride, base_stride, width;
+    limb *bq, *x1;
+    const limb *bc = nullptr, *ec = nullptr;  // the current chunk's rows
+    limb *rc = nullptr;
+    SplitHook(const mpn::SplitCtx &sc_, ThreadScratch &scr_, bool ct_, size_t ew_, size_t es, size_t bs, size_t w,
+              limb *bq_, limb *x1_)
+        : sc(sc_), scr(scr_), ct(ct_), ew(ew_), e_stride(es), base_stride(bs), width(w), bq(bq_), x1(x1_) {}
+    void pre(size_t i0, size_t i1, int tid) override {
+      limb *ws = scr.get(tid);
+      for (size_t i = i0; i < i1; i++) mpn::split_reduce_base(bq + i * sc.qn, bc + i * base_stride, sc, ws);
+    }
+    void post(size_t i0, size_t i1, int tid) override {
+      limb *x2 = scr.get(tid), *res = x2 + sc.sn, *work = res + sc.mn;
+      for (size_t i = i0; i < i1; i++) {
+        const limb *bi = bc + i * base_stride;
+        if (ct) mpn::powm_2k_ct(x2, bi, ec + i * e_stride, ew, sc.s, work);
+        else mpn::powm_2k(x2, bi, ec + i * e_stride, ew, sc.s, work);
+        mpn::split_crt(res, sc.q_one ? nullptr : x1 + i * sc.qn, x2, sc, work);
+        limb *ri = rc + i * width;  // may be bi: written after the last read of bi
+        mpn::copy(ri, res, sc.mn);
+        if (width > sc.mn) mpn::zero(ri + sc.mn, width - sc.mn);
+      }
+    }
+  };
+  SplitHook hook(sc, scr, ct, ew, e_stride, base_stride, width, blk, blk ? blk + chunk * qn : nullptr);
+  if (sc.q_one) {  // no odd part: the power mod 2^s is the whole computation
+    const size_t ebits = std::min<size_t>(64 * ew, sc.s + 1);
+    const int TC = threads_for(s, count, 0.6 * (double)ebits * work_mul(sn));
     char buf[160];
     std::snprintf(buf, sizeof buf, "%s: even modulus 2^%zu: short products, no reduction; %d threads, shared modulus",
                   fell_back ? gpu_why : mode, sc.s, TC);
     call.choose(MPB_BACKEND_CPU, TC, buf);
-  }
-  char prefix[48];
-  std::snprintf(prefix, sizeof prefix, "even m = 2^%zu*q split, q part: ", sc.s);
-  for (size_t c0 = 0; c0 < count; c0 += chunk) {
-    const size_t k = std::min(chunk, count - c0);
-    const limb *bc = base + c0 * base_stride, *ec = e + c0 * e_stride;
-    limb *rc = r + c0 * width;
-    if (!sc.q_one) {
-      // bases mod q (Montgomery reductions of qn-limb chunks, constant time), then the odd engine
-#pragma omp parallel for num_threads(TA) if (TA > 1) schedule(static)
-      for (int64_t t = 0; t < (int64_t)k; t++)
-        mpn::split_reduce_base(bq + (size_t)t * qn, bc + (size_t)t * base_stride, sc, scr.get(omp_get_thread_num()));
-      const int st = powm_odd(call, s, x1, bq, qn, ec, ew, e_stride, sc.q, 0, qn, k, ct, gpu_why, prefix);
+    hook.bc = base, hook.ec = e, hook.rc = r;
+#pragma omp parallel for num_threads(TC) if (TC > 1) schedule(dynamic, 8)
+    for (int64_t t = 0; t < (int64_t)count; t++) hook.post((size_t)t, (size_t)t + 1, omp_get_thread_num());
+  } else {
+    // chunks of items through the odd engine on q, the hook around each of its tasks
+    char prefix[48];
+    std::snprintf(prefix, sizeof prefix, "even m = 2^%zu*q split, q part: ", sc.s);
+    for (size_t c0 = 0; c0 < count; c0 += chunk) {
+      const size_t k = std::min(chunk, count - c0);
+      hook.bc = base + c0 * base_stride, hook.ec = e + c0 * e_stride, hook.rc = r + c0 * width;
+      const int st = powm_odd(call, s, hook.x1, hook.bq, qn, hook.ec, ew, e_stride, sc.q, 0, qn, k, ct, gpu_why,
+                              prefix, &hook);
       if (st != MPB_OK) {
         release();
         return st == MPB_EMEM ? st : call.finish(st);
-      }
-    }
-    // per item: b^e mod 2^s, then the CRT
-#pragma omp parallel num_threads(TC) if (TC > 1)
-    {
-      limb *ws = scr.get(omp_get_thread_num());
-      limb *x2 = ws, *res = x2 + sn, *work = res + mn;
-#pragma omp for schedule(static)
-      for (int64_t t = 0; t < (int64_t)k; t++) {
-        const size_t i = (size_t)t;
-        const limb *bi = bc + i * base_stride;
-        if (ct) mpn::powm_2k_ct(x2, bi, ec + i * e_stride, ew, sc.s, work);
-        else mpn::powm_2k(x2, bi, ec + i * e_stride, ew, sc.s, work);
-        mpn::split_crt(res, sc.q_one ? nullptr : x1 + i * qn, x2, sc, work);
-        limb *ri = rc + i * width;  // may be bi: written after the last read of bi
-        mpn::copy(ri, res, mn);
-        if (width > mn) mpn::zero(ri + mn, width - mn);
       }
     }
   }
