@@ -6,7 +6,7 @@
 //      with mpz_powm_sec (+ OpenMP) and `openssl speed -seconds S -multi N rsaNNNN` (popen,
 //      "sign/s" column).
 // Threads: 1 and 2 (or --threads a,b,...). Results: bench/results/batch-<date>.{csv,md}.
-// --even: only (1), with even moduli (Barrett; GMP mpz_powm beside, mpz_powm_sec needs odd
+// --even: only (1), with even moduli (CPU: 2^s * odd split; GMP mpz_powm beside, mpz_powm_sec needs odd
 // moduli), results in bench/results/batch-even-<date>.{csv,md}.
 //   bench_batch [--seconds 0.5] [--openssl-seconds 3] [--threads 1,2] [--no-openssl] [--even]
 #include <gmp.h>
@@ -90,7 +90,7 @@ std::map<int, double> openssl_speed(int multi, double secs, const std::vector<in
 int main(int argc, char **argv) {
   double secs = 0.6, ossl_secs = 3;
   bool use_openssl = true;
-  bool even = false;  // --even: only modexp, with even moduli (Barrett), report batch-even-<date>
+  bool even = false;  // --even: only modexp, with even moduli (2^s * odd split), report batch-even-<date>
   std::vector<int> threads = {1, 2};
   for (int i = 1; i < argc; i++) {
     if (!std::strcmp(argv[i], "--seconds") && i + 1 < argc) secs = std::atof(argv[++i]);

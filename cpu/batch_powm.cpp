@@ -5,7 +5,11 @@
 //  - one modulus per item: the Montgomery context is built per item inside the thread's
 //    scratch (no allocation), or groups of 8 go to the 8-lane multi-modulus kernel;
 //  - few items with a huge modulus: the multipartite backend (each multiplication uses all
-//    threads, cpu/multipartite*.cpp).
+//    threads, cpu/multipartite*.cpp);
+//  - an even modulus m = 2^s * q (q odd) is split as GMP does (cpu/powm_split.cpp): a shared
+//    one runs b^e mod q for all items through the odd-modulus engine above (IFMA, ADX,
+//    multipartite), then b^e mod 2^s (short products) and the CRT per item; moduli per item
+//    are split item by item (Montgomery on q).
 #include <omp.h>
 
 #include <algorithm>
@@ -40,54 +44,45 @@ inline void powm_one(limb *r, size_t width, const limb *b, const limb *e, size_t
 
 namespace {
 
-// Batches with at least one even modulus (moduli > 1 of any parity): every item on the scalar
-// path, Barrett exponentiation for an even modulus (powm_barrett, or powm_barrett_ct for
-// secret exponents) and Montgomery for an odd one, contexts per item unless the modulus is
-// shared. The SIMD and multipartite engines and the GPU kernels are Montgomery only.
-int powm_any_parity(Call &call, const Settings &s, limb *r, const limb *base, size_t base_stride,
-                    const limb *e, size_t ew, size_t e_stride, const limb *m, size_t m_stride,
-                    size_t width, size_t count, bool ct, const char *why) {
-  const bool shared_m = (m_stride == 0);
-  size_t mn_max = 0;
-  for (size_t i = 0; i < (shared_m ? 1 : count); i++)
-    mn_max = std::max(mn_max, mpn::normalized_size(m + i * m_stride, width));
-  const size_t n = mn_max;
-  // per thread: [Barrett or Montgomery context storage][exponentiation scratch]
-  const size_t ctx_itch = std::max(mpn::barrett_ctx_itch(n), mpn::mont_ctx_itch(n));
-  const size_t work_itch = ct ? std::max(mpn::powm_barrett_ct_itch(n), mpn::powm_ct_itch(n))
-                              : std::max(mpn::powm_barrett_itch(n, ew), mpn::powm_itch(n, ew));
+// One modulus per item, at least one of them even: every item on the scalar path, an even
+// modulus split as 2^s * q (powm_split / powm_split_ct: Montgomery on q, short products mod
+// 2^s, CRT), an odd one on Montgomery (powm / powm_ct); the context is built per item inside
+// the thread's scratch (no allocation).
+int powm_per_item_any_parity(Call &call, const Settings &s, limb *r, const limb *base, size_t base_stride,
+                             const limb *e, size_t ew, size_t e_stride, const limb *m, size_t m_stride,
+                             size_t width, size_t count, bool ct, const char *why) {
+  size_t n = 0;
+  for (size_t i = 0; i < count; i++) n = std::max(n, mpn::normalized_size(m + i * m_stride, width));
+  // per thread: [split or Montgomery context storage][exponentiation scratch]
+  const size_t ctx_itch = std::max(mpn::split_ctx_itch(n), mpn::mont_ctx_itch(n));
+  const size_t work_itch = ct ? std::max(mpn::powm_split_ct_itch(n), mpn::powm_ct_itch(n))
+                              : std::max(mpn::powm_split_itch(n, ew), mpn::powm_itch(n, ew));
   int T = threads_for(s, count, work_powm(n, ew * 64));
   ThreadScratch scr(T, ctx_itch + work_itch, ct);
   if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
   char buf[160];
-  std::snprintf(buf, sizeof buf, "%s; %zu threads%s", why, (size_t)T,
-                shared_m ? ", shared modulus" : ", modulus per item");
+  std::snprintf(buf, sizeof buf, "%s; %zu threads, modulus per item", why, (size_t)T);
   call.choose(MPB_BACKEND_CPU, T, buf);
 #pragma omp parallel num_threads(T) if (T > 1)
   {
     limb *ws = scr.get(omp_get_thread_num());
     limb *ctx_store = ws, *work = ws + ctx_itch;
-    const limb *ctx_m = nullptr;  // the modulus whose context ctx_store holds (a shared one: once per thread)
-    mpn::BarrettCtx bc;
-    mpn::MontCtx mc;
 #pragma omp for schedule(dynamic, 1)
     for (int64_t t = 0; t < (int64_t)count; t++) {
       const size_t i = (size_t)t;
       const limb *mi = m + i * m_stride;
       const size_t mn = mpn::normalized_size(mi, width);
-      const bool even = (mi[0] & 1) == 0;
-      if (mi != ctx_m) {  // once per thread for a shared modulus
-        if (even) mpn::barrett_ctx_init(bc, mi, mn, ctx_store);
-        else mpn::mont_ctx_init(mc, mi, mn, ctx_store);
-        ctx_m = mi;
-      }
       limb *ri = r + i * width;
       const limb *bi = base + i * base_stride, *ei = e + i * e_stride;
-      if (even) {
-        if (ct) mpn::powm_barrett_ct(ri, bi, ei, ew, bc, work);
-        else mpn::powm_barrett(ri, bi, ei, ew, bc, work);
+      if ((mi[0] & 1) == 0) {
+        mpn::SplitCtx sc;
+        mpn::split_ctx_init(sc, mi, mn, ctx_store);
+        if (ct) mpn::powm_split_ct(ri, bi, ei, ew, sc, work);
+        else mpn::powm_split(ri, bi, ei, ew, sc, work);
         if (width > mn) mpn::zero(ri + mn, width - mn);
       } else {
+        mpn::MontCtx mc;
+        mpn::mont_ctx_init(mc, mi, mn, ctx_store);
         powm_one(ri, width, bi, ei, ew, mc, ct, work);
       }
     }
@@ -97,26 +92,27 @@ int powm_any_parity(Call &call, const Settings &s, limb *r, const limb *base, si
 
 } // namespace
 
-int powm_engine(Call &call, const Settings &s, limb *r, const limb *base, size_t base_stride,
-                const limb *e, size_t ew, size_t e_stride, const limb *m, size_t m_stride,
-                size_t width, size_t count, bool ct) {
-  call.set_ct(ct);
-  char gpu_why[112] = {0};
-  {
-    int gst = MPB_OK;  // the GPU serves even moduli too (Barrett kernels) at its widths
-    if (gpu_try_powm(call, s, r, base, base_stride, e, ew, e_stride, m, m_stride, width, count, ct, &gst,
-                     gpu_why, sizeof gpu_why))
-      return gst == MPB_OK ? call.finish(MPB_OK) : call.fail(gst, MPB_ARG_CTX, -1, gpu_why);
-  }
-  bool any_even = false;
-  for (size_t i = 0; i < (m_stride == 0 ? 1 : count) && !any_even; i++) any_even = (m[i * m_stride] & 1) == 0;
-  if (any_even) {
-    const char *why = std::strstr(gpu_why, "GPU failed") ? gpu_why
-                      : s.backend == MPB_BACKEND_AUTO ? "auto: even modulus: CPU Barrett"
-                      : s.backend == MPB_BACKEND_CPU  ? "forced cpu: even modulus: Barrett"
-                                                      : "even modulus: CPU Barrett (engine is Montgomery only)";
-    return powm_any_parity(call, s, r, base, base_stride, e, ew, e_stride, m, m_stride, width, count, ct, why);
-  }
+namespace {
+
+// Work the odd engine runs around each of its tasks (the even-modulus split): pre(i0, i1, tid)
+// before items [i0, i1) are exponentiated, post(i0, i1, tid) after they are written, both on
+// the thread that runs the task (tid = omp_get_thread_num() < Settings::threads), so the
+// split adds no parallel region and no barrier of its own.
+struct ItemHook {
+  virtual void pre(size_t i0, size_t i1, int tid) = 0;
+  virtual void post(size_t i0, size_t i1, int tid) = 0;
+
+ protected:
+  ~ItemHook() = default;
+};
+
+// The odd-modulus engine (every modulus odd): backend choice, multipartite / IFMA groups /
+// scalar Montgomery. Records its choice (reason prefixed by `prefix`) but does not finish the
+// call: returns the status (MPB_EMEM already recorded with call.fail). `hook`: see ItemHook.
+int powm_odd(Call &call, const Settings &s, limb *r, const limb *base, size_t base_stride,
+             const limb *e, size_t ew, size_t e_stride, const limb *m, size_t m_stride,
+             size_t width, size_t count, bool ct, const char *gpu_why, const char *prefix,
+             ItemHook *hook = nullptr) {
   const bool shared_m = (m_stride == 0);
   size_t mn_max = 0;  // the largest normalized modulus size
   if (shared_m) mn_max = mpn::normalized_size(m, width);
@@ -153,7 +149,9 @@ int powm_engine(Call &call, const Settings &s, limb *r, const limb *base, size_t
 
   // ---- multipartite: items one after another, each multiplication on all threads --------
   if (backend == MPB_BACKEND_MULTIPARTITE) {
-    call.choose(MPB_BACKEND_MULTIPARTITE, s.threads, why);
+    char mbuf[160];
+    std::snprintf(mbuf, sizeof mbuf, "%s%s", prefix, why);
+    call.choose(MPB_BACKEND_MULTIPARTITE, s.threads, mbuf);
     multipartite::Plan *plan = nullptr;
     for (size_t i = 0; i < count; i++) {
       const limb *mi = m + i * m_stride;
@@ -161,14 +159,16 @@ int powm_engine(Call &call, const Settings &s, limb *r, const limb *base, size_t
       if (!plan || !shared_m) {
         multipartite::plan_destroy(plan);
         plan = multipartite::plan_create(mi, n, s.mm_algo, s.mm_k, s.threads);
-        if (!plan) return call.finish(MPB_EMEM);
+        if (!plan) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for the multipartite plan");
       }
       limb *ri = r + i * width;
+      if (hook) hook->pre(i, i + 1, 0);
       multipartite::powm(plan, ri, base + i * base_stride, e + i * e_stride, ew);
       if (width > n) mpn::zero(ri + n, width - n);
+      if (hook) hook->post(i, i + 1, 0);
     }
     multipartite::plan_destroy(plan);
-    return call.finish(MPB_OK);
+    return MPB_OK;
   }
 
   // the 8-lane kernel takes moduli up to 16384 bits (cpu/simd_powm.cpp); beyond, scalar
@@ -204,8 +204,8 @@ int powm_engine(Call &call, const Settings &s, limb *r, const limb *base, size_t
     mpn::mont_ctx_init(shared_ctx, m, mn_max, shared_store);
   }
 
-  char buf[112];
-  std::snprintf(buf, sizeof buf, "%s; %zu threads%s", why, (size_t)T,
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%s%s; %zu threads%s", prefix, why, (size_t)T,
                 shared_m ? ", shared modulus" : ", modulus per item");
   call.choose(use_ifma ? MPB_BACKEND_CPU_IFMA : MPB_BACKEND_CPU, T, buf);
   if (use_ifma) call.add_simd((int)(full * 8 + (partial ? rem : 0)));
@@ -213,12 +213,15 @@ int powm_engine(Call &call, const Settings &s, limb *r, const limb *base, size_t
   int status = MPB_OK;
 #pragma omp parallel num_threads(T) if (T > 1)
   {
-    limb *ws = scr.get(omp_get_thread_num());
+    const int tid = omp_get_thread_num();
+    limb *ws = scr.get(tid);
     limb *ctx_store = ws;
     limb *work = ws + ctx_itch;
 #pragma omp for schedule(dynamic, 1)
     for (int64_t t = 0; t < (int64_t)tasks; t++) {
       if ((size_t)t < groups) {
+        const size_t i0 = (size_t)t * 8, i1 = std::min(i0 + 8, count);
+        if (hook) hook->pre(i0, i1, tid);
         uint64_t *rr[8];
         const uint64_t *bb[8], *ee[8], *mm[8];
         for (int l = 0; l < 8; l++) {
@@ -234,10 +237,13 @@ int powm_engine(Call &call, const Settings &s, limb *r, const limb *base, size_t
         if (st != MPB_OK) {
 #pragma omp atomic write
           status = st;
+        } else if (hook) {
+          hook->post(i0, i1, tid);
         }
       } else {
         size_t i = groups * 8 + ((size_t)t - groups);
         const limb *mi = m + i * m_stride;
+        if (hook) hook->pre(i, i + 1, tid);
         if (shared_m) {
           powm_one(r + i * width, width, base + i * base_stride, e + i * e_stride, ew, shared_ctx, ct, work);
         } else {
@@ -245,6 +251,7 @@ int powm_engine(Call &call, const Settings &s, limb *r, const limb *base, size_t
           mpn::mont_ctx_init(mc, mi, mpn::normalized_size(mi, width), ctx_store);
           powm_one(r + i * width, width, base + i * base_stride, e + i * e_stride, ew, mc, ct, work);
         }
+        if (hook) hook->post(i, i + 1, tid);
       }
     }
   }
@@ -252,7 +259,138 @@ int powm_engine(Call &call, const Settings &s, limb *r, const limb *base, size_t
     secure_zero(shared_store, shared_bytes);
     mem_free(shared_store, shared_bytes);
   }
-  return call.finish(status);
+  return status;
+}
+
+// A shared even modulus m = 2^s * q (q odd): x1 = b^e mod q for every item through the
+// odd-modulus engine (bases reduced mod q first, into one block), then per item
+// x2 = b^e mod 2^s (short products) and the CRT x = x1 + q*(((x2 - x1) q^-1) mod 2^s).
+// q == 1 (m a power of two): x = x2. Constant time with ct: split_reduce_base and split_crt
+// are branch free, the odd engine and powm_2k_ct are the constant-time kernels.
+int powm_even_shared(Call &call, const Settings &s, limb *r, const limb *base, size_t base_stride,
+                     const limb *e, size_t ew, size_t e_stride, const limb *m, size_t width, size_t count,
+                     bool ct, const char *gpu_why) {
+  const size_t mn = mpn::normalized_size(m, width);
+  const bool fell_back = std::strstr(gpu_why, "GPU failed") != nullptr;
+  const char *mode = s.backend == MPB_BACKEND_AUTO ? "auto" : s.backend == MPB_BACKEND_CPU ? "forced cpu"
+                     : s.backend == MPB_BACKEND_CPU_IFMA ? "forced cpu-ifma" : "forced multipartite";
+  // one block: [split context storage][bases mod q: count*qn][x1: count*qn]
+  const size_t ctx_itch = mpn::split_ctx_itch(mn);
+  limb *ctx_store = static_cast<limb *>(mem_alloc(ctx_itch * sizeof(limb)));
+  if (!ctx_store) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for the modulus context");
+  mpn::SplitCtx sc;
+  mpn::split_ctx_init(sc, m, mn, ctx_store);
+  const size_t qn = sc.qn, sn = sc.sn;
+  // items in chunks (bounds the residue block; each chunk: reduce, odd engine, 2^s part + CRT)
+  const size_t chunk = std::min(count, (size_t)tuning::BATCH_EVEN_SPLIT_CHUNK);
+  const size_t blk_limbs = sc.q_one ? 0 : 2 * chunk * qn;
+  limb *blk = nullptr;
+  if (blk_limbs && !(blk = static_cast<limb *>(mem_alloc(blk_limbs * sizeof(limb))))) {
+    mem_free(ctx_store, ctx_itch * sizeof(limb));
+    return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for the odd-part residues");
+  }
+  auto release = [&]() {
+    if (blk) {
+      if (ct) secure_zero(blk, blk_limbs * sizeof(limb));
+      mem_free(blk, blk_limbs * sizeof(limb));
+    }
+    mem_free(ctx_store, ctx_itch * sizeof(limb));
+  };
+  // per-thread scratch of the hook: base reduction, or mod 2^s power + CRT
+  const size_t w2 = ct ? mpn::powm_2k_ct_itch(sc.s) : mpn::powm_2k_itch(sc.s);
+  const size_t a_itch = sc.q_one ? 0 : mpn::split_reduce_base_itch(mn);
+  const size_t c_itch = sn + mn + std::max(w2, mpn::split_crt_itch(mn));
+  ThreadScratch scr(std::max(1, s.threads), std::max(a_itch, c_itch), ct);
+  if (!scr.ok()) {
+    release();
+    return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
+  }
+  // pre: the task's bases mod q (Montgomery reductions of qn-limb chunks, constant time);
+  // post: per item b^e mod 2^s and the CRT with x1 = b^e mod q, written to r
+  struct SplitHook final : ItemHook {
+    const mpn::SplitCtx &sc;
+    ThreadScratch &scr;
+    bool ct;
+    size_t ew, e_stride, base_stride, width;
+    limb *bq, *x1;
+    const limb *bc = nullptr, *ec = nullptr;  // the current chunk's rows
+    limb *rc = nullptr;
+    SplitHook(const mpn::SplitCtx &sc_, ThreadScratch &scr_, bool ct_, size_t ew_, size_t es, size_t bs, size_t w,
+              limb *bq_, limb *x1_)
+        : sc(sc_), scr(scr_), ct(ct_), ew(ew_), e_stride(es), base_stride(bs), width(w), bq(bq_), x1(x1_) {}
+    void pre(size_t i0, size_t i1, int tid) override {
+      limb *ws = scr.get(tid);
+      for (size_t i = i0; i < i1; i++) mpn::split_reduce_base(bq + i * sc.qn, bc + i * base_stride, sc, ws);
+    }
+    void post(size_t i0, size_t i1, int tid) override {
+      limb *x2 = scr.get(tid), *res = x2 + sc.sn, *work = res + sc.mn;
+      for (size_t i = i0; i < i1; i++) {
+        const limb *bi = bc + i * base_stride;
+        if (ct) mpn::powm_2k_ct(x2, bi, ec + i * e_stride, ew, sc.s, work);
+        else mpn::powm_2k(x2, bi, ec + i * e_stride, ew, sc.s, work);
+        mpn::split_crt(res, sc.q_one ? nullptr : x1 + i * sc.qn, x2, sc, work);
+        limb *ri = rc + i * width;  // may be bi: written after the last read of bi
+        mpn::copy(ri, res, sc.mn);
+        if (width > sc.mn) mpn::zero(ri + sc.mn, width - sc.mn);
+      }
+    }
+  };
+  SplitHook hook(sc, scr, ct, ew, e_stride, base_stride, width, blk, blk ? blk + chunk * qn : nullptr);
+  if (sc.q_one) {  // no odd part: the power mod 2^s is the whole computation
+    const size_t ebits = std::min<size_t>(64 * ew, sc.s + 1);
+    const int TC = threads_for(s, count, 0.6 * (double)ebits * work_mul(sn));
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%s: even modulus 2^%zu: short products, no reduction; %d threads, shared modulus",
+                  fell_back ? gpu_why : mode, sc.s, TC);
+    call.choose(MPB_BACKEND_CPU, TC, buf);
+    hook.bc = base, hook.ec = e, hook.rc = r;
+#pragma omp parallel for num_threads(TC) if (TC > 1) schedule(dynamic, 8)
+    for (int64_t t = 0; t < (int64_t)count; t++) hook.post((size_t)t, (size_t)t + 1, omp_get_thread_num());
+  } else {
+    // chunks of items through the odd engine on q, the hook around each of its tasks
+    char prefix[48];
+    std::snprintf(prefix, sizeof prefix, "even m = 2^%zu*q split, q part: ", sc.s);
+    for (size_t c0 = 0; c0 < count; c0 += chunk) {
+      const size_t k = std::min(chunk, count - c0);
+      hook.bc = base + c0 * base_stride, hook.ec = e + c0 * e_stride, hook.rc = r + c0 * width;
+      const int st = powm_odd(call, s, hook.x1, hook.bq, qn, hook.ec, ew, e_stride, sc.q, 0, qn, k, ct, gpu_why,
+                              prefix, &hook);
+      if (st != MPB_OK) {
+        release();
+        return st == MPB_EMEM ? st : call.finish(st);
+      }
+    }
+  }
+  release();
+  return call.finish(MPB_OK);
+}
+} // namespace
+
+int powm_engine(Call &call, const Settings &s, limb *r, const limb *base, size_t base_stride,
+                const limb *e, size_t ew, size_t e_stride, const limb *m, size_t m_stride,
+                size_t width, size_t count, bool ct) {
+  call.set_ct(ct);
+  char gpu_why[112] = {0};
+  {
+    int gst = MPB_OK;  // the GPU serves even moduli too (Barrett kernels) at its widths
+    if (gpu_try_powm(call, s, r, base, base_stride, e, ew, e_stride, m, m_stride, width, count, ct, &gst,
+                     gpu_why, sizeof gpu_why))
+      return gst == MPB_OK ? call.finish(MPB_OK) : call.fail(gst, MPB_ARG_CTX, -1, gpu_why);
+  }
+  bool any_even = false;
+  for (size_t i = 0; i < (m_stride == 0 ? 1 : count) && !any_even; i++) any_even = (m[i * m_stride] & 1) == 0;
+  if (any_even && m_stride == 0)
+    return powm_even_shared(call, s, r, base, base_stride, e, ew, e_stride, m, width, count, ct, gpu_why);
+  if (any_even) {
+    const char *why = std::strstr(gpu_why, "GPU failed") ? gpu_why
+                      : s.backend == MPB_BACKEND_AUTO ? "auto: even modulus: 2^s x odd split (Montgomery on q)"
+                      : s.backend == MPB_BACKEND_CPU  ? "forced cpu: even modulus: 2^s x odd split"
+                                                      : "even modulus per item: scalar 2^s x odd split";
+    return powm_per_item_any_parity(call, s, r, base, base_stride, e, ew, e_stride, m, m_stride, width, count,
+                                    ct, why);
+  }
+  int st = powm_odd(call, s, r, base, base_stride, e, ew, e_stride, m, m_stride, width, count, ct, gpu_why, "");
+  return st == MPB_EMEM ? st : call.finish(st);
 }
 
 } // namespace batch

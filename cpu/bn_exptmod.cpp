@@ -1,5 +1,5 @@
 // mp_exptmod / mp_exptmod_ct: the mp_int front ends of the mpn exponentiations
-// (cpu/powm_mont.cpp, cpu/powm_barrett.cpp, cpu/powm_ct.cpp). One scratch block per call
+// (cpu/powm_mont.cpp, cpu/powm_ct.cpp; an even modulus is split as 2^s * q, cpu/powm_split.cpp). One scratch block per call
 // holds the modulus context, the reduced base, the result and the powm scratch; the output is
 // written only at the end, so every aliasing of d with a, b, c works and d is untouched on error.
 #include "bn_internal.h"
@@ -29,8 +29,8 @@ int exptmod_pos(const mp_int *a, const mp_int *b, const mp_int *c, mp_int *d) {
   const bool odd = c->dp[0] & 1;
   const size_t dn = an > n ? an : n;
   const size_t red = mpn::tdiv_qr_itch(dn, n);
-  const size_t ctxs = odd ? mpn::mont_ctx_itch(n) : mpn::barrett_ctx_itch(n);
-  const size_t pws = odd ? mpn::powm_itch(n, en) : mpn::powm_barrett_itch(n, en);
+  const size_t ctxs = odd ? mpn::mont_ctx_itch(n) : mpn::split_ctx_itch(n);
+  const size_t pws = odd ? mpn::powm_itch(n, en) : mpn::powm_split_itch(n, en);
   ScratchLimbs<512> s(2 * n + ctxs + (red > pws ? red : pws));
   if (!s.ok()) return MP_MEM;
   limb *bres = s.get(), *res = bres + n, *store = res + n, *sc = store + ctxs;
@@ -40,9 +40,9 @@ int exptmod_pos(const mp_int *a, const mp_int *b, const mp_int *c, mp_int *d) {
     mpn::mont_ctx_init(ctx, c->dp, n, store);
     mpn::powm(res, bres, b->dp, en, ctx, sc);
   } else {
-    mpn::BarrettCtx ctx;
-    mpn::barrett_ctx_init(ctx, c->dp, n, store);
-    mpn::powm_barrett(res, bres, b->dp, en, ctx, sc);
+    mpn::SplitCtx ctx;  // m = 2^s * q: Montgomery on q, short products mod 2^s, CRT
+    mpn::split_ctx_init(ctx, c->dp, n, store);
+    mpn::powm_split(res, bres, b->dp, en, ctx, sc);
   }
   int e = bn::ensure(d, n);
   if (e != MP_OKAY) return e;

@@ -88,6 +88,10 @@ void mul_karatsuba(limb *rp, const limb *ap, const limb *bp, size_t n, limb *scr
 size_t sqr_karatsuba_itch(size_t n);
 void sqr_karatsuba(limb *rp, const limb *ap, size_t n, limb *scratch);
 
+// cpu/mullo.cpp: short product rp = a*b mod B^n (the low n limbs only, rows cut at column n),
+// n >= 1; constant time (loops depend only on n). rp overlaps neither input (ap may equal bp).
+void mullo_basecase(limb *rp, const limb *ap, const limb *bp, size_t n);
+
 // cpu/mul.cpp: the dispatchers (thresholds: mpb::tuning::params()).  With MULX+ADX (run-time
 // CPUID, cpu/cpu_features.h): unrolled assembly kernels for n <= 8 (every an x bn shape up to
 // 8 x 8 in mul) and 9..16 (sqr: 9..24, cpu/mul_fixed_adx.cpp), then Karatsuba; portable: delayed-carry

@@ -105,6 +105,66 @@ size_t powm_ct_itch(size_t n);
 // index depends on b or e (squarings by mont_sqr_ct, multiplications by the CIOS mont_mul). Same argument rules as powm; scratch: powm_ct_itch(n) limbs.
 void powm_ct(limb *rp, const limb *bp, const limb *ep, size_t en, const MontCtx &ctx, limb *scratch);
 
+// ================= exponentiation modulo 2^s and the even-modulus split ===================
+// Values modulo 2^s (s >= 1) have sn = ceil(s/64) limbs.
+
+// cpu/powm_2k.cpp: the exponent cut to s+1 bits, e' = (e mod 2^s) + 2^s*[e >= 2^s], which
+// gives b^e' = b^e (mod 2^s) for EVERY b (odd b: the group order divides 2^s; even b: b^k = 0
+// for all k >= s). rp: pow2_exp_limbs(s) = s/64 + 1 limbs. Branch free (constant time).
+size_t pow2_exp_limbs(size_t s);
+void pow2_exp_reduce(limb *rp, const limb *ep, size_t en, size_t s);
+// cpu/powm_2k.cpp: rp = b^e mod 2^s, variable time (sliding windows over e', short products,
+// no reduction). bp: sn limbs (bits from s up are ignored); ep: en >= 0 limbs (e = 0 gives 1).
+// rp: sn limbs, fully reduced, may equal bp (not ep). scratch: powm_2k_itch(s) limbs.
+size_t powm_2k_itch(size_t s);
+void powm_2k(limb *rp, const limb *bp, const limb *ep, size_t en, size_t s, limb *scratch);
+// cpu/powm_2k_ct.cpp: the same in constant time: fixed 5-bit windows over all
+// 64*pow2_exp_limbs(s) bits of e', masked table reads, no branch or index on b or e
+// (only s and en are revealed). scratch: powm_2k_ct_itch(s) limbs, wiped.
+size_t powm_2k_ct_itch(size_t s);
+void powm_2k_ct(limb *rp, const limb *bp, const limb *ep, size_t en, size_t s, limb *scratch);
+// cpu/binvert_2k.cpp: rp = q^-1 mod 2^s (sn limbs) for an odd q of qn >= 1 limbs, Newton
+// iteration on short products. rp does not overlap qp. scratch: binvert_2k_itch(s) limbs.
+size_t binvert_2k_itch(size_t s);
+void binvert_2k(limb *rp, const limb *qp, size_t qn, size_t s, limb *scratch);
+
+// cpu/powm_split.cpp: an even modulus m = 2^s * q (q odd) of mn limbs (m[mn-1] != 0, m > 1).
+// All pointers refer into the caller's storage block (split_ctx_itch(mn) limbs, must outlive
+// the context, must not overlap m).
+struct SplitCtx {
+  size_t mn = 0;              // limbs of m
+  size_t s = 0;               // trailing zero bits of m (>= 1)
+  size_t sn = 0;              // ceil(s/64)
+  const limb *q = nullptr;    // the odd part, qn limbs, normalized
+  size_t qn = 0;
+  bool q_one = false;         // q == 1 (m is a power of two): no odd part
+  MontCtx mc;                 // Montgomery context of q (unset when q_one)
+  const limb *qinv = nullptr; // q^-1 mod 2^s, sn limbs
+  const limb *rl = nullptr;   // R^(L+1) mod q, R = 2^(64 qn): for split_reduce_base
+  size_t L = 0;               // qn-limb chunks covering mn limbs
+};
+size_t split_ctx_itch(size_t mn);
+void split_ctx_init(SplitCtx &ctx, const limb *m, size_t mn, limb *storage);
+// rp (qn limbs) = b mod q, fully reduced, for b of mn limbs (any value < 2^(64 mn)); constant
+// time (Montgomery reductions of the qn-limb chunks, no division). Not for q_one.
+// scratch: split_reduce_base_itch(mn) limbs.
+size_t split_reduce_base_itch(size_t mn);
+void split_reduce_base(limb *rp, const limb *bp, const SplitCtx &ctx, limb *scratch);
+// CRT: rp (mn limbs) = x1 + q*(((x2 - x1) * q^-1) mod 2^s), the x < m with x = x1 (mod q) and
+// x = x2 (mod 2^s). x1: qn limbs < q (ignored when q_one); x2: sn limbs < 2^s. Constant time
+// (fixed operand lengths: schoolbook and short products, masked top limb). rp overlaps
+// neither input nor scratch. scratch: split_crt_itch(mn) limbs.
+size_t split_crt_itch(size_t mn);
+void split_crt(limb *rp, const limb *x1, const limb *x2, const SplitCtx &ctx, limb *scratch);
+// One whole exponentiation rp = b^e mod m (mn limbs, fully reduced) for b < 2^(64 mn):
+// powm_2k + split_reduce_base + powm on q + split_crt (powm_split, variable time), or the
+// constant-time counterparts (powm_split_ct: powm_2k_ct, powm_ct, scratch wiped). rp may
+// equal bp (not ep). scratch: powm_split_itch(mn, en) / powm_split_ct_itch(mn) limbs.
+size_t powm_split_itch(size_t mn, size_t en);
+void powm_split(limb *rp, const limb *bp, const limb *ep, size_t en, const SplitCtx &ctx, limb *scratch);
+size_t powm_split_ct_itch(size_t mn);
+void powm_split_ct(limb *rp, const limb *bp, const limb *ep, size_t en, const SplitCtx &ctx, limb *scratch);
+
 // ================================ Barrett ================================================
 
 // A Barrett context for any modulus m of n >= 1 limbs (m[n-1] != 0): mu = floor(B^(2n) / m),

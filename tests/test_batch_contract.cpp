@@ -127,7 +127,7 @@ TEST_CASE("bad input: error code, first bad index, outputs untouched", "[batch][
   REQUIRE(info.bad_index == 6);
   REQUIRE(info.bad_arg == MPB_ARG_A);
   // modulus 1 at item 3 of a per-item modulus batch, zero modulus at item 5 (even moduli
-  // are valid: Barrett)
+  // are valid: 2^s * odd split)
   Rows mb = mrows;
   Rows m3(&mb[3 * w], &mb[4 * w]);
   std::fill(&mb[3 * w], &mb[4 * w], 0);

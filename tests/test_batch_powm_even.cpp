@@ -1,5 +1,6 @@
-// mpb_batch_powm with even moduli (Barrett on the CPU; odd items of a mixed batch stay on
-// Montgomery) against GMP item by item: shared and per-item moduli, hard moduli (2, 2^k,
+// mpb_batch_powm with even moduli (split m = 2^s * q on the CPU: the odd part through the
+// odd-modulus engine for a shared modulus, per item otherwise; odd items of a mixed batch stay
+// on Montgomery) against GMP item by item: shared and per-item moduli, hard moduli (2, 2^k,
 // 2^k * odd, all ones but the low bit, top limbs zero), hard bases and exponents, constant
 // time on and off, 1 and 2 threads, every backend setting, and the contract (m = 0 or 1,
 // base >= m: MPB_EVAL naming the item, outputs untouched; forced CUDA at a width without a
@@ -9,6 +10,7 @@
 #include <cstring>
 
 #include <mpbatch/mpbatch.h>
+#include <mpbatch/tuning.h>
 
 #include "batch_util.h"
 
@@ -119,7 +121,8 @@ TEST_CASE("batch powm with even moduli matches GMP (shared, per item, mixed pari
           INFO("w " << w << " ct " << ct << " threads " << threads << " kind " << kind);
           REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), ew, cnt, m.data(), 1, w, cnt, &info) ==
                   MPB_OK);
-          REQUIRE(info.backend == MPB_BACKEND_CPU);
+          // the odd part q of a shared modulus may run on the IFMA kernel
+          REQUIRE((info.backend == MPB_BACKEND_CPU || info.backend == MPB_BACKEND_CPU_IFMA));
           REQUIRE(info.constant_time == ct);
           REQUIRE(std::strstr(info.reason, "even") != nullptr);
           check_rows(r, base, e, ew, cnt, m, 1, w, cnt);
@@ -191,4 +194,200 @@ TEST_CASE("batch powm with even moduli: every backend setting, and the contract"
   REQUIRE(info.bad_index == 4);
   REQUIRE(info.bad_arg == MPB_ARG_A);
   REQUIRE(std::all_of(r.begin(), r.end(), [](uint64_t x) { return x == CANARY; }));
+}
+
+namespace {
+
+// m = 2^s * q in a w-limb row (q odd of qbits bits, 0: q = 1; kind 1: q = 2^qbits - 1,
+// all-ones limbs). Returns false when it does not fit in w limbs.
+bool split_modulus(std::mt19937_64 &rng, uint64_t *m, size_t w, size_t s, size_t qbits, int kind) {
+  Z q, zm;
+  if (qbits == 0) mpz_set_ui(q, 1);
+  else if (kind == 1) {
+    mpz_set_ui(q, 0);
+    mpz_setbit(q, qbits);
+    mpz_sub_ui(q, q, 1);
+  } else {
+    auto v = mpbt::hard_bits(rng, qbits);
+    row_to_mpz(q, v.data(), v.size());
+    mpz_setbit(q, 0);
+  }
+  mpz_mul_2exp(zm, q, s);
+  if (mpz_sizeinbase(zm, 2) > 64 * w) return false;
+  mpz_to_row(m, zm, w);
+  return true;
+}
+
+// hard bases below m: 0, 1, m-1, even, a power of two, random
+void hard_base(std::mt19937_64 &rng, uint64_t *b, const uint64_t *m, size_t w, size_t i) {
+  Z zm, zb;
+  row_to_mpz(zm, m, w);
+  const size_t mbits = mpz_sizeinbase(zm, 2);
+  switch (i % 6) {
+    case 0: mpz_set_ui(zb, 0); break;
+    case 1: mpz_set_ui(zb, 1); break;
+    case 2: mpz_sub_ui(zb, zm, 1); break;
+    case 3: mpz_set_ui(zb, 0); mpz_setbit(zb, rng() % mbits); mpz_mod(zb, zb, zm); break;
+    case 4: rand_below(rng, b, m, w); row_to_mpz(zb, b, w); mpz_clrbit(zb, 0); break;
+    default: rand_below(rng, b, m, w); return;
+  }
+  mpz_to_row(b, zb, w);
+}
+
+// hard exponents: 0, 1, 2, all ones, long runs, random
+void hard_exp(std::mt19937_64 &rng, uint64_t *e, size_t ew, size_t i) {
+  std::fill(e, e + ew, 0);
+  switch (i % 6) {
+    case 0: break;
+    case 1: e[0] = 1; break;
+    case 2: e[0] = 2; break;
+    case 3: std::fill(e, e + ew, ~0ull); break;
+    case 4: { auto v = mpbt::hard_limbs(rng, ew, 2); std::copy(v.begin(), v.end(), e); break; }
+    default: { auto v = mpbt::hard_limbs(rng, ew); std::copy(v.begin(), v.end(), e); }
+  }
+}
+
+// (s, bits of q): 2, 4, 2^k around limb boundaries; s = 1 with q of 1 and many limbs; s around
+// 64 with one-limb q; huge s with a tiny q; q of many limbs
+const std::pair<size_t, size_t> kSplitMods[] = {
+    {1, 0},     {2, 0},    {63, 0},   {64, 0},   {65, 0},   {127, 0},  {128, 0}, {129, 0},  {1023, 0},
+    {1024, 0},  {2048, 0}, {1, 2},    {1, 64},   {1, 1023}, {1, 2047}, {2, 3},   {63, 64},  {64, 64},
+    {65, 64},   {64, 128}, {5, 64},   {2000, 3}, {1500, 60}, {3, 1000}, {129, 700}, {200, 200}};
+
+} // namespace
+
+TEST_CASE("batch powm, shared even modulus 2^s * q: hard moduli, ct on/off, 1-3 threads, aliasing",
+          "[batch][powm][even][split]") {
+  Ctx ctx;
+  auto rng = mpbt::make_rng(4444);
+  for (auto [s, qbits] : kSplitMods)
+    for (int kind = 0; kind < 2; kind++) {
+      if (kind == 1 && qbits == 0) continue;
+      const size_t need = (s + std::max<size_t>(qbits, 1) + 63) / 64;
+      const size_t w = need + rng() % 2;  // sometimes a zero top limb
+      Rows m(w);
+      REQUIRE(split_modulus(rng, m.data(), w, s, qbits, kind));
+      const size_t cnt = 19, ew = 1 + rng() % (w + 1);
+      Rows base(w * cnt), e(ew * cnt);
+      for (size_t i = 0; i < cnt; i++) {
+        hard_base(rng, &base[i * w], m.data(), w, i);
+        hard_exp(rng, &e[i * ew], ew, i + i / 6);
+      }
+      for (int ct : {0, 1})
+        for (int threads : {1, 2, 3}) {
+          REQUIRE(mpb_ctx_set_threads(ctx.c, threads) == MPB_OK);
+          REQUIRE(mpb_ctx_set_constant_time(ctx.c, ct ? MPB_CT_ON : MPB_CT_OFF) == MPB_OK);
+          INFO("s " << s << " qbits " << qbits << " kind " << kind << " w " << w << " ew " << ew << " ct " << ct
+                    << " threads " << threads);
+          Rows r(w * cnt, CANARY);
+          mpb_call_info info;
+          REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), ew, cnt, m.data(), 1, w, cnt, &info) ==
+                  MPB_OK);
+          INFO("reason " << info.reason);
+          REQUIRE(std::strstr(info.reason, "even") != nullptr);
+          REQUIRE(info.constant_time == ct);
+          if (qbits == 0) REQUIRE(info.backend == MPB_BACKEND_CPU);
+          check_rows(r, base, e, ew, cnt, m, 1, w, cnt);
+          Rows rb = base;  // r == base
+          REQUIRE(mpb_batch_powm(ctx.c, rb.data(), rb.data(), e.data(), ew, cnt, m.data(), 1, w, cnt, nullptr) ==
+                  MPB_OK);
+          REQUIRE(rb == r);
+          if (threads == 2) {  // one exponent for every item
+            Rows r1(w * cnt, CANARY);
+            REQUIRE(mpb_batch_powm(ctx.c, r1.data(), base.data(), &e[3 * ew], ew, 1, m.data(), 1, w, cnt,
+                                   nullptr) == MPB_OK);
+            Rows e1(e.begin() + 3 * ew, e.begin() + 4 * ew);
+            check_rows(r1, base, e1, ew, 1, m, 1, w, cnt);
+          }
+        }
+    }
+}
+
+TEST_CASE("batch powm, shared even modulus: forced backends run the odd part there", "[batch][powm][even][split]") {
+  Ctx ctx;
+  auto rng = mpbt::make_rng(4545);
+  const size_t w = 6, cnt = 13, ew = 6;
+  for (auto [s, qbits] : {std::pair<size_t, size_t>{1, 300}, {70, 200}, {64, 64}, {300, 0}, {5, 3}})
+    for (int b : {MPB_BACKEND_CPU, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_MULTIPARTITE})
+      for (int ct : {0, 1}) {
+        if (!mpb_backend_available(b)) continue;
+        REQUIRE(mpb_ctx_set_backend(ctx.c, b) == MPB_OK);
+        REQUIRE(mpb_ctx_set_constant_time(ctx.c, ct ? MPB_CT_ON : MPB_CT_OFF) == MPB_OK);
+        Rows m(w), base(w * cnt), e(ew * cnt), r(w * cnt, CANARY);
+        REQUIRE(split_modulus(rng, m.data(), w, s, qbits, 0));
+        for (size_t i = 0; i < cnt; i++) {
+          hard_base(rng, &base[i * w], m.data(), w, i);
+          hard_exp(rng, &e[i * ew], ew, i);
+        }
+        mpb_call_info info;
+        REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), ew, cnt, m.data(), 1, w, cnt, &info) == MPB_OK);
+        INFO("backend " << b << " s " << s << " qbits " << qbits << " reason " << info.reason);
+        check_rows(r, base, e, ew, cnt, m, 1, w, cnt);
+        REQUIRE(info.backend == (qbits == 0 ? MPB_BACKEND_CPU : b));
+      }
+}
+
+TEST_CASE("batch powm, even and odd moduli per item: hard moduli, ct on/off, threads", "[batch][powm][even][split]") {
+  Ctx ctx;
+  auto rng = mpbt::make_rng(4646);
+  for (size_t w : {1, 2, 3, 17, 33})
+    for (int ct : {0, 1})
+      for (int threads : {1, 2}) {
+        REQUIRE(mpb_ctx_set_threads(ctx.c, threads) == MPB_OK);
+        REQUIRE(mpb_ctx_set_constant_time(ctx.c, ct ? MPB_CT_ON : MPB_CT_OFF) == MPB_OK);
+        const size_t cnt = w > 16 ? 12 : 40, ew = w;
+        Rows m(w * cnt), base(w * cnt), e(ew * cnt), r(w * cnt, CANARY);
+        size_t j = 0;
+        for (size_t i = 0; i < cnt; i++) {
+          uint64_t *mi = &m[i * w];
+          if (i % 4 == 3) {
+            rand_odd_modulus(rng, mi, w);
+          } else {  // the next hard (s, q) that fits in w limbs
+            bool ok = false;
+            for (size_t tries = 0; tries < 64 && !ok; tries++, j++) {
+              auto [s, qbits] = kSplitMods[j % (sizeof kSplitMods / sizeof kSplitMods[0])];
+              ok = split_modulus(rng, mi, w, s, qbits, (int)(j / 7) % 2);
+            }
+            REQUIRE(ok);
+          }
+          hard_base(rng, &base[i * w], mi, w, i);
+          hard_exp(rng, &e[i * ew], ew, i + i / 6);
+        }
+        INFO("w " << w << " ct " << ct << " threads " << threads);
+        mpb_call_info info;
+        REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), ew, cnt, m.data(), cnt, w, cnt, &info) ==
+                MPB_OK);
+        INFO("reason " << info.reason);
+        REQUIRE(info.backend == MPB_BACKEND_CPU);
+        REQUIRE(std::strstr(info.reason, "split") != nullptr);
+        check_rows(r, base, e, ew, cnt, m, cnt, w, cnt);
+        Rows rb = base;
+        REQUIRE(mpb_batch_powm(ctx.c, rb.data(), rb.data(), e.data(), ew, cnt, m.data(), cnt, w, cnt, nullptr) ==
+                MPB_OK);
+        REQUIRE(rb == r);
+      }
+}
+
+TEST_CASE("batch powm, shared even modulus: more items than one chunk (tuning::BATCH_EVEN_SPLIT_CHUNK)",
+          "[batch][powm][even][split]") {
+  Ctx ctx;
+  auto rng = mpbt::make_rng(4747);
+  const size_t cnt = (size_t)mpb::tuning::BATCH_EVEN_SPLIT_CHUNK + 13;
+  for (size_t w : {1, 2})
+    for (int ct : {0, 1}) {
+      REQUIRE(mpb_ctx_set_threads(ctx.c, 2) == MPB_OK);
+      REQUIRE(mpb_ctx_set_constant_time(ctx.c, ct ? MPB_CT_ON : MPB_CT_OFF) == MPB_OK);
+      Rows m(w), base(w * cnt), e(w * cnt), r(w * cnt, CANARY);
+      REQUIRE(split_modulus(rng, m.data(), w, w == 1 ? 7 : 65, w == 1 ? 50 : 60, 0));
+      for (size_t i = 0; i < cnt; i++) {
+        hard_base(rng, &base[i * w], m.data(), w, i);
+        hard_exp(rng, &e[i * w], w, i + i / 6);
+      }
+      INFO("w " << w << " ct " << ct);
+      REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), w, cnt, m.data(), 1, w, cnt, nullptr) == MPB_OK);
+      check_rows(r, base, e, w, cnt, m, 1, w, cnt);
+      Rows rb = base;
+      REQUIRE(mpb_batch_powm(ctx.c, rb.data(), rb.data(), e.data(), w, cnt, m.data(), 1, w, cnt, nullptr) == MPB_OK);
+      REQUIRE(rb == r);
+    }
 }

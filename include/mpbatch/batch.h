@@ -161,8 +161,10 @@ MPB_API int mpb_batch_modmul(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, const
  * e: e_rows (1 or count) rows of e_width limbs (1..MPB_BATCH_MAX_WIDTH), any value (e = 0 gives 1).
  * Odd moduli: Montgomery (shared modulus: constants computed once; on AVX-512 IFMA CPUs groups
  * of 8 items go to the 8-lane kernel; GPU kernels for 512..8192 bits). A batch with an even
- * modulus: on the GPU the Barrett kernels (512..8192 bits); on the CPU item by item, Barrett
- * for even moduli, Montgomery for odd ones. Constant time only when the context says MPB_CT_ON. */
+ * modulus: on the GPU the Barrett kernels (512..8192 bits); on the CPU split as m = 2^s * q
+ * (q odd, as GMP does): b^e mod q by Montgomery (a shared modulus: all items through the
+ * odd-modulus engine above, IFMA included), b^e mod 2^s by short products, then the CRT;
+ * per-item moduli item by item. Constant time only when the context says MPB_CT_ON. */
 MPB_API int mpb_batch_powm(mpb_ctx *ctx, uint64_t *r, const uint64_t *base, const uint64_t *e,
                            size_t e_width, size_t e_rows, const uint64_t *m, size_t m_rows,
                            size_t width, size_t count, mpb_call_info *info);
