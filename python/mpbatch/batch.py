@@ -867,7 +867,8 @@ def _mulmod_rows(ctx, A, B, M, m_rows, out=None):
 def powmod(bases, exps, m, ctx: Optional[Context] = None) -> List[int]:
     """[bases[i] ** e mod m] with e = exps (one int for all) or exps[i] (a list), and m one
     shared modulus or a list of one modulus per item.  m must be > 1 (odd moduli: Montgomery;
-    a batch with an even modulus runs on the CPU with Barrett), 0 <= base < m, e >= 0."""
+    an even m = 2^s * q: Montgomery mod q, a power mod 2^s and CRT on the CPU, Barrett on a
+    GPU), 0 <= base < m, e >= 0."""
     bases = _as_list(bases, "bases")
     count = len(bases)
     ms, m_rows = _moduli(m, count)
