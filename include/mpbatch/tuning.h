@@ -195,8 +195,9 @@ constexpr int BATCH_IFMA_PARTIAL_MIN = 3;
 /* A shared even modulus m = 2^s * q (cpu/batch_powm.cpp) is processed in chunks of this many
  * items (reduce the bases mod q, the odd-modulus engine on q, then mod 2^s and the CRT), which
  * caps the temporary residue block at 2 x chunk x limbs(q). A memory bound, NOT MEASURED as a
- * speed threshold: a multiple of 8 (whole IFMA groups) large enough that the two extra
- * parallel regions per chunk are negligible. */
+ * speed threshold: a multiple of 8 (whole IFMA groups) large enough that the per-chunk
+ * start of the odd engine's parallel loop is negligible (the base reduction, the power mod 2^s
+ * and the CRT run as per-task hooks inside that loop). */
 constexpr int BATCH_EVEN_SPLIT_CHUNK = 4096;
 /* Multipartite modular multiplication (cpu/multipartite*.cpp), 2 threads: which algorithm
  * AUTO uses by operand limbs. bench/results/multipartite-2threads-2026-11-21.md: sequential
