@@ -11,3 +11,6 @@ if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/bench_multipartite.cpp)
   add_executable(bench_multipartite ${CMAKE_CURRENT_SOURCE_DIR}/bench_multipartite.cpp)
   target_link_libraries(bench_multipartite PRIVATE mpb_benchcommon)
 endif()
+# AUTO against every forced CPU backend over sizes and batch sizes (bench_auto).
+add_executable(bench_auto ${CMAKE_CURRENT_SOURCE_DIR}/bench_auto.cpp)
+target_link_libraries(bench_auto PRIVATE mpb_benchcommon)

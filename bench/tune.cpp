@@ -2,8 +2,8 @@
 // a replacement block for that file (with machine, date and command).
 //
 //   tune --int     integer multiplication / squaring: Comba vs schoolbook, Karatsuba cut-offs
-//   tune --batch   batch backend choices of AUTO (cpu/batch_*.cpp): the smallest partial group
-//                  worth the 8-lane IFMA kernel, the modulus size from which the multipartite
+//   tune --batch   batch backend choices of AUTO (cpu/batch_*.cpp): the cost of one lane of the
+//                  8-lane IFMA kernel relative to a scalar item, the modulus size from which the multipartite
 //                  backend beats the scalar one for a lone item, and the work below which a
 //                  batch runs on one thread (OpenMP fork/join cost vs the time of a product)
 //
@@ -110,30 +110,30 @@ void tune_batch(const std::string &cmd, bool verbose) {
   std::mt19937_64 rng(2026);
   mpb_call_info info;
 
-  // 1. partial IFMA group: k items (k < 8) through the 8-lane kernel vs k scalar items.
-  //    1024-bit modulus, full-length exponents, one thread.
-  int partial_min = -1;
+  // 1. the cost of one lane of the 8-lane IFMA kernel relative to a scalar item: a full group
+  //    vs 8 scalar items, one thread, shared modulus, 512-bit exponents, at the widths of
+  //    tuning::BATCH_IFMA_COST_LIMBS (AUTO's IFMA / scalar split, cpu/batch_ctx.cpp).
+  std::vector<double> lane_cost;
   if (mpb_backend_available(MPB_BACKEND_CPU_IFMA)) {
-    const size_t w = 16;
-    std::vector<uint64_t> m, base(8 * w), e(8 * w), r(8 * w);
-    random_modulus(rng, m, w);
-    for (auto &x : base) x = rng();
-    for (size_t i = 0; i < 8; i++) base[i * w + w - 1] >>= 1;
-    for (auto &x : e) x = rng();
     mpb_ctx_set_threads(ctx, 1);
-    for (int k = 1; k < 8 && partial_min < 0; k++) {
+    for (size_t w : mpb::tuning::BATCH_IFMA_COST_LIMBS) {
+      const size_t ew = 8;
+      std::vector<uint64_t> m, base(8 * w), e(8 * ew), r(8 * w);
+      random_modulus(rng, m, w);
+      for (auto &x : base) x = rng();
+      for (size_t i = 0; i < 8; i++) base[i * w + w - 1] >>= 1;
+      for (auto &x : e) x = rng();
       auto run = [&](int backend) {
         mpb_ctx_set_backend(ctx, backend);
         return best_seconds([&] {
-          if (mpb_batch_powm(ctx, r.data(), base.data(), e.data(), w, k, m.data(), 1, w, k, &info) != MPB_OK)
+          if (mpb_batch_powm(ctx, r.data(), base.data(), e.data(), ew, 8, m.data(), 1, w, 8, &info) != MPB_OK)
             std::abort();
         });
       };
       double ts = run(MPB_BACKEND_CPU), ti = run(MPB_BACKEND_CPU_IFMA);
-      if (verbose) std::fprintf(stderr, "partial group k=%d scalar %.0f us ifma %.0f us\n", k, ts * 1e6, ti * 1e6);
-      if (ti <= ts) partial_min = k;
+      if (verbose) std::fprintf(stderr, "%zu limbs: 8 scalar %.0f us, one IFMA group %.0f us\n", w, ts * 1e6, ti * 1e6);
+      lane_cost.push_back(ti / ts);
     }
-    if (partial_min < 0) partial_min = 8;
   }
 
   // 2. one item, 256-bit exponent: scalar vs multipartite (all threads) from 2048 to 65536 bits.
@@ -186,10 +186,13 @@ void tune_batch(const std::string &cmd, bool verbose) {
     std::printf("constexpr int BATCH_MULTIPARTITE_MIN_LIMBS = %d;  /* first size where it won for one item */\n", mp_min);
   else
     std::printf("/* multipartite never beat the scalar path for one item up to 65536 bits: AUTO should not pick it (BATCH_MULTIPARTITE_MIN_LIMBS > 1024) */\n");
-  if (partial_min > 0)
-    std::printf("constexpr int BATCH_IFMA_PARTIAL_MIN = %d;  /* fewest items for which a partial 8-lane group wins */\n", partial_min);
-  else
-    std::printf("/* no AVX-512 IFMA on this CPU: BATCH_IFMA_PARTIAL_MIN not measured */\n");
+  if (!lane_cost.empty()) {
+    std::printf("constexpr double BATCH_IFMA_LANE_COST[] = {");
+    for (size_t i = 0; i < lane_cost.size(); i++) std::printf("%s%.2f", i ? ", " : "", lane_cost[i]);
+    std::printf("};  /* one IFMA lane / one scalar item, one thread */\n");
+  } else {
+    std::printf("/* no AVX-512 IFMA on this CPU: BATCH_IFMA_LANE_COST not measured */\n");
+  }
   mpb_ctx_destroy(ctx);
 }
 

@@ -96,6 +96,21 @@ int threads_for(const Settings &s, size_t count, double work_per_item);
 // Items per dynamic-schedule grab for items of `work_per_item` (tuning::BATCH_GRAIN_WORK).
 int grain_for(double work_per_item);
 
+// How `count` exponentiations of `limbs` limbs split between the 8-lane AVX-512 IFMA kernel
+// and the scalar one: `full` groups of 8, a last partial group of the count % 8 remaining
+// items (unused lanes) or those items on the scalar kernel, or everything scalar (use false).
+// AUTO (forced false) takes the split of least estimated wall time on the threads threads_for
+// would give it (a group costs 8 x tuning::batch_ifma_lane_cost scalar items and runs on one
+// thread; tasks go to the least loaded thread, groups first, as the engines hand them out);
+// forced: every item in groups. work_per_item: one scalar item's work (threads_for's unit).
+struct IfmaSplit {
+  bool use = false;
+  size_t full = 0;
+  bool partial = false;
+  size_t groups() const { return full + (partial ? 1 : 0); }
+};
+IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_per_item, bool forced);
+
 // Work estimates (64x64 products) used by the cost model.
 double work_mul(size_t n);
 double work_powm(size_t n, size_t ebits);

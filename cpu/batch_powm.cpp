@@ -123,21 +123,24 @@ int powm_odd(Call &call, const Settings &s, limb *r, const limb *base, size_t ba
   int backend = s.backend;
   const char *why = "";
   bool ifma_ok = simd::ifma_available();
+  const double w_item = work_powm(mn_max, ew * 64);
+  IfmaSplit split;  // AUTO's IFMA / scalar split (ifma_split), or the forced one below
   if (backend == MPB_BACKEND_AUTO) {
+    const bool ifma_width = width >= (size_t)tuning::BATCH_IFMA_MIN_LIMBS && width <= (size_t)tuning::BATCH_IFMA_MAX_LIMBS;
+    if (ifma_ok && ifma_width) split = ifma_split(s, count, width, w_item, false);
     if (shared_m && count < (size_t)s.threads && s.threads > 1 &&
         mn_max >= (size_t)tuning::BATCH_MULTIPARTITE_MIN_LIMBS) {
       backend = MPB_BACKEND_MULTIPARTITE;
       why = "auto: fewer items than threads and a huge modulus -> multipartite";
-    } else if (ifma_ok && count >= (size_t)tuning::BATCH_IFMA_PARTIAL_MIN &&
-               width >= (size_t)tuning::BATCH_IFMA_MIN_LIMBS &&
-               width <= (size_t)tuning::BATCH_IFMA_MAX_LIMBS) {
+    } else if (split.use) {
       backend = MPB_BACKEND_CPU_IFMA;
-      why = "auto: AVX-512 IFMA, groups of 8 items, rest scalar";
+      why = split.partial ? "auto: AVX-512 IFMA, groups of 8 items (last one partial)"
+                          : "auto: AVX-512 IFMA, groups of 8 items, rest scalar";
     } else {
       backend = MPB_BACKEND_CPU;
-      why = !ifma_ok ? "auto: scalar (no AVX-512 IFMA)"
-            : count < (size_t)tuning::BATCH_IFMA_PARTIAL_MIN ? "auto: scalar (too few items for an IFMA group)"
-                        : "auto: scalar (width outside the IFMA range in tuning.h)";
+      why = !ifma_ok       ? "auto: scalar (no AVX-512 IFMA)"
+            : !ifma_width  ? "auto: scalar (width outside the IFMA range in tuning.h)"
+                           : "auto: scalar (estimated faster than IFMA groups on these threads)";
     }
   } else if (backend == MPB_BACKEND_MULTIPARTITE && !shared_m) {
     backend = MPB_BACKEND_MULTIPARTITE;
@@ -177,13 +180,12 @@ int powm_odd(Call &call, const Settings &s, limb *r, const limb *base, size_t ba
     why = "cpu-ifma requested but the width exceeds the 8-lane kernel's 256 limbs: scalar";
   }
   const bool use_ifma = (backend == MPB_BACKEND_CPU_IFMA);
-  size_t full = use_ifma ? count / 8 : 0, rem = count - full * 8;
-  // a last partial group (unused lanes) when it beats that many scalar items
-  bool partial = use_ifma && rem > 0 &&
-                 (rem >= (size_t)tuning::BATCH_IFMA_PARTIAL_MIN || s.backend == MPB_BACKEND_CPU_IFMA);
-  size_t groups = full + (partial ? 1 : 0);
+  if (use_ifma && s.backend == MPB_BACKEND_CPU_IFMA) split = ifma_split(s, count, width, w_item, true);
+  if (!use_ifma) split = IfmaSplit{};
+  const size_t full = split.full, rem = count - full * 8;
+  const bool partial = split.partial;  // a last partial group (unused lanes)
+  size_t groups = split.groups();
   size_t tasks = groups + (partial ? 0 : rem);
-  double w_item = work_powm(mn_max, ew * 64);
   int T = threads_for(s, tasks, w_item * (use_ifma ? 8.0 : 1.0));
 
   // scratch per thread: [mont ctx storage when per-item modulus][scalar powm][ifma]

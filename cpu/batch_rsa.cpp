@@ -132,30 +132,32 @@ extern "C" MPB_API int mpb_batch_rsa_crt(mpb_ctx *ctx, uint64_t *out, const uint
   }
 
   // ---- backend -------------------------------------------------------------------------
-  bool ifma = false;
   const char *why;
+  const double w_item = 2.0 * work_powm(hw, 64 * hw);  // two half-size exponentiations
+  IfmaSplit split;
   if (s.backend == MPB_BACKEND_CPU_IFMA && hw <= 256) {
-    ifma = true;
+    split = ifma_split(s, count, hw, w_item, true);
     why = "forced cpu-ifma";
   } else if (s.backend == MPB_BACKEND_AUTO && simd::ifma_available() &&
-             count >= (size_t)tuning::BATCH_IFMA_PARTIAL_MIN &&
-             hw >= (size_t)tuning::BATCH_IFMA_MIN_LIMBS && hw <= (size_t)tuning::BATCH_IFMA_MAX_LIMBS) {
-    ifma = true;
+             hw >= (size_t)tuning::BATCH_IFMA_MIN_LIMBS && hw <= (size_t)tuning::BATCH_IFMA_MAX_LIMBS &&
+             (split = ifma_split(s, count, hw, w_item, false)).use) {
     why = "auto: AVX-512 IFMA for the half-size exponentiations, groups of 8";
   } else {
     why = s.backend == MPB_BACKEND_AUTO
-              ? (simd::ifma_available() ? "auto: scalar (too few items or width outside the IFMA range)"
-                                        : "auto: scalar (no AVX-512 IFMA)")
+              ? (!simd::ifma_available() ? "auto: scalar (no AVX-512 IFMA)"
+                 : hw > (size_t)tuning::BATCH_IFMA_MAX_LIMBS
+                     ? "auto: scalar (width outside the IFMA range)"
+                     : "auto: scalar (estimated faster than IFMA groups on these threads)")
               : s.backend == MPB_BACKEND_CPU      ? "forced cpu: scalar CRT"
               : s.backend == MPB_BACKEND_CPU_IFMA ? "cpu-ifma requested but the halves exceed 256 limbs: scalar CRT"
                                                   : "multipartite has no RSA path: scalar CRT";
   }
-  size_t full = ifma ? count / 8 : 0, rem = count - full * 8;
-  bool partial = ifma && rem > 0 &&
-                 (rem >= (size_t)tuning::BATCH_IFMA_PARTIAL_MIN || s.backend == MPB_BACKEND_CPU_IFMA);
-  size_t groups = full + (partial ? 1 : 0);
+  const bool ifma = split.use;
+  const size_t full = split.full, rem = count - full * 8;
+  const bool partial = split.partial;
+  size_t groups = split.groups();
   size_t tasks = groups + (partial ? 0 : rem);
-  int T = threads_for(s, tasks, 2.0 * work_powm(hw, 64 * hw) * (ifma ? 8.0 : 1.0));
+  int T = threads_for(s, tasks, w_item * (ifma ? 8.0 : 1.0));
 
   // ---- scratch ---------------------------------------------------------------------------
   size_t work = std::max({ct ? mpn::powm_ct_itch(hw) : mpn::powm_itch(hw, hw),

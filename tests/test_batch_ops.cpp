@@ -239,7 +239,9 @@ TEST_CASE("pack / unpack big-endian bytes and mp_int", "[batch][pack]") {
 
 TEST_CASE("AUTO powm: partial IFMA groups (unused lanes) and the simd_items report", "[batch][powm][ifma]") {
   if (!mpb_backend_available(MPB_BACKEND_CPU_IFMA)) return;
-  Ctx ctx;
+  // One thread: a group of 8 lanes costs 1.9..2.9 scalar items at these widths (tuning.h), so
+  // 2 items stay scalar and whole groups go to IFMA; 3..7 leftover items may go either way.
+  Ctx ctx(MPB_BACKEND_AUTO, 1);
   auto rng = mpbt::make_rng(107);
   for (size_t w : {1, 4, 16, 33})
     for (size_t cnt : {2, 3, 5, 7, 8, 11, 19}) {
@@ -252,13 +254,13 @@ TEST_CASE("AUTO powm: partial IFMA groups (unused lanes) and the simd_items repo
         mpb_call_info info;
         REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), 2, 1, m.data(), mrows, w, cnt, &info) == MPB_OK);
         INFO("w=" << w << " cnt=" << cnt << " " << info.reason);
-        size_t rem = cnt % 8;
-        size_t expect_simd = cnt - (rem >= 3 ? 0 : rem);
-        if (cnt < 3) REQUIRE(info.backend == MPB_BACKEND_CPU);
-        else {
-          REQUIRE(info.backend == MPB_BACKEND_CPU_IFMA);
-          REQUIRE((size_t)info.simd_items == expect_simd);
-        }
+        const size_t rem = cnt % 8;
+        if (cnt < 3) REQUIRE(info.backend == MPB_BACKEND_CPU);  // 2 scalar items < one group
+        if (cnt >= 8) REQUIRE(info.backend == MPB_BACKEND_CPU_IFMA);
+        if (info.backend == MPB_BACKEND_CPU_IFMA)  // the full groups, and the rest in a partial group or not
+          REQUIRE(((size_t)info.simd_items == cnt || (size_t)info.simd_items == cnt - rem));
+        else
+          REQUIRE(info.simd_items == 0);
         Z zb, ze, zm, zr;
         row_to_mpz(ze, e.data(), 2);
         for (size_t i = 0; i < cnt; i++) {
@@ -269,4 +271,33 @@ TEST_CASE("AUTO powm: partial IFMA groups (unused lanes) and the simd_items repo
         }
       }
     }
+}
+
+TEST_CASE("AUTO powm: the IFMA / scalar split counts the threads", "[batch][powm][ifma]") {
+  if (!mpb_backend_available(MPB_BACKEND_CPU_IFMA)) return;
+  // Two threads, 1024-bit exponentiations (enough work for both): 2..4 items take at most two
+  // scalar rounds, less than one group of 8 lanes on one thread (> 1.9 scalar items at 16
+  // limbs); 8 and 16 items fill whole groups.
+  Ctx ctx(MPB_BACKEND_AUTO, 2);
+  auto rng = mpbt::make_rng(108);
+  const size_t w = 16;
+  for (size_t cnt : {2, 3, 4, 8, 16}) {
+    Rows m(w), base(w * cnt), e(w * cnt), r(w * cnt);
+    rand_odd_modulus(rng, m.data(), w);
+    for (size_t i = 0; i < cnt; i++) rand_below(rng, &base[i * w], m.data(), w);
+    for (auto &x : e) x = rng();
+    mpb_call_info info;
+    REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), w, cnt, m.data(), 1, w, cnt, &info) == MPB_OK);
+    INFO("cnt=" << cnt << " " << info.reason);
+    CHECK(info.backend == (cnt <= 4 ? MPB_BACKEND_CPU : MPB_BACKEND_CPU_IFMA));
+    CHECK((size_t)info.simd_items == (cnt <= 4 ? 0 : cnt));
+    Z zb, ze, zm, zr;
+    row_to_mpz(zm, m.data(), w);
+    for (size_t i = 0; i < cnt; i++) {
+      row_to_mpz(zb, &base[i * w], w);
+      row_to_mpz(ze, &e[i * w], w);
+      mpz_powm(zr, zb, ze, zm);
+      REQUIRE(mpbt::limbs_of(zr, w) == Rows(r.begin() + i * w, r.begin() + (i + 1) * w));
+    }
+  }
 }

@@ -184,14 +184,31 @@ constexpr int BATCH_MULTIPARTITE_MIN_LIMBS = 256;
  * margin for a busy machine (a parallel region then waits for a core). */
 constexpr size_t PYCONV_PARALLEL_MIN_LIMBS = 16384;
 /* AUTO sends exponentiation groups of 8 items to the AVX-512 IFMA kernel for widths in
- * [BATCH_IFMA_MIN_LIMBS, BATCH_IFMA_MAX_LIMBS]; a last partial group of at least
- * BATCH_IFMA_PARTIAL_MIN items also goes there (unused lanes), fewer go to the scalar kernel.
+ * [BATCH_IFMA_MIN_LIMBS, BATCH_IFMA_MAX_LIMBS]. A group costs 8 lanes whether or not all of them
+ * hold an item, and one group runs on one thread, so whether a partial group (or the IFMA
+ * kernel at all) pays depends on the thread count: AUTO estimates the wall time of each split
+ * (scalar items and groups, greedily over the threads) with the cost of one lane relative to a
+ * scalar item below (cpu/batch_ctx.cpp, ifma_split) and takes the fastest.
  * Measured 2026-11-21 (one thread, CPU time per item, 64 items, shared modulus): IFMA / scalar
  * = 0.36 0.28 0.32 0.35 0.24 0.30 0.36 0.39 0.37 0.42 0.40 at 2 4 6 8 16 32 64 96 128 192 256
- * limbs, so a lane costs ~1/3 of a scalar item: a group beats scalar from 3 items. */
+ * limbs (`tune --batch` measures the table again). Before the thread count entered the choice
+ * (a fixed "3 items make a group" rule), AUTO ran 0.72-0.89x the scalar rate for 3 items on 2
+ * threads (bench/results/auto-cpu-before-2026-11-21.md). */
 constexpr int BATCH_IFMA_MIN_LIMBS = 1;
 constexpr int BATCH_IFMA_MAX_LIMBS = 256;
-constexpr int BATCH_IFMA_PARTIAL_MIN = 3;
+constexpr size_t BATCH_IFMA_COST_LIMBS[] = {2, 4, 6, 8, 16, 32, 64, 96, 128, 192, 256};
+constexpr double BATCH_IFMA_LANE_COST[] = {0.36, 0.28, 0.32, 0.35, 0.24, 0.30, 0.36, 0.39, 0.37, 0.42, 0.40};
+/* A split with more IFMA groups is taken only when its estimate is below this fraction of the
+ * estimate with fewer: the lane costs above are steady-state figures of 64-item batches, and a
+ * small batch pays the radix conversions too (a 1024-bit group of 3 items measured 0.29 per
+ * lane beside 2-thread scalar items, bench_auto, not 0.24). */
+constexpr double BATCH_IFMA_MARGIN = 0.9;
+/* The lane cost at `limbs`: the entry of the first measured width >= limbs (the last beyond). */
+constexpr double batch_ifma_lane_cost(size_t limbs) {
+  for (size_t i = 0; i < sizeof BATCH_IFMA_COST_LIMBS / sizeof BATCH_IFMA_COST_LIMBS[0]; i++)
+    if (limbs <= BATCH_IFMA_COST_LIMBS[i]) return BATCH_IFMA_LANE_COST[i];
+  return BATCH_IFMA_LANE_COST[sizeof BATCH_IFMA_LANE_COST / sizeof BATCH_IFMA_LANE_COST[0] - 1];
+}
 /* A shared even modulus m = 2^s * q (cpu/batch_powm.cpp) is processed in chunks of this many
  * items (reduce the bases mod q, the odd-modulus engine on q, then mod 2^s and the CRT), which
  * caps the temporary residue block at 2 x chunk x limbs(q). A memory bound, NOT MEASURED as a
