@@ -189,25 +189,31 @@ constexpr size_t PYCONV_PARALLEL_MIN_LIMBS = 16384;
  * kernel at all) pays depends on the thread count: AUTO estimates the wall time of each split
  * (scalar items and groups, greedily over the threads) with the cost of one lane relative to a
  * scalar item below (cpu/batch_ctx.cpp, ifma_split) and takes the fastest.
- * Measured 2026-11-21 (one thread, CPU time per item, 64 items, shared modulus): IFMA / scalar
- * = 0.36 0.28 0.32 0.35 0.24 0.30 0.36 0.39 0.37 0.42 0.40 at 2 4 6 8 16 32 64 96 128 192 256
- * limbs (`tune --batch` measures the table again). Before the thread count entered the choice
- * (a fixed "3 items make a group" rule), AUTO ran 0.72-0.89x the scalar rate for 3 items on 2
- * threads (bench/results/auto-cpu-before-2026-11-21.md). */
+ * Measured 2026-11-21 with `build/bench/tune --batch -v` (AMD EPYC 2 vCPU, commit 8fe6ce5+dirty;
+ * one group of 8 vs 8 scalar items, one thread, shared modulus, 512-bit exponents): IFMA lane /
+ * scalar item = 0.52 0.31 0.32 0.35 0.28 0.31 0.35 0.38 0.36 0.36 0.40 at 2 4 6 8 16 32 64 96
+ * 128 192 256 limbs (an earlier run over 64 items, full exponents, CPU time: 0.36 0.28 0.32
+ * 0.35 0.24 0.30 0.36 0.39 0.37 0.42 0.40). Before the thread count entered the choice (a
+ * fixed "3 items make a group" rule), AUTO ran 0.72-0.89x the scalar rate for 3 items on 2
+ * threads (bench/results/auto-cpu-before-2026-11-21.md; after: auto-cpu-2026-11-21.md). */
 constexpr int BATCH_IFMA_MIN_LIMBS = 1;
 constexpr int BATCH_IFMA_MAX_LIMBS = 256;
 constexpr size_t BATCH_IFMA_COST_LIMBS[] = {2, 4, 6, 8, 16, 32, 64, 96, 128, 192, 256};
-constexpr double BATCH_IFMA_LANE_COST[] = {0.36, 0.28, 0.32, 0.35, 0.24, 0.30, 0.36, 0.39, 0.37, 0.42, 0.40};
+constexpr double BATCH_IFMA_LANE_COST[] = {0.52, 0.31, 0.32, 0.35, 0.28, 0.31, 0.35, 0.38, 0.36, 0.36, 0.40};
 /* A split with more IFMA groups is taken only when its estimate is below this fraction of the
- * estimate with fewer: the lane costs above are steady-state figures of 64-item batches, and a
- * small batch pays the radix conversions too (a 1024-bit group of 3 items measured 0.29 per
- * lane beside 2-thread scalar items, bench_auto, not 0.24). */
-constexpr double BATCH_IFMA_MARGIN = 0.9;
-/* The lane cost at `limbs`: the entry of the first measured width >= limbs (the last beyond). */
+ * estimate with fewer (hysteresis against timing noise near ties). */
+constexpr double BATCH_IFMA_MARGIN = 0.97;
+/* The lane cost at `limbs`: linear between the measured widths (the end values outside). */
 constexpr double batch_ifma_lane_cost(size_t limbs) {
-  for (size_t i = 0; i < sizeof BATCH_IFMA_COST_LIMBS / sizeof BATCH_IFMA_COST_LIMBS[0]; i++)
-    if (limbs <= BATCH_IFMA_COST_LIMBS[i]) return BATCH_IFMA_LANE_COST[i];
-  return BATCH_IFMA_LANE_COST[sizeof BATCH_IFMA_LANE_COST / sizeof BATCH_IFMA_LANE_COST[0] - 1];
+  constexpr size_t n = sizeof BATCH_IFMA_COST_LIMBS / sizeof BATCH_IFMA_COST_LIMBS[0];
+  if (limbs <= BATCH_IFMA_COST_LIMBS[0]) return BATCH_IFMA_LANE_COST[0];
+  for (size_t i = 1; i < n; i++)
+    if (limbs <= BATCH_IFMA_COST_LIMBS[i]) {
+      const double f = (double)(limbs - BATCH_IFMA_COST_LIMBS[i - 1]) /
+                       (double)(BATCH_IFMA_COST_LIMBS[i] - BATCH_IFMA_COST_LIMBS[i - 1]);
+      return BATCH_IFMA_LANE_COST[i - 1] + f * (BATCH_IFMA_LANE_COST[i] - BATCH_IFMA_LANE_COST[i - 1]);
+    }
+  return BATCH_IFMA_LANE_COST[n - 1];
 }
 /* A shared even modulus m = 2^s * q (cpu/batch_powm.cpp) is processed in chunks of this many
  * items (reduce the bases mod q, the odd-modulus engine on q, then mod 2^s and the CRT), which
