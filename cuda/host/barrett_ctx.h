@@ -1,13 +1,13 @@
 // cuda/host/barrett_ctx.h: host precomputation of the Barrett constants of the GPU's
 // exponentiation for any modulus (cuda/thread/barrett.cuh) with the library's mpn layer. Plain
-// C++ (no CUDA types): gpu_backend.cu uses it, tests/test_gpu_barrett.cpp checks it against GMP.
+// C++ (no CUDA types): gpu_backend.cu uses it, tests/cuda/on_host/test_on_host_barrett.cpp checks it against GMP.
 #pragma once
 #include <algorithm>
 #include <cstring>
 #include <vector>
 
-#include "../../cpu/mpn.h"
-#include "../thread/barrett.cuh"
+#include "mpn/mpn.h"
+#include "cuda/thread/barrett.cuh"
 
 namespace mpb {
 namespace gpu {

@@ -11,14 +11,14 @@
 #include <vector>
 
 #include <mpbatch/common.h>
-#include <mpbatch/tuning.h>
+#include "cuda/tuning.h"
 
-#include "../../cpu/mpn.h"
-#include "../gpu_backend.h"
-#include "../kernels/kernels.h"
-#include "../thread/powm.cuh"
-#include "barrett_ctx.h"
-#include "run.h"
+#include "mpn/mpn.h"
+#include "cuda/host/gpu_backend.h"
+#include "cuda/kernels/launch.h"
+#include "cuda/thread/powm.cuh"
+#include "cuda/host/barrett_ctx.h"
+#include "cuda/host/device_run.h"
 
 namespace mpb {
 namespace gpu {

@@ -1,15 +1,15 @@
 // cuda/host/gpu_gf2x.cu: the GF(2)[x] batch operations on the GPU: size checks, the per-call
 // constants of the reduction (which kernel for f, Barrett constants) and the streaming through
-// run_split / run_device (cuda/host/run.h).
+// run_split / run_device (cuda/host/device_run.h).
 #include <cuda_runtime.h>
 
 #include <vector>
 
 #include <mpbatch/common.h>
 
-#include "../gpu_backend.h"
-#include "../kernels/kernels.h"
-#include "run.h"
+#include "cuda/host/gpu_backend.h"
+#include "cuda/kernels/launch.h"
+#include "cuda/host/device_run.h"
 
 namespace mpb {
 namespace gpu {

@@ -2,7 +2,7 @@
 // widths up to tuning::GPU_MODMUL_THREAD_MAX_LIMBS use the one-thread-per-item Montgomery
 // kernel (the modulus zero padded to 8, 16 or 32 words), wider ones up to
 // tuning::GPU_MODMUL_BLOCK_MAX_LIMBS the multipartite block kernel (seed 004) with item
-// contexts precomputed here (cuda/host/mp_ctx.h). Streaming and the multi-GPU split are
+// contexts precomputed here (cuda/host/modmul_multipartite_ctx.h). Streaming and the multi-GPU split are
 // run_device / run_split of gpu_backend.cu.
 #include <cuda_runtime.h>
 
@@ -10,14 +10,14 @@
 #include <vector>
 
 #include <mpbatch/common.h>
-#include <mpbatch/tuning.h>
+#include "cuda/tuning.h"
 
-#include "../gpu_backend.h"
-#include "../kernels/kernels.h"
-#include "../thread/mp_block.cuh"
-#include "any_ctx.h"
-#include "mp_ctx.h"
-#include "run.h"
+#include "cuda/host/gpu_backend.h"
+#include "cuda/kernels/launch.h"
+#include "cuda/block/modmul_multipartite.cuh"
+#include "cuda/host/modmul_any_ctx.h"
+#include "cuda/host/modmul_multipartite_ctx.h"
+#include "cuda/host/device_run.h"
 
 namespace mpb {
 namespace gpu {

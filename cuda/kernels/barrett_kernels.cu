@@ -1,15 +1,15 @@
 // cuda/kernels/barrett_kernels.cu: batched modular exponentiation for ANY modulus (even ones
 // included) by Barrett reduction (cuda/thread/barrett.cuh, coop_barrett.cuh): one thread per
 // item at 512 and 1024 bits, a group of TPI lanes per item for the same (words, TPI) pairs as
-// the Montgomery kernels of coop_kernels.cu. The generic kernels of device_common.cuh with
+// the Montgomery kernels of coop_kernels.cu. The generic kernels of generic_kernels.cuh with
 // Barrett items: same launch description (PowmLaunch, with BarrettModCtx<nwords> as the
 // modulus constants), persistent grid, window widths and table layouts as the Montgomery
 // kernels, so the host side sizes the tables with table_words / coop_table_words.
 #include <cuda_runtime.h>
 
-#include "../thread/coop_barrett.cuh"
-#include "device_common.cuh"
-#include "kernels.h"
+#include "cuda/warp/coop_barrett.cuh"
+#include "cuda/kernels/generic_kernels.cuh"
+#include "cuda/kernels/launch.h"
 
 namespace mpb {
 namespace gpu {
@@ -39,7 +39,7 @@ cudaError_t launch_coop(const PowmLaunch &L, cudaStream_t s) {
 }
 
 // (words, threads per item): one thread at 16 and 32 words; the cooperative pairs of the
-// Montgomery kernels (MPB_COOP_POWM_PAIRS, device_common.cuh; powm_tpi picks among those).
+// Montgomery kernels (MPB_COOP_POWM_PAIRS, generic_kernels.cuh; powm_tpi picks among those).
 #define MPB_BARRETT_THREAD_SIZES(X) X(16) X(32)
 
 } // namespace

@@ -1,18 +1,18 @@
 // cuda/kernels/coop_kernels.cu: batched exponentiation and RSA-CRT with a group of TPI threads
-// per item (cuda/thread/coop*.cuh), for moduli whose operands do not fit one thread's
+// per item (cuda/warp/coop*.cuh), for moduli whose operands do not fit one thread's
 // registers (2048..8192 bits) and as the alternative mapping at 1024 bits.
 //
-// Persistent grid with a warp-uniform item loop (for_group_items, grid.cuh); inside an
+// Persistent grid with a warp-uniform item loop (for_group_items, cuda/grid/powm_bodies.cuh); inside an
 // item, the sliding-window loop (variable time) runs to the warp's largest step count
 // (coop_powm.cuh, warp_any).
 // powm: constant time (fixed windows, masked reads), sliding windows, and fixed windows with
 // direct reads (PowmLaunch::fixed_window, for comparison) per (words, threads per item). The
-// window table is in global memory (StridedCoopTable, grid.cuh: coalesced across the warp).
+// window table is in global memory (StridedCoopTable, cuda/grid/powm_bodies.cuh: coalesced across the warp).
 #include <cuda_runtime.h>
 
-#include "../thread/coop_powm.cuh"
-#include "device_common.cuh"
-#include "kernels.h"
+#include "cuda/warp/coop_powm.cuh"
+#include "cuda/kernels/generic_kernels.cuh"
+#include "cuda/kernels/launch.h"
 
 namespace mpb {
 namespace gpu {
@@ -51,7 +51,7 @@ int rsa_coop_grid_n(int device) {
   return full_grid(coop_rsa_kernel<TPI, W, WIN, true>, device);
 }
 
-// MPB_COOP_POWM_PAIRS: device_common.cuh (shared with barrett_kernels.cu)
+// MPB_COOP_POWM_PAIRS: generic_kernels.cuh (shared with barrett_kernels.cu)
 #define MPB_COOP_RSA_PAIRS(X) X(32, 4) X(64, 8) X(128, 16)
 
 } // namespace

@@ -3,8 +3,8 @@
 // thread interleaved across the block (cuda/thread/gf2x.cuh), so blocks are kGf2xBlock threads.
 #include <cuda_runtime.h>
 
-#include "../thread/gf2x.cuh"
-#include "kernels.h"
+#include "cuda/thread/gf2x.cuh"
+#include "cuda/kernels/launch.h"
 
 namespace mpb {
 namespace gpu {

@@ -3,14 +3,14 @@
 //    (cuda/thread/modmul.cuh), persistent grid, shared ModCtx in shared memory; with an even
 //    modulus (N = 8, 16 only) the CRT variant on AnyModCtx;
 //  - large widths: one block per item (persistent grid of blocks), the seed-004 multipartite
-//    algorithm of cuda/thread/mp_block.cuh with the block's threads cooperating through
+//    algorithm of cuda/block/modmul_multipartite.cuh with the block's threads cooperating through
 //    dynamic shared memory; the phase functions are the ones the host tests run.
 #include <cuda_runtime.h>
 
-#include "../thread/modmul.cuh"
-#include "../thread/mp_block.cuh"
-#include "device_common.cuh"
-#include "kernels.h"
+#include "cuda/thread/modmul.cuh"
+#include "cuda/block/modmul_multipartite.cuh"
+#include "cuda/kernels/generic_kernels.cuh"
+#include "cuda/kernels/launch.h"
 
 namespace mpb {
 namespace gpu {
@@ -53,7 +53,7 @@ namespace {
 // The block executor: every thread runs the phase, then the block synchronises.
 struct DevExec {
   template <class F>
-  MPB_GHD void run(F f) {
+  MPB_HD void run(F f) {
 #if defined(__CUDA_ARCH__)
     f((int)threadIdx.x);
     __syncthreads();
@@ -64,7 +64,7 @@ struct DevExec {
 };
 } // namespace
 
-// One block per item. ctxs: item contexts (mp_ctx.h) of ctx_stride words, one or one per item.
+// One block per item. ctxs: item contexts (cuda/host/modmul_multipartite_ctx.h) of ctx_stride words, one or one per item.
 __global__ void __launch_bounds__(kModmulBlockMaxThreads)
 modmul_block_kernel(uint32_t *out, const uint32_t *a, const uint32_t *b, int rw, const uint32_t *ctxs,
                     size_t ctx_stride, int m_stride, size_t count) {

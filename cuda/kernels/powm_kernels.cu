@@ -6,9 +6,9 @@
 // arithmetic for comparison (PowmLaunch::fixed_window).
 #include <cuda_runtime.h>
 
-#include "../thread/powm.cuh"
-#include "device_common.cuh"
-#include "kernels.h"
+#include "cuda/thread/powm.cuh"
+#include "cuda/kernels/generic_kernels.cuh"
+#include "cuda/kernels/launch.h"
 
 namespace mpb {
 namespace gpu {

@@ -1,9 +1,9 @@
 // cuda/kernels/rsa_kernels.cu: batched RSA private-key operations by CRT, one thread per item.
 #include <cuda_runtime.h>
 
-#include "../thread/powm.cuh"
-#include "device_common.cuh"
-#include "kernels.h"
+#include "cuda/thread/powm.cuh"
+#include "cuda/kernels/generic_kernels.cuh"
+#include "cuda/kernels/launch.h"
 
 namespace mpb {
 namespace gpu {

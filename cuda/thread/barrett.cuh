@@ -1,6 +1,6 @@
 // cuda/thread/barrett.cuh: per-thread modular exponentiation for ANY modulus m > 1 (even ones
 // included, where Montgomery does not apply) by Barrett reduction, on N 32-bit words
-// (host + device; tests/test_gpu_barrett.cpp runs the same functions against GMP).
+// (host + device; tests/cuda/on_host/test_on_host_barrett.cpp runs the same functions against GMP).
 //
 // Normalization. k = the leading zero bits of m within 32N bits, m' = m * 2^k (top bit of
 // word N-1 set), B = 2^(32N), mu = floor((B^2 - 1) / m'). Since B/2 <= m' < B,
@@ -22,7 +22,7 @@
 // bits over all 32*ewords exponent bits, a table of 2^W powers (entry 0 = 1), W squarings
 // and one product per window, the constant-time masked table read in CT mode.
 #pragma once
-#include "powm.cuh"
+#include "cuda/thread/powm.cuh"
 
 namespace mpb {
 namespace gpu {
@@ -43,7 +43,7 @@ struct BarrettModCtx {
 // the 1024-bit kernel stays within the register file). square = true multiplies a by itself
 // (a run-time flag, uniform across a warp). r may alias a.
 template <int N, class B>
-MPB_GHD void barrett_product(uint32_t *x, const uint32_t *a, const B &b, bool square) {
+MPB_HD void barrett_product(uint32_t *x, const uint32_t *a, const B &b, bool square) {
   MPB_UNROLL
   for (int i = 0; i < 2 * N; i++) x[i] = 0;
   MPB_UNROLL
@@ -69,7 +69,7 @@ MPB_GHD void barrett_product(uint32_t *x, const uint32_t *a, const B &b, bool sq
 // q = xh + floor(xh * mu / 2^(32N)) (N words; < 2^(32N) by the bound above, so the carry out
 // is zero): the full product xh * mu' by rows; its low words only feed the carries.
 template <int N>
-MPB_GHD void barrett_quotient(uint32_t *q, const uint32_t *xh, const uint32_t *mu) {
+MPB_HD void barrett_quotient(uint32_t *q, const uint32_t *xh, const uint32_t *mu) {
   uint32_t t[2 * N];
   barrett_product<N>(t, xh, RegWords{mu}, false);
   Chain ch;
@@ -81,7 +81,7 @@ MPB_GHD void barrett_quotient(uint32_t *q, const uint32_t *xh, const uint32_t *m
 // r = x mod m' for a 2N-word x with x < m'^2 (in particular any product of two values < m').
 // r must not alias x.
 template <int N>
-MPB_GHD void barrett_reduce(uint32_t *r, const uint32_t *x, const BarrettModCtx<N> &c) {
+MPB_HD void barrett_reduce(uint32_t *r, const uint32_t *x, const BarrettModCtx<N> &c) {
   uint32_t q[N];
   barrett_quotient<N>(q, x + N, c.mu);
   // t = q * m' mod 2^(32(N+1)): truncated rows with carry chains (the chains keep the
@@ -130,7 +130,7 @@ MPB_GHD void barrett_reduce(uint32_t *r, const uint32_t *x, const BarrettModCtx<
 }
 
 template <int N, class B>
-MPB_GHD void barrett_mul(uint32_t *r, const uint32_t *a, const B &b, const BarrettModCtx<N> &c,
+MPB_HD void barrett_mul(uint32_t *r, const uint32_t *a, const B &b, const BarrettModCtx<N> &c,
                          bool square = false) {
   uint32_t x[2 * N];
   barrett_product<N>(x, a, b, square);
@@ -141,7 +141,7 @@ MPB_GHD void barrett_mul(uint32_t *r, const uint32_t *a, const B &b, const Barre
 // and z / 2^k = y mod m; z / 2^k = (z * 2^(32N-1-k)) >> (32N-1), a fixed one-bit shift of the
 // product's top half (no shift by the run-time k). r may alias y.
 template <int N>
-MPB_GHD void barrett_unnormalize(uint32_t *r, const uint32_t *y, const BarrettModCtx<N> &c) {
+MPB_HD void barrett_unnormalize(uint32_t *r, const uint32_t *y, const BarrettModCtx<N> &c) {
   uint32_t z[N];
   barrett_mul<N>(z, y, RegWords{c.p2k}, c);
   uint32_t w[2 * N];
@@ -153,7 +153,7 @@ MPB_GHD void barrett_unnormalize(uint32_t *r, const uint32_t *y, const BarrettMo
 // r = base^e mod m, base < m. e has ewords words, processed over all its 32*ewords bits (its
 // width is public, its value is not). Same table layout and readers as powm_item.
 template <int N, int W, bool CT, class Table>
-MPB_GHD void powm_barrett_item(uint32_t *r, const uint32_t *base, const uint32_t *e, int ewords,
+MPB_HD void powm_barrett_item(uint32_t *r, const uint32_t *base, const uint32_t *e, int ewords,
                                const BarrettModCtx<N> &c, Table &tab) {
   uint32_t acc[N];
   MPB_UNROLL
@@ -192,12 +192,12 @@ MPB_GHD void powm_barrett_item(uint32_t *r, const uint32_t *base, const uint32_t
   barrett_unnormalize<N>(r, acc, c);
 }
 
-// The one-thread Barrett exponentiation as an item policy of the kernel bodies (grid.cuh).
+// The one-thread Barrett exponentiation as an item policy of the kernel bodies (cuda/grid/powm_bodies.cuh).
 template <int N, int W, bool CT>
 struct BarrettItem {
   using Ctx = BarrettModCtx<N>;
   template <class Table>
-  MPB_GHD static void run(uint32_t *r, const uint32_t *b, const uint32_t *e, int ewords, const Ctx &m,
+  MPB_HD static void run(uint32_t *r, const uint32_t *b, const uint32_t *e, int ewords, const Ctx &m,
                           Table &tab) {
     powm_barrett_item<N, W, CT>(r, b, e, ewords, m, tab);
   }

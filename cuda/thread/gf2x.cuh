@@ -1,5 +1,5 @@
 // cuda/thread/gf2x.cuh: per-thread GF(2)[x] arithmetic for the GPU batch kernels (host+device:
-// tests/test_gpu_gf2x_thread.cpp runs the same functions on the host against the bit-serial
+// tests/cuda/on_host/test_on_host_gf2x.cpp runs the same functions on the host against the bit-serial
 // reference of tests/ref/).
 //
 // Words are 32 bits (bit i of word j = coefficient of x^(32j+i)): the GPU's logical operations
@@ -36,9 +36,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <mpbatch/tuning.h>
+#include "cuda/tuning.h"
 
-#include "chain.cuh"  // MPB_GHD, MPB_UNROLL
+#include "cuda/thread/chain.cuh"  // MPB_HD, MPB_UNROLL
 
 namespace mpb {
 namespace gpu {
@@ -47,7 +47,7 @@ namespace gf2 {
 using u32 = uint32_t;
 
 // Window width W and panel words P for products of N-word operands, from
-// include/mpbatch/tuning.h (GPU_GF2X_*, NOT MEASURED: no GPU): W = 3 for N <= 4 (the table
+// cuda/tuning.h (GPU_GF2X_*, NOT MEASURED: no GPU): W = 3 for N <= 4 (the table
 // build is a large part of a small product), else 4; P = min(N, 8), so the table is at most
 // 16 x 9 words = 576 bytes per thread (36 KiB for a block of 64 threads).
 template <int N>
@@ -64,20 +64,20 @@ struct Gf2Plan {
 template <int P1, int STRIDE>
 struct StridedTab {
   u32 *base;
-  MPB_GHD u32 get(u32 e, int i) const { return base[(e * P1 + i) * STRIDE]; }
-  MPB_GHD void set(u32 e, int i, u32 v) { base[(e * P1 + i) * STRIDE] = v; }
+  MPB_HD u32 get(u32 e, int i) const { return base[(e * P1 + i) * STRIDE]; }
+  MPB_HD void set(u32 e, int i, u32 v) { base[(e * P1 + i) * STRIDE] = v; }
 };
 
 namespace detail {
 // trailing zeros of e > 0 (e is a compile-time constant after unrolling: folds away)
-MPB_GHD int ctz_small(int e) {
+MPB_HD int ctz_small(int e) {
   int t = 0;
   while (!(e & 1)) e >>= 1, t++;
   return t;
 }
 
 // (hi:lo) << b, upper word; b in [0, 31]
-MPB_GHD u32 shl_pair(u32 hi, u32 lo, u32 b) {
+MPB_HD u32 shl_pair(u32 hi, u32 lo, u32 b) {
 #if defined(__CUDA_ARCH__)
   return __funnelshift_l(lo, hi, b);
 #else
@@ -85,7 +85,7 @@ MPB_GHD u32 shl_pair(u32 hi, u32 lo, u32 b) {
 #endif
 }
 // (hi:lo) >> b, lower word; b in [0, 31]
-MPB_GHD u32 shr_pair(u32 hi, u32 lo, u32 b) {
+MPB_HD u32 shr_pair(u32 hi, u32 lo, u32 b) {
 #if defined(__CUDA_ARCH__)
   return __funnelshift_r(lo, hi, b);
 #else
@@ -97,7 +97,7 @@ MPB_GHD u32 shr_pair(u32 hi, u32 lo, u32 b) {
 // T[u] = u(x) * y(x) for u < 2^W; y: PW words (PW <= P). Gray-code order: every entry is the
 // previous one XOR one shifted copy of y, (P+1) XORs per entry.
 template <int W, int P, class Tab>
-MPB_GHD void build_table(Tab &T, const u32 *y, int PW) {
+MPB_HD void build_table(Tab &T, const u32 *y, int PW) {
   u32 sh[W][P + 1];
   MPB_UNROLL
   for (int i = 0; i <= P; i++) sh[0][i] = i < PW ? y[i] : 0;
@@ -131,7 +131,7 @@ MPB_GHD void build_table(Tab &T, const u32 *y, int PW) {
 // 32 bits, so words above LO are exact). UX: x is the same in every thread of a warp (shared
 // operand): zero digits are skipped by a uniform branch.
 template <int NX, int NY, int LO, int HI, int W, int P, bool UX, class Tab>
-MPB_GHD void comb_acc(u32 *r, const u32 *x, const u32 *y, Tab &T) {
+MPB_HD void comb_acc(u32 *r, const u32 *x, const u32 *y, Tab &T) {
   constexpr int NP = (NY + P - 1) / P;
   constexpr int POS = (32 + W - 1) / W;
   constexpr u32 MASK = (1u << W) - 1;
@@ -180,7 +180,7 @@ MPB_GHD void comb_acc(u32 *r, const u32 *x, const u32 *y, Tab &T) {
 
 // r (2N words) = a * b (N words each). r may alias a or b.
 template <int N, class Tab>
-MPB_GHD void mul(u32 *r, const u32 *a, const u32 *b, Tab &T) {
+MPB_HD void mul(u32 *r, const u32 *a, const u32 *b, Tab &T) {
   using Pl = Gf2Plan<N>;
   u32 c[2 * N];
   MPB_UNROLL
@@ -191,7 +191,7 @@ MPB_GHD void mul(u32 *r, const u32 *a, const u32 *b, Tab &T) {
 }
 
 // bits 0..15 of x to the even bits 0, 2, ..., 30
-MPB_GHD u32 spread16(u32 x) {
+MPB_HD u32 spread16(u32 x) {
   x &= 0xFFFFu;
   x = (x | (x << 8)) & 0x00FF00FFu;
   x = (x | (x << 4)) & 0x0F0F0F0Fu;
@@ -202,7 +202,7 @@ MPB_GHD u32 spread16(u32 x) {
 
 // r (2N words) = a^2. r may equal a (in place; words are written from the top down).
 template <int N>
-MPB_GHD void sqr(u32 *r, const u32 *a) {
+MPB_HD void sqr(u32 *r, const u32 *a) {
   MPB_UNROLL
   for (int j = N - 1; j >= 0; j--) {
     const u32 v = a[j];
@@ -214,7 +214,7 @@ MPB_GHD void sqr(u32 *r, const u32 *a) {
 // ---- reduction: sparse fast path ---------------------------------------------------------
 namespace detail {
 template <int K>
-MPB_GHD void fold_at(u32 *c, u32 t, int pos) {  // c ^= t * x^(pos + K), K < 0: no term
+MPB_HD void fold_at(u32 *c, u32 t, int pos) {  // c ^= t * x^(pos + K), K < 0: no term
   if (K < 0) return;
   const int p = pos + K, w = p / 32, s = p % 32;
   c[w] ^= t << s;
@@ -225,7 +225,7 @@ MPB_GHD void fold_at(u32 *c, u32 t, int pos) {  // c ^= t * x^(pos + K), K < 0: 
 // r (N words) = c mod f, f = x^M + x^K1 + x^K2 + x^K3 + 1 (K2, K3 = -1 for a trinomial),
 // c: 2N words of degree <= 2M-2 (destroyed). r may alias c.
 template <int N, int M, int K1, int K2, int K3>
-MPB_GHD void reduce_sparse(u32 *r, u32 *c) {
+MPB_HD void reduce_sparse(u32 *r, u32 *c) {
   static_assert(K1 > 0 && K1 <= M - 32 && K2 <= M - 32 && K3 <= M - 32, "fold needs every k <= m - 32");
   static_assert(M < 32 * N, "f wider than the row");
   constexpr int MW = M / 32, MS = M % 32, TOP = (2 * M - 2) / 32 < 2 * N ? (2 * M - 2) / 32 : 2 * N - 1;
@@ -253,7 +253,7 @@ MPB_GHD void reduce_sparse(u32 *r, u32 *c) {
 
 // r (N words) = a * b mod f, f sparse as above; deg a, deg b < M. r may alias a or b.
 template <int N, int M, int K1, int K2, int K3, class Tab>
-MPB_GHD void mulmod_sparse(u32 *r, const u32 *a, const u32 *b, Tab &T) {
+MPB_HD void mulmod_sparse(u32 *r, const u32 *a, const u32 *b, Tab &T) {
   u32 c[2 * N];
   mul<N>(c, a, b, T);
   reduce_sparse<N, M, K1, K2, K3>(r, c);
@@ -269,7 +269,7 @@ struct BarrettF {
 
 // out = in * x^s mod x^(32N), s in [0, 32N) (the same in every thread)
 template <int N>
-MPB_GHD void shl_var(u32 *out, const u32 *in, u32 s) {
+MPB_HD void shl_var(u32 *out, const u32 *in, u32 s) {
   u32 t[N];
   MPB_UNROLL
   for (int j = 0; j < N; j++) t[j] = in[j];
@@ -285,7 +285,7 @@ MPB_GHD void shl_var(u32 *out, const u32 *in, u32 s) {
 }
 // out = floor(in / x^s), s in [0, 32N)
 template <int N>
-MPB_GHD void shr_var(u32 *out, const u32 *in, u32 s) {
+MPB_HD void shr_var(u32 *out, const u32 *in, u32 s) {
   u32 t[N];
   MPB_UNROLL
   for (int j = 0; j < N; j++) t[j] = in[j];
@@ -303,7 +303,7 @@ MPB_GHD void shr_var(u32 *out, const u32 *in, u32 s) {
 // r (N words) = a * b mod f, any f with 1 <= deg f < 32N (F from barrett_setup); deg a, deg b <
 // deg f. r may alias a or b.
 template <int N, class Tab>
-MPB_GHD void mulmod_barrett(u32 *r, const u32 *a, const u32 *b, const BarrettF<N> &F, Tab &T) {
+MPB_HD void mulmod_barrett(u32 *r, const u32 *a, const u32 *b, const BarrettF<N> &F, Tab &T) {
   using Pl = Gf2Plan<N>;
   u32 as[N], c[2 * N], h[N + 1], q[N], l[N];
   shl_var<N>(as, a, F.s);

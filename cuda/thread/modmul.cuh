@@ -6,13 +6,13 @@
 // x_o = a*b mod m_o (two Montgomery products, a and b unreduced below R), x_2 = a*b mod 2^s
 // (low product), r = x_o + m_o * ((x_2 - x_o) * m_o^-1 mod 2^s) < m.
 #pragma once
-#include "powm.cuh"
+#include "cuda/thread/powm.cuh"
 
 namespace mpb {
 namespace gpu {
 
 template <int N>
-MPB_GHD void modmul_item(uint32_t *r, const uint32_t *a, const uint32_t *b, const ModCtx<N> &m) {
+MPB_HD void modmul_item(uint32_t *r, const uint32_t *a, const uint32_t *b, const ModCtx<N> &m) {
   uint32_t t[N];
   mont_mul<N>(t, a, RegWords{b}, m.n, m.ninv);
   mont_mul<N>(r, t, RegWords{m.r2}, m.n, m.ninv);
@@ -20,7 +20,7 @@ MPB_GHD void modmul_item(uint32_t *r, const uint32_t *a, const uint32_t *b, cons
 
 // r = a*b mod 2^(32N) (delayed-carry Comba, columns 0..N-1); r must not alias a or b.
 template <int N>
-MPB_GHD void mullo(uint32_t *r, const uint32_t *a, const uint32_t *b) {
+MPB_HD void mullo(uint32_t *r, const uint32_t *a, const uint32_t *b) {
   uint64_t lo = 0, hi = 0;
 MPB_UNROLL
   for (int k = 0; k < N; k++) {
@@ -45,7 +45,7 @@ struct AnyModCtx {
 
 // r = a*b mod m for a, b < m <= 2^(32N), any nonzero m.
 template <int N>
-MPB_GHD void modmul_any_item(uint32_t *r, const uint32_t *a, const uint32_t *b, const AnyModCtx<N> &c) {
+MPB_HD void modmul_any_item(uint32_t *r, const uint32_t *a, const uint32_t *b, const AnyModCtx<N> &c) {
   uint32_t x2[N], t[N];
   mont_mul<N>(t, a, RegWords{c.odd.r2}, c.odd.n, c.odd.ninv);   // a*R mod m_o (a < R)
   mont_mul<N>(t, t, RegWords{b}, c.odd.n, c.odd.ninv);          // x_o = a*b mod m_o (b < R)

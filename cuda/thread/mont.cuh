@@ -20,7 +20,7 @@
 // The second operand of mont_mul is read through a functor b(i) -> word i, so it can come
 // from registers, from memory, or from a constant-time table scan (cuda/thread/powm.cuh).
 #pragma once
-#include "chain.cuh"
+#include "cuda/thread/chain.cuh"
 
 namespace mpb {
 namespace gpu {
@@ -28,22 +28,22 @@ namespace gpu {
 // Second-operand providers ------------------------------------------------------------------
 struct RegWords {  // words held by the caller (registers after unrolling)
   const uint32_t *p;
-  MPB_GHD uint32_t operator()(int i) const { return p[i]; }
+  MPB_HD uint32_t operator()(int i) const { return p[i]; }
 };
 struct OneWord {   // the value 1 (used by from-Montgomery conversion)
-  MPB_GHD uint32_t operator()(int i) const { return i == 0 ? 1u : 0u; }
+  MPB_HD uint32_t operator()(int i) const { return i == 0 ? 1u : 0u; }
 };
 
 // Small helpers ---------------------------------------------------------------------------
 template <int N>
-MPB_GHD void copy_words(uint32_t *r, const uint32_t *a) {
+MPB_HD void copy_words(uint32_t *r, const uint32_t *a) {
 MPB_UNROLL
   for (int i = 0; i < N; i++) r[i] = a[i];
 }
 
 // r = a - n if a >= n else a, branch-free. a has N words plus a top word `top` (0 or 1).
 template <int N>
-MPB_GHD void cond_sub_n(uint32_t *r, const uint32_t *a, uint32_t top, const uint32_t *n) {
+MPB_HD void cond_sub_n(uint32_t *r, const uint32_t *a, uint32_t top, const uint32_t *n) {
   uint32_t s[N];
   Chain c;
   s[0] = c.sub_cc(a[0], n[0]);
@@ -57,7 +57,7 @@ MPB_UNROLL
 
 // r = (a + b) mod n for a, b < n
 template <int N>
-MPB_GHD void add_mod(uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *n) {
+MPB_HD void add_mod(uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *n) {
   uint32_t s[N];
   Chain c;
   s[0] = c.add_cc(a[0], b[0]);
@@ -69,7 +69,7 @@ MPB_UNROLL
 
 // r = (a - b) mod n for a, b < n
 template <int N>
-MPB_GHD void sub_mod(uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *n) {
+MPB_HD void sub_mod(uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *n) {
   uint32_t d[N];
   Chain c;
   d[0] = c.sub_cc(a[0], b[0]);
@@ -85,7 +85,7 @@ MPB_UNROLL
 // Plain products ---------------------------------------------------------------------------
 // r[0..2N) = a * b, delayed-carry Comba (seed 003 on 32-bit digits).
 template <int N>
-MPB_GHD void mul_comba_dc(uint32_t *r, const uint32_t *a, const uint32_t *b) {
+MPB_HD void mul_comba_dc(uint32_t *r, const uint32_t *a, const uint32_t *b) {
   uint64_t lo = 0, hi = 0;  // sums of the low and high halves of the column's products
 MPB_UNROLL
   for (int k = 0; k < 2 * N - 1; k++) {
@@ -107,7 +107,7 @@ MPB_UNROLL
 
 // r[0..2N) = a * b, operand scanning with hardware carry chains.
 template <int N>
-MPB_GHD void mul_chain(uint32_t *r, const uint32_t *a, const uint32_t *b) {
+MPB_HD void mul_chain(uint32_t *r, const uint32_t *a, const uint32_t *b) {
   uint32_t t[2 * N];
 MPB_UNROLL
   for (int i = 0; i < 2 * N; i++) t[i] = 0;
@@ -137,7 +137,7 @@ MPB_UNROLL
 // One reduction row of CIOS on the (N+2)-word accumulator t: t += q*n with q making t[0] zero,
 // then t /= 2^32 (t[N+1] is zero on return).
 template <int N>
-MPB_GHD void mont_reduce_row(uint32_t *t, const uint32_t *n, uint32_t ninv) {
+MPB_HD void mont_reduce_row(uint32_t *t, const uint32_t *n, uint32_t ninv) {
   const uint32_t q = t[0] * ninv;
   Chain c;
   t[0] = c.mad_lo_cc(q, n[0], t[0]);
@@ -160,7 +160,7 @@ MPB_UNROLL
 // between a[i] and b(i), not a branch, so one inlined copy serves both squarings and
 // products, and threads of a warp that disagree on it do not diverge).
 template <int N, class B>
-MPB_GHD void mont_mul(uint32_t *r, const uint32_t *a, const B &b, const uint32_t *n,
+MPB_HD void mont_mul(uint32_t *r, const uint32_t *a, const B &b, const uint32_t *n,
                       uint32_t ninv, bool square = false) {
   uint32_t t[N + 2];
 MPB_UNROLL
@@ -190,7 +190,7 @@ MPB_UNROLL
 // r[0..2N) = a^2 with carry chains: the cross products a_i*a_j (i < j) once, row by row
 // (N(N-1)/2 products), doubled by one add chain, plus the diagonal a_i^2 (N products).
 template <int N>
-MPB_GHD void sqr_chain(uint32_t *t, const uint32_t *a) {
+MPB_HD void sqr_chain(uint32_t *t, const uint32_t *a) {
 MPB_UNROLL
   for (int k = 0; k < 2 * N; k++) t[k] = 0;
 MPB_UNROLL
@@ -235,7 +235,7 @@ MPB_UNROLL
 // Montgomery reduction of the 2N-word square (N^2 products) on a sliding (N+2)-word window:
 // row i brings in word N+i of the square. Same contract as mont_mul; r may alias a.
 template <int N>
-MPB_GHD void mont_sqr_chain(uint32_t *r, const uint32_t *a, const uint32_t *n, uint32_t ninv) {
+MPB_HD void mont_sqr_chain(uint32_t *r, const uint32_t *a, const uint32_t *n, uint32_t ninv) {
   uint32_t x[2 * N], t[N + 2];
   sqr_chain<N>(x, a);
 MPB_UNROLL
@@ -262,7 +262,7 @@ MPB_UNROLL
 // The accumulators stay below 2^64: a column has at most 2N+1 terms below 2^32 plus a carry
 // below (2N+2)*2^32.
 template <int N, bool SQUARE, class B>
-MPB_GHD void mont_comba_dc(uint32_t *r, const uint32_t *a, const B &b, const uint32_t *n,
+MPB_HD void mont_comba_dc(uint32_t *r, const uint32_t *a, const B &b, const uint32_t *n,
                            uint32_t ninv) {
   uint32_t bw[N], q[N], out[N];
 MPB_UNROLL
@@ -318,7 +318,7 @@ MPB_UNROLL
 
 // Montgomery square, the default: the CIOS product with itself (one code copy with mont_mul).
 template <int N>
-MPB_GHD void mont_sqr(uint32_t *r, const uint32_t *a, const uint32_t *n, uint32_t ninv) {
+MPB_HD void mont_sqr(uint32_t *r, const uint32_t *a, const uint32_t *n, uint32_t ninv) {
   mont_mul<N>(r, a, RegWords{a}, n, ninv);
 }
 
@@ -332,7 +332,7 @@ enum MontVariant { kMontCios = 0, kMontSqr = 1, kMontComba = 2 };
 // acc = acc * b (or acc^2 when sqr) / R mod n with the chosen arithmetic. With two copies the
 // square/product choice is a branch (divergent where threads of a warp disagree).
 template <int V, int N, class B>
-MPB_GHD void mont_step(uint32_t *acc, const B &b, const uint32_t *n, uint32_t ninv, bool sqr) {
+MPB_HD void mont_step(uint32_t *acc, const B &b, const uint32_t *n, uint32_t ninv, bool sqr) {
   if (V == kMontCios) {
     mont_mul<N>(acc, acc, b, n, ninv, sqr);
   } else if (V == kMontSqr) {
@@ -347,14 +347,14 @@ MPB_GHD void mont_step(uint32_t *acc, const B &b, const uint32_t *n, uint32_t ni
 // r = x / 2^(32N) mod n for a 2N-word x < n * 2^(32N):
 // x = xh*R + xl, so x/R = xh + xl/R; xl/R mod n = mont_mul(xl, 1), and xh < n.
 template <int N>
-MPB_GHD void mont_redc(uint32_t *r, const uint32_t *x, const uint32_t *n, uint32_t ninv) {
+MPB_HD void mont_redc(uint32_t *r, const uint32_t *x, const uint32_t *n, uint32_t ninv) {
   uint32_t lo[N];
   mont_mul<N>(lo, x, OneWord{}, n, ninv);
   add_mod<N>(r, lo, x + N, n);
 }
 
 // -n^-1 mod 2^32 for odd n0 (Newton).
-MPB_GHD uint32_t mont_ninv32(uint32_t n0) {
+MPB_HD uint32_t mont_ninv32(uint32_t n0) {
   uint32_t x = (3 * n0) ^ 2;  // 5 bits
   x *= 2 - n0 * x;            // 10
   x *= 2 - n0 * x;            // 20

@@ -18,9 +18,9 @@
 //    The step count is the item's own. The fixed-window loop without the masked scan is
 //    kept for comparison (powm_item<N, W, false, false>).
 #pragma once
-#include <mpbatch/tuning.h>
+#include "cuda/tuning.h"
 
-#include "mont.cuh"
+#include "cuda/thread/mont.cuh"
 
 namespace mpb {
 namespace gpu {
@@ -49,16 +49,16 @@ struct RsaCtx {
 template <int N, int W>
 struct HostTable {
   uint32_t v[(1 << W) + 1][N];
-  MPB_GHD void store(int k, const uint32_t *x) {
+  MPB_HD void store(int k, const uint32_t *x) {
     for (int j = 0; j < N; j++) v[k][j] = x[j];
   }
-  MPB_GHD uint32_t word(int k, int j) const { return v[k][j]; }
-  MPB_GHD void store_word(int k, int j, uint32_t x) { v[k][j] = x; }
+  MPB_HD uint32_t word(int k, int j) const { return v[k][j]; }
+  MPB_HD void store_word(int k, int j, uint32_t x) { v[k][j] = x; }
 };
 
 // Bits [pos, pos+W) of the exponent e (ewords words); bits past the end are zero.
 template <int W>
-MPB_GHD uint32_t window_bits(const uint32_t *e, int ewords, int pos) {
+MPB_HD uint32_t window_bits(const uint32_t *e, int ewords, int pos) {
   int w = pos >> 5, s = pos & 31;
   uint64_t x = (w < ewords ? e[w] : 0u);
   if (w + 1 < ewords) x |= (uint64_t)e[w + 1] << 32;
@@ -70,14 +70,14 @@ template <class Table>
 struct TableWords {
   const Table &tab;
   int sel;
-  MPB_GHD uint32_t operator()(int i) const { return tab.word(sel, i); }
+  MPB_HD uint32_t operator()(int i) const { return tab.word(sel, i); }
 };
 
 // Copies entry `sel` into the scratch entry 2^W by reading EVERY entry and keeping the
 // wanted one with masks: the addresses touched do not depend on sel. One word at a time
 // (not unrolled over the words) so that the loads are not all hoisted into registers.
 template <int N, int W, class Table>
-MPB_GHD void table_select_ct(Table &tab, uint32_t sel) {
+MPB_HD void table_select_ct(Table &tab, uint32_t sel) {
   MPB_NOUNROLL
   for (int j = 0; j < N; j++) {
     uint32_t w = 0;
@@ -98,18 +98,18 @@ struct FixedPlan {
   int win;     // current window (from the top)
   int in_win;  // squarings done in the current window
   int step;
-  MPB_GHD explicit FixedPlan(int ewords)
+  MPB_HD explicit FixedPlan(int ewords)
       : table_steps((1 << W) - 2), nwin((32 * ewords + W - 1) / W), win(nwin - 1), in_win(0), step(0) {
     total = table_steps + nwin + (nwin - 1) * W;
   }
-  MPB_GHD bool more() const { return step < total; }
-  MPB_GHD bool building() const { return step < table_steps; }
-  MPB_GHD int build_slot() const { return step + 2; }
-  MPB_GHD bool first_window() const { return step == table_steps; }  // acc = one before it
-  MPB_GHD bool square() const { return !building() && win != nwin - 1 && in_win < W; }
+  MPB_HD bool more() const { return step < total; }
+  MPB_HD bool building() const { return step < table_steps; }
+  MPB_HD int build_slot() const { return step + 2; }
+  MPB_HD bool first_window() const { return step == table_steps; }  // acc = one before it
+  MPB_HD bool square() const { return !building() && win != nwin - 1 && in_win < W; }
   // The current window's table entry (for a step that is neither a build step nor a square).
-  MPB_GHD uint32_t entry(const uint32_t *e, int ewords) const { return window_bits<W>(e, ewords, win * W); }
-  MPB_GHD void advance() {
+  MPB_HD uint32_t entry(const uint32_t *e, int ewords) const { return window_bits<W>(e, ewords, win * W); }
+  MPB_HD void advance() {
     if (!building()) {
       if (square()) {
         in_win++;
@@ -125,7 +125,7 @@ struct FixedPlan {
 // acc = acc^e * R mod n style chain: on entry acc holds base*R mod n (Montgomery form of a
 // base < n); on exit acc holds base^e * R mod n. Table slot 1 receives the base.
 template <int N, int W, bool CT, int V = tuning::GPU_POWM_MONT, class Table>
-MPB_GHD void powm_mont_chain(uint32_t *acc, const uint32_t *e, int ewords, const ModCtx<N> &m,
+MPB_HD void powm_mont_chain(uint32_t *acc, const uint32_t *e, int ewords, const ModCtx<N> &m,
                              Table &tab) {
   tab.store(0, m.one);
   tab.store(1, acc);
@@ -151,14 +151,14 @@ MPB_GHD void powm_mont_chain(uint32_t *acc, const uint32_t *e, int ewords, const
 }
 
 // Bit helpers for the sliding windows (variable time: only for public exponents).
-MPB_GHD int clz32(uint32_t x) {  // x != 0
+MPB_HD int clz32(uint32_t x) {  // x != 0
 #if defined(__CUDA_ARCH__)
   return __clz(x);
 #else
   return __builtin_clz(x);
 #endif
 }
-MPB_GHD int ctz32(uint32_t x) {  // x != 0
+MPB_HD int ctz32(uint32_t x) {  // x != 0
 #if defined(__CUDA_ARCH__)
   return __ffs(x) - 1;
 #else
@@ -166,7 +166,7 @@ MPB_GHD int ctz32(uint32_t x) {  // x != 0
 #endif
 }
 // Significant bits of e (0 for e = 0).
-MPB_GHD int exp_bitlen(const uint32_t *e, int ewords) {
+MPB_HD int exp_bitlen(const uint32_t *e, int ewords) {
   for (int i = ewords - 1; i >= 0; i--)
     if (e[i]) return 32 * i + 32 - clz32(e[i]);
   return 0;
@@ -174,14 +174,14 @@ MPB_GHD int exp_bitlen(const uint32_t *e, int ewords) {
 // Sliding-window width for an exponent of `bits` significant bits: tuning::gpu_slide_window,
 // written again for the device (a constexpr host function is not callable there; its
 // thresholds are scalar constants, which are).
-MPB_GHD int slide_window_bits(int bits) {
+MPB_HD int slide_window_bits(int bits) {
   using namespace tuning;
   return bits <= GPU_SLIDE_W1_MAX_BITS ? 1 : bits <= GPU_SLIDE_W2_MAX_BITS ? 2
        : bits <= GPU_SLIDE_W3_MAX_BITS ? 3 : bits <= GPU_SLIDE_W4_MAX_BITS ? 4
        : bits <= GPU_SLIDE_W5_MAX_BITS ? 5 : bits <= GPU_SLIDE_W6_MAX_BITS ? 6 : 7;
 }
 // Bits [pos, pos+len) of e, len <= 32; bits past the end are zero.
-MPB_GHD uint32_t exp_bits_at(const uint32_t *e, int ewords, int pos, int len) {
+MPB_HD uint32_t exp_bits_at(const uint32_t *e, int ewords, int pos, int len) {
   int w = pos >> 5, s = pos & 31;
   uint64_t x = (w < ewords ? e[w] : 0u);
   if (w + 1 < ewords) x |= (uint64_t)e[w + 1] << 32;
@@ -205,7 +205,7 @@ struct SlidePlan {
   bool first;
   int step;
   // w_max: the widest window the table holds
-  MPB_GHD SlidePlan(const uint32_t *e_, int ewords_, int w_max) : e(e_), ewords(ewords_) {
+  MPB_HD SlidePlan(const uint32_t *e_, int ewords_, int w_max) : e(e_), ewords(ewords_) {
     const int bits = exp_bitlen(e, ewords);
     w = slide_window_bits(bits);
     if (w > w_max) w = w_max;
@@ -217,11 +217,11 @@ struct SlidePlan {
     first = true;
     step = 0;
   }
-  MPB_GHD bool building() const { return step < build; }
+  MPB_HD bool building() const { return step < build; }
   // Table entry that receives the result of build step `step`.
-  MPB_GHD int build_slot() const { return step == 0 ? half - 1 : step; }
+  MPB_HD int build_slot() const { return step == 0 ? half - 1 : step; }
   // Plans the current step: sqr (square) or a product with entry *entry. False: done.
-  MPB_GHD bool next(bool &sqr, int &entry) {
+  MPB_HD bool next(bool &sqr, int &entry) {
     entry = 0;
     if (step < build) {
       sqr = step == 0;
@@ -260,7 +260,7 @@ struct SlidePlan {
 // Sliding-window chain (variable time, public exponents): on entry acc = base*R mod n, on
 // exit base^e * R mod n. W_MAX: the widest window the table holds (2^(W_MAX-1) entries).
 template <int N, int W_MAX, int V = tuning::GPU_POWM_MONT, class Table>
-MPB_GHD void powm_mont_chain_slide(uint32_t *acc, const uint32_t *e, int ewords,
+MPB_HD void powm_mont_chain_slide(uint32_t *acc, const uint32_t *e, int ewords,
                                    const ModCtx<N> &m, Table &tab) {
   SlidePlan plan(e, ewords, W_MAX);
   tab.store(0, acc);
@@ -280,7 +280,7 @@ MPB_GHD void powm_mont_chain_slide(uint32_t *acc, const uint32_t *e, int ewords,
 // Otherwise SLIDE (the default) selects sliding windows of up to W + 1 bits; SLIDE = false
 // the fixed-window loop with direct table reads (for comparison). V: mont_step's arithmetic.
 template <int N, int W, bool CT, bool SLIDE = !CT, int V = tuning::GPU_POWM_MONT, class Table>
-MPB_GHD void powm_item(uint32_t *r, const uint32_t *base, const uint32_t *e, int ewords,
+MPB_HD void powm_item(uint32_t *r, const uint32_t *base, const uint32_t *e, int ewords,
                        const ModCtx<N> &m, Table &tab) {
   static_assert(!(CT && SLIDE), "sliding windows are variable time");
   uint32_t acc[N];
@@ -290,12 +290,12 @@ MPB_GHD void powm_item(uint32_t *r, const uint32_t *base, const uint32_t *e, int
   mont_mul<N>(r, acc, OneWord{}, m.n, m.ninv);  // leave the Montgomery domain
 }
 
-// The one-thread Montgomery exponentiation as an item policy of the kernel bodies (grid.cuh).
+// The one-thread Montgomery exponentiation as an item policy of the kernel bodies (cuda/grid/powm_bodies.cuh).
 template <int N, int W, bool CT, bool SLIDE, int V>
 struct MontPowmItem {
   using Ctx = ModCtx<N>;
   template <class Table>
-  MPB_GHD static void run(uint32_t *r, const uint32_t *b, const uint32_t *e, int ewords, const Ctx &m,
+  MPB_HD static void run(uint32_t *r, const uint32_t *b, const uint32_t *e, int ewords, const Ctx &m,
                           Table &tab) {
     powm_item<N, W, CT, SLIDE, V>(r, b, e, ewords, m, tab);
   }
@@ -307,7 +307,7 @@ struct MontPowmItem {
 // m1 = c^dp mod p, m2 = c^dq mod q, h = qinv*(m1 - m2) mod p, out = m2 + h*q.
 // The two half exponentiations run through one loop (one copy of the code).
 template <int N, int W, bool CT, class Table>
-MPB_GHD void rsa_crt_item(uint32_t *out, const uint32_t *c, const RsaCtx<N> &k, Table &tab) {
+MPB_HD void rsa_crt_item(uint32_t *out, const uint32_t *c, const RsaCtx<N> &k, Table &tab) {
   uint32_t t[N];
   MPB_NOUNROLL
   for (int half = 0; half < 2; half++) {

@@ -99,7 +99,7 @@ MPB_API MPB_WUR int mpb_gf2x_mul_toom3(mpb_gf2x *r, const mpb_gf2x *a, const mpb
 MPB_API MPB_WUR int mpb_gf2x_mul_toom4(mpb_gf2x *r, const mpb_gf2x *a, const mpb_gf2x *b);
 /* Hardware carry-less multiply (PCLMULQDQ); MPB_EUNSUPPORTED when the CPU lacks it. */
 MPB_API MPB_WUR int mpb_gf2x_mul_clmul(mpb_gf2x *r, const mpb_gf2x *a, const mpb_gf2x *b);
-/* The dispatcher: picks the fastest method for the sizes (thresholds in mpbatch/tuning.h). */
+/* The dispatcher: picks the fastest method for the sizes (thresholds in cpu/gf2x/tuning.h). */
 MPB_API MPB_WUR int mpb_gf2x_mul(mpb_gf2x *r, const mpb_gf2x *a, const mpb_gf2x *b);
 MPB_API MPB_WUR int mpb_gf2x_sqr(mpb_gf2x *r, const mpb_gf2x *a);  /* r = a^2 (bit spreading) */
 

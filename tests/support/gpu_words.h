@@ -6,8 +6,8 @@
 #include <random>
 #include <vector>
 
-#include "../../cuda/thread/powm.cuh"
-#include "oracle.h"
+#include "cuda/thread/powm.cuh"
+#include "support/oracle.h"
 
 namespace mpbt {
 

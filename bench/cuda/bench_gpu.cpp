@@ -1,0 +1,563 @@
+// bench_gpu: the CUDA backend's throughput sweep: items/s over operand sizes and batch sizes
+// for the GPU kernels (every thread mapping that is built: one thread per item or TPI
+// threads per item; for powm also the one-thread kernels' other Montgomery arithmetics,
+// rows "cuda-mont<V>", and variable-time fixed windows next to the default sliding ones,
+// "cuda-fixed"), next to the CPU backend and AUTO through the batch API; a sample of
+// every result is checked against GMP (RSA results through the public exponent).
+// Writes <out>/gpu-<date>-<commit>.json (device, driver, cuda, commit, date, results
+// [{op, bits, batch, backend, tpi, items_per_s, items_checked, mismatches, bound_pct}]) and
+// prints a table, the AUTO-vs-best summary and the CPU/GPU crossovers.
+//
+//   bench_gpu [--out DIR] [--max-batch N] [--check N] [--cap SECONDS] [--bits 1024,2048,...]
+//             [--ops powm,powm_ct,powm_even,rsa_crt,mul,modmul,gf2x] [--no-cpu]
+// powm_even: as powm with an even modulus (the Barrett kernels; bound_pct against the
+// Montgomery bound).
+// --cap: a configuration stops growing its batch once a run would take longer than this
+// (the throughput has long reached its plateau by then); default 2 s.
+#include <gmp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <mpbatch/batch.h>
+#include "cuda/tuning.h"
+
+#include "cuda/host/gpu_backend.h"
+#include "common/gmp_rows.h"
+#include "common/report.h"
+#include "common/rsa_key.h"
+
+namespace {
+
+double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+struct Row {
+  std::string op, backend;
+  int bits, tpi;
+  size_t batch;
+  double items_per_s;
+  size_t checked, mismatches;
+  double bound_pct;  // % of the IMAD bound (0 when not applicable)
+};
+
+using mpbench::limbs;
+using mpbench::to_z;
+
+// IMAD-bound items/s for a Montgomery exponentiation with an n-word modulus and ebits
+// exponent bits, window w: 2 IMAD per 32x32 product, 2 n^2 products per multiplication.
+double powm_bound(int sms, double ghz, int nwords, int ebits, int w) {
+  double mults = ebits + (double)ebits / w + (1 << w);
+  double imads = mults * 2.0 * nwords * nwords * 2.0;
+  return sms * 64.0 * ghz * 1e9 / imads;
+}
+
+// Runs check(i) for the sampled items on every core; returns the mismatches.
+size_t parallel_check(size_t batch, size_t n, const std::function<bool(size_t)> &ok) {
+  std::atomic<size_t> next{0}, bad{0};
+  unsigned t = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> th;
+  for (unsigned k = 0; k < t; k++)
+    th.emplace_back([&] {
+      for (size_t i; (i = next++) < n;)
+        if (!ok((i * 7919) % batch)) bad++;
+    });
+  for (auto &x : th) x.join();
+  return bad;
+}
+
+struct Config {
+  std::string name;  // cuda, cuda-tpi4, cuda-mont1, cuda-fixed, cpu, auto
+  int tpi;           // GPU threads per item (0 for cpu/auto)
+  int backend;       // -1: direct GPU call; else the batch API backend
+  int mont = -1;     // powm: Options::mont_variant (cuda-mont<V>)
+  bool fixed = false;  // powm: Options::fixed_window (cuda-fixed: fixed windows, variable time)
+};
+
+std::vector<Config> configs(int tpi_default, const std::vector<int> &tpis, bool cpu) {
+  std::vector<Config> v{{"cuda", tpi_default, -1}};
+  for (int t : tpis)
+    if (t != tpi_default) v.push_back({"cuda-tpi" + std::to_string(t), t, -1});
+  if (cpu) {
+    v.push_back({"cpu", 0, MPB_BACKEND_CPU});
+    v.push_back({"auto", 0, MPB_BACKEND_AUTO});
+  }
+  return v;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string out = "bench/results";
+  size_t max_batch = (size_t)1 << 20, check = 2000;
+  double cap = 2.0;
+  bool cpu = true;
+  std::vector<int> bits_list = {1024, 2048, 4096, 8192};
+  std::set<std::string> ops = {"powm", "powm_ct", "powm_even", "rsa_crt", "mul", "modmul", "gf2x"};
+  for (int i = 1; i < argc; i++) {
+    if (!std::strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
+    else if (!std::strcmp(argv[i], "--max-batch") && i + 1 < argc) max_batch = std::strtoull(argv[++i], nullptr, 0);
+    else if (!std::strcmp(argv[i], "--check") && i + 1 < argc) check = std::strtoull(argv[++i], nullptr, 0);
+    else if (!std::strcmp(argv[i], "--cap") && i + 1 < argc) cap = std::atof(argv[++i]);
+    else if (!std::strcmp(argv[i], "--no-cpu")) cpu = false;
+    else if (!std::strcmp(argv[i], "--bits") && i + 1 < argc) {
+      bits_list.clear();
+      for (char *s = argv[++i]; *s;) {
+        bits_list.push_back((int)std::strtol(s, &s, 10));
+        if (*s == ',') s++;
+      }
+    } else if (!std::strcmp(argv[i], "--ops") && i + 1 < argc) {
+      ops.clear();
+      std::string s = argv[++i];
+      for (size_t a = 0, b; a <= s.size(); a = b + 1) {
+        b = s.find(',', a);
+        if (b == std::string::npos) b = s.size();
+        ops.insert(s.substr(a, b - a));
+      }
+    } else {
+      std::fprintf(stderr, "usage: bench_gpu [--out DIR] [--max-batch N] [--check N] [--cap S] [--bits L] [--ops L] [--no-cpu]\n");
+      return 2;
+    }
+  }
+  char why[200] = {0}, desc[300] = {0};
+  if (mpb::gpu::device_count(why, sizeof why) == 0) {
+    std::fprintf(stderr, "bench_gpu: no usable CUDA device (%s); no GPU figure measured\n", why);
+    return 2;
+  }
+  mpb::gpu::device_description(0, desc, sizeof desc);
+  int sms = 0;
+  double ghz = 0;
+  mpb::gpu::device_sm_clock(0, &sms, &ghz);
+  if (ghz <= 0) ghz = 1.98;
+  std::printf("device: %s; %d SMs at %.2f GHz\n", desc, sms, ghz);
+
+  mpb_ctx *ctx = nullptr;
+  if (mpb_ctx_create(&ctx) != MPB_OK) return 1;
+  std::mt19937_64 rng(7);
+  std::vector<Row> rows;
+  std::vector<size_t> batches;
+  for (size_t b = 1; b <= max_batch; b *= 4) batches.push_back(b);
+  if (batches.back() != max_batch) batches.push_back(max_batch);
+
+  // The JSON is rewritten after every measured point, so a run cut short (the device tool
+  // stops a command after 10 minutes) still leaves everything measured so far.
+  const std::string date = mpbench::today(), commit = mpbench::commit();
+  const std::string json_path = out + "/gpu-" + date + "-" + commit + ".json";
+  char drv[32] = "?", rt[32] = "?";
+  mpb::gpu::device_versions(drv, rt, sizeof drv);
+  const std::string host = mpbench::machine();
+  auto write_json = [&] {
+    std::ofstream js(json_path + ".tmp");
+    js << "{\n  \"device\": \"" << desc << "\",\n  \"driver\": \"" << drv << "\",\n  \"cuda\": \"" << rt
+       << "\",\n  \"commit\": \"" << commit << "\",\n  \"date\": \"" << date << "\",\n  \"host\": \""
+       << host << "\",\n  \"sms\": " << sms << ",\n  \"sm_ghz\": " << mpbench::fmt(ghz, 3)
+       << ",\n  \"results\": [\n";
+    for (size_t i = 0; i < rows.size(); i++) {
+      auto &r = rows[i];
+      js << "    {\"op\": \"" << r.op << "\", \"bits\": " << r.bits << ", \"batch\": " << r.batch
+         << ", \"backend\": \"" << r.backend << "\", \"tpi\": " << r.tpi
+         << ", \"items_per_s\": " << mpbench::fmt(r.items_per_s, 1) << ", \"items_checked\": " << r.checked
+         << ", \"mismatches\": " << r.mismatches << ", \"bound_pct\": " << mpbench::fmt(r.bound_pct, 2) << "}"
+         << (i + 1 < rows.size() ? "," : "") << "\n";
+    }
+    js << "  ]\n}\n";
+    js.close();
+    std::rename((json_path + ".tmp").c_str(), json_path.c_str());
+  };
+
+  // Grows a configuration's batch while the next run is predicted to stay under `cap`.
+  // run(batch) returns the seconds taken (< 0 on failure).
+  auto sweep = [&](const std::function<double(size_t)> &run, const std::function<void(size_t, double)> &record) {
+    double last = 0;
+    size_t last_batch = 0;
+    for (size_t batch : batches) {
+      if (last_batch && last * (double)batch / last_batch > cap) {
+        std::printf("   (batches from %zu skipped: over the %.1f s cap)\n", batch, cap);
+        break;
+      }
+      double dt = run(batch);
+      if (dt < 0) break;
+      record(batch, dt);
+      write_json();
+      last = dt;
+      last_batch = batch;
+    }
+  };
+
+  // RSA first: a run cut short by the device tool's 10-minute limit keeps the headline rows.
+  // ---- RSA private key by CRT, one key: RSA-1024 .. RSA-8192 ----
+  if (ops.count("rsa_crt"))
+    for (int bits : bits_list) {
+      const size_t w = bits / 64, hw = w / 2;
+      if (!mpb::gpu::rsa_half_width_supported(hw)) continue;
+      gmp_randstate_t rs;
+      gmp_randinit_default(rs);
+      gmp_randseed_ui(rs, (unsigned long)bits);
+      const mpbench::RsaKey key(rs, bits);
+      mpz_srcptr p = key.p, q = key.q, n = key.n, e = key.e, dp = key.dp, dq = key.dq, qi = key.qinv;
+      auto vn = limbs(n, w), vp = limbs(p, hw), vq = limbs(q, hw), vdp = limbs(dp, hw), vdq = limbs(dq, hw),
+           vqi = limbs(qi, hw);
+      std::vector<uint64_t> c, r;
+      auto ensure = [&](size_t k) {
+        size_t old = c.size() / w;
+        if (k <= old) return;
+        c.resize(k * w), r.resize(k * w);
+        for (size_t i = old * w; i < k * w; i++) c[i] = rng();
+        for (size_t i = old; i < k; i++) c[i * w + w - 1] >>= 2;  // < n (n has its top two bits set)
+      };
+      std::vector<int> tpis;
+      for (int tp : {1, 2, 4, 8, 16, 32})
+        if (mpb::gpu::rsa_tpi(hw, tp) == tp) tpis.push_back(tp);
+      for (auto &cf : configs(mpb::gpu::rsa_tpi(hw, 0), tpis, cpu)) {
+        sweep(
+            [&](size_t batch) -> double {
+              ensure(batch);
+              double t0 = now();
+              int st;
+              if (cf.backend < 0) {
+                mpb::gpu::Options o;
+                o.tpi = cf.tpi;
+                st = mpb::gpu::rsa_crt(r.data(), c.data(), vp.data(), vq.data(), vdp.data(), vdq.data(), vqi.data(),
+                                       w, hw, 1, batch, o, why, sizeof why);
+              } else {
+                mpb_ctx_set_constant_time(ctx, MPB_CT_DEFAULT);
+                mpb_ctx_set_backend(ctx, cf.backend);
+                st = mpb_batch_rsa_crt(ctx, r.data(), c.data(), vn.data(), vp.data(), vq.data(), vdp.data(),
+                                       vdq.data(), vqi.data(), w, hw, 1, batch, nullptr);
+              }
+              double dt = now() - t0;
+              if (st != MPB_OK) {
+                std::fprintf(stderr, "rsa_crt %d %s failed: %d %s\n", bits, cf.name.c_str(), st, why);
+                return -1;
+              }
+              return dt;
+            },
+            [&](size_t batch, double dt) {
+              // out^e = c (mod n) with out < n pins out = c^d: cheap enough to check many
+              size_t nc = std::min(batch, check);
+              size_t bad = parallel_check(batch, nc, [&](size_t j) {
+                mpz_t zc, zo, back;
+                mpz_inits(zc, zo, back, nullptr);
+                to_z(zc, &c[j * w], w);
+                to_z(zo, &r[j * w], w);
+                mpz_powm_ui(back, zo, 65537, n);
+                bool ok = mpz_cmp(zo, n) < 0 && mpz_cmp(back, zc) == 0;
+                mpz_clears(zc, zo, back, nullptr);
+                return ok;
+              });
+              double ips = batch / dt;
+              double bound = powm_bound(sms, ghz, bits / 64, bits / 2, 5) / 2;
+              rows.push_back({"rsa_crt", cf.name, bits, cf.tpi, batch, ips, nc, bad,
+                              cf.backend < 0 ? 100.0 * ips / bound : 0});
+              std::printf("rsa_crt  %5d bits batch %8zu %-10s %12.0f items/s  %5.1f%% of bound  checked %zu mismatches %zu\n",
+                          bits, batch, cf.name.c_str(), ips, rows.back().bound_pct, nc, bad);
+              std::fflush(stdout);
+            });
+      }
+      gmp_randclear(rs);
+    }
+
+  // ---- modular exponentiation: shared modulus, full-length per-item exponents ----
+  for (const char *op : {"powm", "powm_ct", "powm_even"}) {
+    if (!ops.count(op)) continue;
+    const bool ct = !std::strcmp(op, "powm_ct");
+    const bool even = !std::strcmp(op, "powm_even");
+    for (int bits : bits_list) {
+      const size_t w = bits / 64;
+      if (!mpb::gpu::powm_width_supported(w)) continue;
+      std::vector<uint64_t> m(w);
+      for (auto &x : m) x = rng();
+      m[0] |= 1;
+      if (even) m[0] &= ~1ull;  // the Barrett kernels
+      m[w - 1] |= 1ull << 63;
+      std::vector<uint64_t> base, e, r;
+      auto ensure = [&](size_t n) {
+        size_t old = base.size() / w;
+        if (n <= old) return;
+        base.resize(n * w), e.resize(n * w), r.resize(n * w);
+        for (size_t i = old * w; i < n * w; i++) base[i] = rng(), e[i] = rng();
+        for (size_t i = old; i < n; i++) base[i * w + w - 1] &= ~(1ull << 63);  // < m
+      };
+      std::vector<int> tpis;
+      for (int t : {1, 2, 4, 8, 16, 32})
+        if (mpb::gpu::powm_tpi(w, t) == t) tpis.push_back(t);
+      auto cfs = configs(mpb::gpu::powm_tpi(w, 0), tpis, cpu);
+      // the other Montgomery arithmetics of the one-thread kernels, and (variable time) fixed
+      // windows next to the sliding ones; a combination without a kernel is skipped
+      for (int v = 0; v < 3 && !even; v++)  // (the Barrett kernels have one arithmetic)
+        if (v != mpb::tuning::GPU_POWM_MONT && mpb::gpu::powm_tpi(w, 1) == 1)
+          cfs.push_back({"cuda-mont" + std::to_string(v), 1, -1, v, false});
+      if (!ct && !even) cfs.push_back({"cuda-fixed", mpb::gpu::powm_tpi(w, 0), -1, -1, true});
+      for (auto &cf : cfs) {
+        sweep(
+            [&](size_t batch) -> double {
+              ensure(batch);
+              double t0 = now();
+              int st;
+              if (cf.backend < 0) {
+                mpb::gpu::Options o;
+                o.constant_time = ct;
+                o.tpi = cf.tpi;
+                o.mont_variant = cf.mont;
+                o.fixed_window = cf.fixed;
+                st = mpb::gpu::powm(r.data(), base.data(), e.data(), w, batch, m.data(), 1, w, batch, o, why, sizeof why);
+              } else {
+                mpb_ctx_set_constant_time(ctx, ct ? MPB_CT_ON : MPB_CT_OFF);
+                mpb_ctx_set_backend(ctx, cf.backend);
+                st = mpb_batch_powm(ctx, r.data(), base.data(), e.data(), w, batch, m.data(), 1, w, batch, nullptr);
+              }
+              double dt = now() - t0;
+              if (st != MPB_OK) {
+                std::fprintf(stderr, "%s %d %s failed: %d %s\n", op, bits, cf.name.c_str(), st, why);
+                return -1;
+              }
+              return dt;
+            },
+            [&](size_t batch, double dt) {
+              // GMP's check of 8192-bit exponentiations is slow: fewer samples for large sizes
+              size_t nc = std::min(batch, std::max<size_t>(16, check * 1024 / bits * 1024 / bits));
+              size_t bad = parallel_check(batch, nc, [&](size_t j) {
+                mpz_t zb, ze, zm, zr, got;
+                mpz_inits(zb, ze, zm, zr, got, nullptr);
+                to_z(zm, m.data(), w);
+                to_z(zb, &base[j * w], w);
+                to_z(ze, &e[j * w], w);
+                to_z(got, &r[j * w], w);
+                mpz_powm(zr, zb, ze, zm);
+                bool ok = mpz_cmp(zr, got) == 0;
+                mpz_clears(zb, ze, zm, zr, got, nullptr);
+                return ok;
+              });
+              double ips = batch / dt;
+              double bound = powm_bound(sms, ghz, bits / 32, bits, 5);
+              rows.push_back({op, cf.name, bits, cf.tpi, batch, ips, nc, bad, cf.backend < 0 ? 100.0 * ips / bound : 0});
+              std::printf("%-8s %5d bits batch %8zu %-10s %12.0f items/s  %5.1f%% of bound  checked %zu mismatches %zu\n",
+                          op, bits, batch, cf.name.c_str(), ips, rows.back().bound_pct, nc, bad);
+              std::fflush(stdout);
+            });
+      }
+    }
+  }
+
+  // ---- products: delayed-carry Comba vs carry chains ----
+  if (ops.count("mul"))
+    for (int bits : {256, 512, 1024})
+      for (int dc = 0; dc < 2; dc++) {
+        const size_t w = bits / 64;
+        std::vector<uint64_t> a, b, r;
+        auto ensure = [&](size_t k) {
+          size_t old = a.size() / w;
+          if (k <= old) return;
+          a.resize(k * w), b.resize(k * w), r.resize(k * 2 * w);
+          for (size_t i = old * w; i < k * w; i++) a[i] = rng(), b[i] = rng();
+        };
+        const char *op = dc ? "mul_comba_dc" : "mul_chain";
+        sweep(
+            [&](size_t batch) -> double {
+              ensure(batch);
+              mpb::gpu::Options o;
+              double t0 = now();
+              int st = mpb::gpu::mul(r.data(), a.data(), b.data(), w, batch, dc, o, why, sizeof why);
+              return st == MPB_OK ? now() - t0 : -1;
+            },
+            [&](size_t batch, double dt) {
+              size_t nc = std::min(batch, check);
+              size_t bad = parallel_check(batch, nc, [&](size_t j) {
+                mpz_t x, y, z, got;
+                mpz_inits(x, y, z, got, nullptr);
+                to_z(x, &a[j * w], w);
+                to_z(y, &b[j * w], w);
+                to_z(got, &r[j * 2 * w], 2 * w);
+                mpz_mul(z, x, y);
+                bool ok = mpz_cmp(z, got) == 0;
+                mpz_clears(x, y, z, got, nullptr);
+                return ok;
+              });
+              rows.push_back({op, "cuda", bits, 1, batch, batch / dt, nc, bad, 0});
+              std::printf("%-12s %5d bits batch %8zu cuda %12.0f items/s  checked %zu mismatches %zu\n", op, bits,
+                          batch, batch / dt, nc, bad);
+            });
+      }
+
+  // ---- modmul, shared odd modulus: one-thread Montgomery (<= 1024 bits), multipartite block
+  // kernel above; cuda direct, and the CPU backend and AUTO through the batch API ----
+  if (ops.count("modmul"))
+    for (int bits : {256, 512, 1024, 2048, 4096, 8192}) {
+      const size_t w = bits / 64;
+      std::vector<uint64_t> m(w), a, b, r;
+      for (auto &x : m) x = rng();
+      m[0] |= 1;
+      m[w - 1] |= 1ull << 63;
+      auto ensure = [&](size_t k) {
+        size_t old = a.size() / w;
+        if (k <= old) return;
+        a.resize(k * w), b.resize(k * w), r.resize(k * w);
+        for (size_t i = old * w; i < k * w; i++) a[i] = rng(), b[i] = rng();
+        for (size_t i = old; i < k; i++) a[i * w + w - 1] &= ~(1ull << 63), b[i * w + w - 1] &= ~(1ull << 63);  // < m
+      };
+      const char *op = bits > 1024 ? "modmul_multipartite" : "modmul";
+      for (auto &cf : configs(1, {}, cpu)) {
+        sweep(
+            [&](size_t batch) -> double {
+              ensure(batch);
+              double t0 = now();
+              int st;
+              if (cf.backend < 0) {
+                mpb::gpu::Options o;
+                st = mpb::gpu::modmul(r.data(), a.data(), b.data(), m.data(), 1, w, batch, o, why, sizeof why);
+              } else {
+                mpb_ctx_set_backend(ctx, cf.backend);
+                st = mpb_batch_modmul(ctx, r.data(), a.data(), b.data(), m.data(), 1, w, batch, nullptr);
+              }
+              double dt = now() - t0;
+              if (st != MPB_OK) {
+                std::fprintf(stderr, "%s %d %s failed: %d %s\n", op, bits, cf.name.c_str(), st, why);
+                return -1;
+              }
+              return dt;
+            },
+            [&](size_t batch, double dt) {
+              size_t nc = std::min(batch, check);
+              size_t bad = parallel_check(batch, nc, [&](size_t j) {
+                mpz_t x, y, z, n, got;
+                mpz_inits(x, y, z, n, got, nullptr);
+                to_z(n, m.data(), w);
+                to_z(x, &a[j * w], w);
+                to_z(y, &b[j * w], w);
+                to_z(got, &r[j * w], w);
+                mpz_mul(z, x, y);
+                mpz_mod(z, z, n);
+                bool ok = mpz_cmp(z, got) == 0;
+                mpz_clears(x, y, z, n, got, nullptr);
+                return ok;
+              });
+              rows.push_back({op, cf.name, bits, cf.backend < 0 ? 1 : 0, batch, batch / dt, nc, bad, 0});
+              std::printf("%-19s %5d bits batch %8zu %-5s %12.0f items/s  checked %zu mismatches %zu\n", op, bits,
+                          batch, cf.name.c_str(), batch / dt, nc, bad);
+            });
+      }
+    }
+
+  // ---- GF(2)[x]: products and squares (bits = width * 64), products mod the NIST polynomials
+  // (bits = field degree; sparse-fold kernels); cuda direct and the CPU backend, sampled items
+  // checked against the CPU batch ----
+  if (ops.count("gf2x")) {
+    struct G { const char *op; int bits; size_t w; std::vector<int> f; };  // f: exponents of f
+    const std::vector<G> gops = {
+        {"gf2x_mul", 192, 3, {}}, {"gf2x_mul", 256, 4, {}}, {"gf2x_mul", 576, 9, {}}, {"gf2x_mul", 1024, 16, {}},
+        {"gf2x_sqr", 256, 4, {}}, {"gf2x_sqr", 576, 9, {}},
+        {"gf2x_mulmod", 163, 3, {163, 7, 6, 3, 0}}, {"gf2x_mulmod", 233, 4, {233, 74, 0}},
+        {"gf2x_mulmod", 283, 5, {283, 12, 7, 5, 0}}, {"gf2x_mulmod", 409, 7, {409, 87, 0}},
+        {"gf2x_mulmod", 571, 9, {571, 10, 5, 2, 0}}};
+    for (const G &g : gops) {
+      const size_t w = g.w, ow = g.f.empty() ? 2 * w : w;
+      const bool sq = g.op[5] == 's', mm = !g.f.empty();
+      std::vector<uint64_t> f(w, 0), a, b, r;
+      for (int e : g.f) f[e / 64] |= 1ull << (e % 64);
+      auto ensure = [&](size_t k) {
+        size_t old = a.size() / w;
+        if (k <= old) return;
+        a.resize(k * w), b.resize(k * w), r.resize(k * ow);
+        for (size_t i = old * w; i < k * w; i++) {
+          a[i] = rng(), b[i] = rng();
+          if (mm) {  // below x^m: limb l keeps its bits under g.bits
+            const size_t bit = 64 * (i % w);
+            const uint64_t keep = bit >= (size_t)g.bits ? 0 : bit + 64 <= (size_t)g.bits ? ~0ull : ~0ull >> (bit + 64 - g.bits);
+            a[i] &= keep, b[i] &= keep;
+          }
+        }
+      };
+      auto run_api = [&](uint64_t *rr, const uint64_t *x, const uint64_t *y, size_t n) {
+        if (mm) return mpb_batch_gf2x_mulmod(ctx, rr, x, y, f.data(), w, n, nullptr);
+        return sq ? mpb_batch_gf2x_sqr(ctx, rr, x, w, n, nullptr) : mpb_batch_gf2x_mul(ctx, rr, x, y, w, n, nullptr);
+      };
+      for (int be = 0; be < (cpu ? 2 : 1); be++) {  // cuda direct, cpu via the batch API
+        const char *bname = be ? "cpu" : "cuda";
+        sweep(
+            [&](size_t batch) -> double {
+              ensure(batch);
+              mpb_ctx_set_backend(ctx, MPB_BACKEND_CPU);
+              mpb::gpu::Options o;
+              double t0 = now();
+              int st;
+              if (be == 1) st = run_api(r.data(), a.data(), b.data(), batch);
+              else if (mm) st = mpb::gpu::gf2x_mulmod(r.data(), a.data(), b.data(), f.data(), w, batch, o, why, sizeof why);
+              else if (sq) st = mpb::gpu::gf2x_sqr(r.data(), a.data(), w, batch, o, why, sizeof why);
+              else st = mpb::gpu::gf2x_mul(r.data(), a.data(), b.data(), w, batch, o, why, sizeof why);
+              double dt = now() - t0;
+              if (st != MPB_OK) {
+                std::fprintf(stderr, "%s %d %s failed: %d %s\n", g.op, g.bits, bname, st, why);
+                return -1;
+              }
+              return dt;
+            },
+            [&](size_t batch, double dt) {
+              size_t nc = std::min(batch, check), bad = 0;
+              std::vector<uint64_t> sa(nc * w), sb(nc * w), sr(nc * ow);
+              for (size_t i = 0; i < nc; i++) {
+                size_t j = (i * 7919) % batch;
+                std::memcpy(&sa[i * w], &a[j * w], w * 8);
+                std::memcpy(&sb[i * w], &b[j * w], w * 8);
+              }
+              mpb_ctx_set_backend(ctx, MPB_BACKEND_CPU);
+              if (nc && run_api(sr.data(), sa.data(), sb.data(), nc) != MPB_OK) bad = nc;
+              for (size_t i = 0; i < nc && !bad; i++)
+                if (std::memcmp(&sr[i * ow], &r[((i * 7919) % batch) * ow], ow * 8)) bad++;
+              rows.push_back({g.op, bname, g.bits, 1, batch, batch / dt, nc, bad, 0});
+              std::printf("%-11s %5d bits batch %8zu %-5s %12.0f items/s  checked %zu mismatches %zu\n", g.op,
+                          g.bits, batch, bname, batch / dt, nc, bad);
+            });
+      }
+    }
+  }
+
+  // ---- AUTO against the better of CPU and the default GPU mapping; crossovers ----
+  std::map<std::tuple<std::string, int, size_t>, std::map<std::string, double>> by;
+  for (auto &r : rows) by[{r.op, r.bits, r.batch}][r.backend] = r.items_per_s;
+  double worst = 1e9;
+  std::string worst_at = "-";
+  std::map<std::pair<std::string, int>, size_t> crossover;
+  for (auto &kv : by) {
+    auto &m = kv.second;
+    if (m.count("cpu") && m.count("cuda")) {
+      auto key = std::make_pair(std::get<0>(kv.first), std::get<1>(kv.first));
+      if (m["cuda"] > m["cpu"] && !crossover.count(key)) crossover[key] = std::get<2>(kv.first);
+      if (m.count("auto")) {
+        double ratio = m["auto"] / std::max(m["cpu"], m["cuda"]);
+        if (ratio < worst) {
+          worst = ratio;
+          worst_at = std::get<0>(kv.first) + " " + std::to_string(std::get<1>(kv.first)) + " bits batch " +
+                     std::to_string(std::get<2>(kv.first));
+        }
+      }
+    }
+  }
+  if (worst < 1e9)
+    std::printf("AUTO: worst throughput / best backend = %.3f (%s); goal >= 0.909 (at most 10%% slower)\n", worst,
+                worst_at.c_str());
+  const unsigned host_threads = std::max(1u, std::thread::hardware_concurrency());
+  for (auto &kv : crossover)
+    std::printf("crossover: %s %d bits: GPU faster than CPU from batch %zu (%.1f items per CPU thread, %u threads;"
+                " tuning.h GPU_MIN_ITEMS_PER_CPU_THREAD_*)\n",
+                kv.first.first.c_str(), kv.first.second, kv.second, (double)kv.second / host_threads, host_threads);
+
+  write_json();
+  std::printf("wrote %s\n", json_path.c_str());
+  size_t bad = 0;
+  for (auto &r : rows) bad += r.mismatches;
+  mpb_ctx_destroy(ctx);
+  return bad ? 1 : 0;
+}

@@ -1,0 +1,291 @@
+// tune: measures the size thresholds of include/mpbatch/tuning.h on this machine and prints
+// a replacement block for that file (with machine, date and command).
+//
+//   tune --int     integer multiplication / squaring: Comba vs schoolbook, Karatsuba cut-offs
+//   tune --batch   batch backend choices of AUTO (cpu/batch/*.cpp): the cost of one lane of the
+//                  8-lane IFMA kernel relative to a scalar item, the modulus size from which the multipartite
+//                  backend beats the scalar one for a lone item, and the work below which a
+//                  batch runs on one thread (OpenMP fork/join cost vs the time of a product)
+//
+// Method (as GMP's tuneup): for each size n, time the dispatcher with the algorithm under test
+// forced at the top level only (its recursive calls use the current lower thresholds) against
+// the dispatcher without it; the threshold is the first n from which the new algorithm wins
+// at that size and at two of the next three.  Minimum of several timed batches per point.
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <omp.h>
+
+#include <mpbatch/batch.h>
+
+#include "common/report.h"
+#include "core/cpu_features.h"
+#include "mpn/mpn.h"
+#include "mpn/mul/mul_internal.h"
+#include "batch/tuning.h"
+#include "mpn/tuning.h"
+
+namespace mpn = mpb::mpn;
+using limb = mpn::limb;
+
+namespace {
+
+inline void clobber(void *p) { __asm__ volatile("" : : "r"(p) : "memory"); }
+
+template <class F> double time_ns(F &&f, double work) {
+  long iters = (long)(2e5 / work) + 10;
+  double best = 1e300;
+  for (int r = 0; r < 9; r++) {
+    auto t0 = std::chrono::steady_clock::now();
+    for (long i = 0; i < iters; i++) f();
+    auto t1 = std::chrono::steady_clock::now();
+    best = std::min(best, std::chrono::duration<double, std::nano>(t1 - t0).count() / (double)iters);
+  }
+  return best;
+}
+
+struct Ops {
+  std::vector<limb> a, b, r, s;
+  explicit Ops(size_t n) : a(n), b(n), r(2 * n), s(mpn::mul_n_itch(n) + mpn::sqr_itch(n) + 8) {
+    std::mt19937_64 rng(n * 7919 + 1);
+    for (auto &x : a) x = rng();
+    for (auto &x : b) x = rng();
+  }
+};
+
+// First n in [lo, hi] where `better(n)` holds at n and at two of n+1 .. n+3 (tolerates one
+// noisy point on a shared machine); hi+1 if never.
+int crossover(int lo, int hi, const std::function<bool(int)> &better, bool verbose, const char *what) {
+  std::vector<int> win(hi + 5, 0);
+  for (int n = lo; n <= hi + 3; n++) win[n] = better(n);
+  for (int n = lo; n <= hi; n++)
+    if (win[n] && win[n + 1] + win[n + 2] + win[n + 3] >= 2) return n;
+  if (verbose) std::fprintf(stderr, "%s: no crossover in [%d, %d]\n", what, lo, hi);
+  return hi + 1;
+}
+
+// The Comba the dispatcher would use at this size: the assembly kernels (MULX/ADX, 9..16
+// limbs, squaring 9..24) or the portable delayed-carry C.
+void comba_mul(limb *rp, const limb *ap, const limb *bp, size_t n) {
+#ifdef MPB_HAVE_ADX_ASM
+  if (mpn::kern::use_adx() && n >= mpn::kern::COMBA_ADX_MIN && n <= mpn::kern::COMBA_ADX_MAX)
+    return mpn::kern::mul_comba_adx(rp, ap, bp, n);
+#endif
+  mpn::mul_comba(rp, ap, bp, n);
+}
+void comba_sqr(limb *rp, const limb *ap, size_t n) {
+#ifdef MPB_HAVE_ADX_ASM
+  if (mpn::kern::use_adx() && n >= mpn::kern::COMBA_ADX_MIN && n <= mpn::kern::SQR_COMBA_ADX_MAX)
+    return mpn::kern::sqr_comba_adx(rp, ap, n);
+#endif
+  mpn::sqr_comba(rp, ap, n);
+}
+
+
+// ---- --batch ---------------------------------------------------------------------------------
+template <class F> double best_seconds(F &&f, int reps = 5) {
+  double best = 1e300;
+  for (int r = 0; r < reps; r++) {
+    auto t0 = std::chrono::steady_clock::now();
+    f();
+    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return best;
+}
+
+void random_modulus(std::mt19937_64 &rng, std::vector<uint64_t> &m, size_t w) {
+  m.assign(w, 0);
+  for (auto &x : m) x = rng();
+  m[0] |= 1;
+  m[w - 1] |= 1ull << 63;
+}
+
+void tune_batch(const std::string &cmd, bool verbose) {
+  mpb_ctx *ctx = nullptr;
+  if (mpb_ctx_create(&ctx) != MPB_OK) return;
+  std::mt19937_64 rng(2026);
+  mpb_call_info info;
+
+  // 1. the cost of one lane of the 8-lane IFMA kernel relative to a scalar item: a full group
+  //    vs 8 scalar items, one thread, shared modulus, 512-bit exponents, at the widths of
+  //    tuning::BATCH_IFMA_COST_LIMBS (AUTO's IFMA / scalar split, cpu/batch/ctx.cpp).
+  std::vector<double> lane_cost;
+  if (mpb_backend_available(MPB_BACKEND_CPU_IFMA)) {
+    mpb_ctx_set_threads(ctx, 1);
+    for (size_t w : mpb::tuning::BATCH_IFMA_COST_LIMBS) {
+      const size_t ew = 8;
+      std::vector<uint64_t> m, base(8 * w), e(8 * ew), r(8 * w);
+      random_modulus(rng, m, w);
+      for (auto &x : base) x = rng();
+      for (size_t i = 0; i < 8; i++) base[i * w + w - 1] >>= 1;
+      for (auto &x : e) x = rng();
+      auto run = [&](int backend) {
+        mpb_ctx_set_backend(ctx, backend);
+        return best_seconds([&] {
+          if (mpb_batch_powm(ctx, r.data(), base.data(), e.data(), ew, 8, m.data(), 1, w, 8, &info) != MPB_OK)
+            std::abort();
+        });
+      };
+      double ts = run(MPB_BACKEND_CPU), ti = run(MPB_BACKEND_CPU_IFMA);
+      if (verbose) std::fprintf(stderr, "%zu limbs: 8 scalar %.0f us, one IFMA group %.0f us\n", w, ts * 1e6, ti * 1e6);
+      lane_cost.push_back(ti / ts);
+    }
+  }
+
+  // 2. one item, 256-bit exponent: scalar vs multipartite (all threads) from 2048 to 65536 bits.
+  int mp_min = -1;
+  mpb_ctx_set_threads(ctx, 0);
+  for (size_t w : {32, 64, 128, 256, 384, 512, 1024}) {
+    std::vector<uint64_t> m, base(w), e(4), r(w);
+    random_modulus(rng, m, w);
+    for (auto &x : base) x = rng();
+    base[w - 1] >>= 1;
+    for (auto &x : e) x = rng();
+    auto run = [&](int backend) {
+      mpb_ctx_set_backend(ctx, backend);
+      return best_seconds([&] {
+        if (mpb_batch_powm(ctx, r.data(), base.data(), e.data(), 4, 1, m.data(), 1, w, 1, &info) != MPB_OK)
+          std::abort();
+      }, 3);
+    };
+    double ts = run(MPB_BACKEND_CPU), tm = run(MPB_BACKEND_MULTIPARTITE);
+    if (verbose) std::fprintf(stderr, "one item %zu bits: scalar %.0f us multipartite %.0f us\n", w * 64, ts * 1e6, tm * 1e6);
+    if (tm < ts) {
+      mp_min = (int)w;
+      break;
+    }
+  }
+
+  // 3. parallel-region cost vs the time of one 64x64-bit product (in a 16-limb product).
+  double fork_ns = 1e300;
+  for (int rep = 0; rep < 7; rep++) {
+    const int iters = 2000;
+    auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < iters; i++) {
+#pragma omp parallel num_threads(2)
+      { clobber(&i); }
+    }
+    fork_ns = std::min(fork_ns, std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / iters);
+  }
+  Ops o(16);
+  double prod_ns = time_ns([&] { mpn::mul_n(o.r.data(), o.a.data(), o.b.data(), 16, o.s.data()); clobber(o.r.data()); }, 256.0) / 256.0;
+  // parallel only when one thread's share of the work takes at least 4x the fork/join cost
+  double min_work = 8.0 * fork_ns / prod_ns;
+
+  std::printf("/* ---- batch backend (AUTO) ---------------------------------------------------------------\n");
+  std::printf(" * Machine: %s, %s. Command: %s   (commit %s)\n", mpbench::machine().c_str(), mpbench::today().c_str(),
+              cmd.c_str(), mpbench::commit().c_str());
+  std::printf(" * Fork/join of a 2-thread OpenMP region %.0f ns; one 64x64-bit product in a 16-limb\n", fork_ns);
+  std::printf(" * product %.2f ns: a batch runs on one thread below 8 x fork/join of work. */\n", prod_ns);
+  std::printf("constexpr double BATCH_PARALLEL_MIN_WORK = %.0f;\n", min_work);
+  if (mp_min > 0)
+    std::printf("constexpr int BATCH_MULTIPARTITE_MIN_LIMBS = %d;  /* first size where it won for one item */\n", mp_min);
+  else
+    std::printf("/* multipartite never beat the scalar path for one item up to 65536 bits: AUTO should not pick it (BATCH_MULTIPARTITE_MIN_LIMBS > 1024) */\n");
+  if (!lane_cost.empty()) {
+    std::printf("constexpr double BATCH_IFMA_LANE_COST[] = {");
+    for (size_t i = 0; i < lane_cost.size(); i++) std::printf("%s%.2f", i ? ", " : "", lane_cost[i]);
+    std::printf("};  /* one IFMA lane / one scalar item, one thread */\n");
+  } else {
+    std::printf("/* no AVX-512 IFMA on this CPU: BATCH_IFMA_LANE_COST not measured */\n");
+  }
+  mpb_ctx_destroy(ctx);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  bool do_int = false, do_batch = false, verbose = false;
+  for (int i = 1; i < argc; i++) {
+    if (!std::strcmp(argv[i], "--int")) do_int = true;
+    else if (!std::strcmp(argv[i], "--batch")) do_batch = true;
+    else if (!std::strcmp(argv[i], "-v")) verbose = true;
+    else if (!std::strcmp(argv[i], "--portable")) mpb::cpu::force_portable(true);
+    else {
+      std::fprintf(stderr, "usage: tune [--int] [--batch] [-v] [--portable]\n");
+      return 2;
+    }
+  }
+  if (!do_int && !do_batch) {
+    std::fprintf(stderr, "usage: tune [--int] [--batch] [-v] [--portable]\n");
+    return 2;
+  }
+  if (do_batch) {
+    std::string bcmd = "bench/tune";
+    for (int i = 1; i < argc; i++) bcmd += std::string(" ") + argv[i];
+    tune_batch(bcmd, verbose);
+  }
+  if (!do_int) return 0;
+  auto &p = mpb::tuning::params();
+  mpb::tuning::reset_params();
+  const int BIG = 1 << 30;
+
+  // 1. Comba vs schoolbook rows (only matters above the MULX/ADX fixed kernels, or portable).
+  p.mul_karatsuba = p.sqr_karatsuba = BIG;
+  auto comba_better = [&](int n, bool sqr) {
+    Ops o(n);
+    double tc, tb;
+    if (sqr) {
+      tc = time_ns([&] { comba_sqr(o.r.data(), o.a.data(), n); clobber(o.r.data()); }, (double)n * n / 2);
+      tb = time_ns([&] { mpn::sqr_basecase(o.r.data(), o.a.data(), n); clobber(o.r.data()); }, (double)n * n / 2);
+    } else {
+      tc = time_ns([&] { comba_mul(o.r.data(), o.a.data(), o.b.data(), n); clobber(o.r.data()); }, (double)n * n);
+      tb = time_ns([&] { mpn::mul_basecase(o.r.data(), o.a.data(), n, o.b.data(), n); clobber(o.r.data()); }, (double)n * n);
+    }
+    if (verbose) std::fprintf(stderr, "%s n=%d comba %.1f basecase %.1f\n", sqr ? "sqr" : "mul", n, tc, tb);
+    return tc <= tb;
+  };
+  // comba_max = last n where Comba still wins (first n where basecase wins 4 times, minus 1)
+  int mul_comba_max = crossover(2, 40, [&](int n) { return !comba_better(n, false); }, verbose, "mul comba") - 1;
+  int sqr_comba_max = crossover(2, 40, [&](int n) { return !comba_better(n, true); }, verbose, "sqr comba") - 1;
+  p.mul_comba_max = mul_comba_max;
+  p.sqr_comba_max = sqr_comba_max;
+
+  // 2. Karatsuba at the top level vs the small-size dispatch.
+  auto kara_better = [&](int n, bool sqr) {
+    Ops o(n);
+    int save = sqr ? p.sqr_karatsuba : p.mul_karatsuba;
+    auto run = [&] {
+      if (sqr) mpn::sqr(o.r.data(), o.a.data(), n, o.s.data());
+      else mpn::mul_n(o.r.data(), o.a.data(), o.b.data(), n, o.s.data());
+      clobber(o.r.data());
+    };
+    (sqr ? p.sqr_karatsuba : p.mul_karatsuba) = BIG;
+    double t_small = time_ns(run, (double)n * n);
+    // Karatsuba at the top only: halves (< n) go to the small-size code.
+    (sqr ? p.sqr_karatsuba : p.mul_karatsuba) = n;
+    double t_kara = time_ns(run, (double)n * n);
+    (sqr ? p.sqr_karatsuba : p.mul_karatsuba) = save;
+    if (verbose) std::fprintf(stderr, "%s n=%d small %.1f karatsuba %.1f\n", sqr ? "sqr" : "mul", n, t_small, t_kara);
+    return t_kara < t_small;
+  };
+  // mul_n/sqr take the unrolled MULX/ADX kernels for n <= 8 before looking at the thresholds,
+  // so with them the search starts above 8 (below, both timings would be the same code).
+  int kara_lo = 4;
+#ifdef MPB_HAVE_ADX_ASM
+  if (mpn::kern::use_adx()) kara_lo = (int)mpn::kern::FIXED_ADX_MAX + 1;
+#endif
+  int mul_kara = crossover(kara_lo, 60, [&](int n) { return kara_better(n, false); }, verbose, "mul karatsuba");
+  int sqr_kara = crossover(kara_lo, 60, [&](int n) { return kara_better(n, true); }, verbose, "sqr karatsuba");
+
+  std::string cmd = "bench/tune";
+  for (int i = 1; i < argc; i++) cmd += std::string(" ") + argv[i];
+  std::printf("/* ---- integer multiplication / squaring (limbs of 64 bits) ------------------------------\n");
+  std::printf(" * Machine: %s (%s), %s.\n", mpbench::machine().c_str(),
+              mpb::cpu::portable_forced() ? "portable C kernels" : (mpb::cpu::has_mulx_adx() ? "MULX/ADX kernels" : "portable C kernels"),
+              mpbench::today().c_str());
+  std::printf(" * Command: %s   (commit %s)\n", cmd.c_str(), mpbench::commit().c_str());
+  std::printf(" * With MULX/ADX, n <= 8 always uses the unrolled kernels (mul_fixed_adx.cpp, generated by cpu/mpn/x86_64/mul_fixed_adx_gen.py); the\n");
+  std::printf(" * Comba limits below then only matter for 9..Karatsuba and for the portable path.\n");
+  std::printf(" * Toom-3: not implemented (Karatsuba is used at every size). */\n");
+  std::printf("constexpr int MUL_COMBA_MAX = %d;          /* Comba used up to this many limbs */\n", mul_comba_max);
+  std::printf("constexpr int SQR_COMBA_MAX = %d;\n", sqr_comba_max);
+  std::printf("constexpr int MUL_KARATSUBA_CUTOFF = %d;   /* Karatsuba at n >= this */\n", mul_kara);
+  std::printf("constexpr int SQR_KARATSUBA_CUTOFF = %d;\n", sqr_kara);
+  return 0;
+}

@@ -1,0 +1,93 @@
+// cpu/batch/arith.cpp: batch integer add / sub / mul / sqr on fixed-width rows, items spread
+// over the context's OpenMP threads; products use the mpn dispatchers with per-thread scratch.
+#include <omp.h>
+
+#include "batch/batch_internal.h"
+
+using namespace mpb;
+using namespace mpb::batch;
+
+namespace {
+
+int addsub(bool sub, mpb_ctx *ctx, uint64_t *r, uint64_t *cy, const uint64_t *a, const uint64_t *b,
+           size_t width, size_t count, mpb_call_info *info) {
+  Call call(info);
+  int st;
+  if ((st = check_shape(call, ctx, width, count, 1))) return st;
+  Settings s = snapshot(ctx);
+  if ((st = check_backend(call, s))) return st;
+  if (count == 0) {
+    call.choose(MPB_BACKEND_CPU, 1, "empty batch");
+    return call.finish(MPB_OK);
+  }
+  if ((st = check_ptr(call, r, MPB_ARG_R)) || (st = check_ptr(call, a, MPB_ARG_A)) ||
+      (st = check_ptr(call, b, MPB_ARG_B)))
+    return st;
+  int T = threads_for(s, count, (double)width);
+  call.choose(MPB_BACKEND_CPU, T, T > 1 ? "cpu: items over threads" : "cpu: batch too small to thread");
+#pragma omp parallel for num_threads(T) schedule(static) if (T > 1)
+  for (int64_t i = 0; i < (int64_t)count; i++) {
+    size_t o = (size_t)i * width;
+    limb c = sub ? mpn::sub_n(r + o, a + o, b + o, width) : mpn::add_n(r + o, a + o, b + o, width);
+    if (cy) cy[i] = c;
+  }
+  return call.finish(MPB_OK);
+}
+
+int mulsqr(bool sqr, mpb_ctx *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b, size_t width,
+           size_t count, mpb_call_info *info) {
+  Call call(info);
+  int st;
+  if ((st = check_shape(call, ctx, width, count, 2))) return st;
+  Settings s = snapshot(ctx);
+  if ((st = check_backend(call, s, !sqr))) return st;
+  if (count == 0) {
+    call.choose(MPB_BACKEND_CPU, 1, "empty batch");
+    return call.finish(MPB_OK);
+  }
+  if ((st = check_ptr(call, r, MPB_ARG_R)) || (st = check_ptr(call, a, MPB_ARG_A))) return st;
+  if (!sqr && (st = check_ptr(call, b, MPB_ARG_B))) return st;
+  if (!sqr) {
+    int gst = MPB_OK;
+    char gpu_why[112] = {0};
+    if (gpu_try_mul(call, s, r, a, b, width, count, &gst, gpu_why, sizeof gpu_why))
+      return gst == MPB_OK ? call.finish(MPB_OK) : call.fail(gst, MPB_ARG_CTX, -1, gpu_why);
+  }
+  int T = threads_for(s, count, work_mul(width));
+  size_t itch = sqr ? mpn::sqr_itch(width) : mpn::mul_n_itch(width);
+  ThreadScratch scr(T, itch, false);
+  if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
+  call.choose(MPB_BACKEND_CPU, T, T > 1 ? "cpu: items over threads" : "cpu: batch too small to thread");
+#pragma omp parallel num_threads(T) if (T > 1)
+  {
+    limb *ws = scr.get(omp_get_thread_num());
+#pragma omp for schedule(static)
+    for (int64_t i = 0; i < (int64_t)count; i++) {
+      size_t o = (size_t)i * width;
+      if (sqr) mpn::sqr(r + 2 * o, a + o, width, ws);
+      else mpn::mul_n(r + 2 * o, a + o, b + o, width, ws);
+    }
+  }
+  return call.finish(MPB_OK);
+}
+
+} // namespace
+
+extern "C" {
+MPB_API int mpb_batch_add(mpb_ctx *ctx, uint64_t *r, uint64_t *carry, const uint64_t *a,
+                          const uint64_t *b, size_t width, size_t count, mpb_call_info *info) {
+  return addsub(false, ctx, r, carry, a, b, width, count, info);
+}
+MPB_API int mpb_batch_sub(mpb_ctx *ctx, uint64_t *r, uint64_t *borrow, const uint64_t *a,
+                          const uint64_t *b, size_t width, size_t count, mpb_call_info *info) {
+  return addsub(true, ctx, r, borrow, a, b, width, count, info);
+}
+MPB_API int mpb_batch_mul(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b,
+                          size_t width, size_t count, mpb_call_info *info) {
+  return mulsqr(false, ctx, r, a, b, width, count, info);
+}
+MPB_API int mpb_batch_sqr(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, size_t width,
+                          size_t count, mpb_call_info *info) {
+  return mulsqr(true, ctx, r, a, nullptr, width, count, info);
+}
+}

@@ -1,0 +1,203 @@
+// cpu/batch/gf2x.cpp: batch GF(2)[x] operations on fixed-width rows (bit i = coefficient of
+// x^i): product, square, product mod an irreducible f, inverse mod f. Multiplication and
+// squaring come from the gf2x helpers' limb layer (cpu/gf2x/mul/gf2x_mul.h: PCLMUL/VPCLMULQDQ base
+// cases, Karatsuba/Toom), reduction and inversion from cpu/gf2x/poly.h; items are spread over
+// the OpenMP threads with per-thread scratch. mul, sqr and mulmod first try the CUDA backend
+// (cpu/batch/gpu.cpp: AUTO from tuning::GPU_MIN_BATCH_GF2X_*, or forced); inv always runs
+// here (no GPU kernel: extended Euclid per item).
+#include <omp.h>
+
+#include <cstdio>
+
+#include "batch/batch_internal.h"
+#include "gf2x/mul/gf2x_mul.h"
+#include "gf2x/poly.h"
+
+using namespace mpb;
+using namespace mpb::batch;
+
+namespace {
+
+int64_t degree(const limb *p, size_t n) {
+  size_t m = mpn::normalized_size(p, n);
+  return gf2xapi::deg(p, m);
+}
+
+// gpu_ok: the op has a CUDA path (mul, sqr, mulmod; inv stays on the CPU).
+int common(Call &call, mpb_ctx *ctx, size_t width, size_t count, size_t mult, Settings &s, bool gpu_ok) {
+  int st;
+  if ((st = check_shape(call, ctx, width, count, mult))) return st;
+  s = snapshot(ctx);
+  if ((st = check_backend(call, s, gpu_ok))) return st;
+  return MPB_OK;
+}
+
+// f validation + every row of a (and b) of degree < deg f.
+int check_field(Call &call, const limb *f, size_t fw, const limb *a, const limb *b, size_t count) {
+  int64_t df = degree(f, fw);
+  if (df < 1) return call.fail(MPB_EVAL, MPB_ARG_M, 0, "f must have degree >= 1");
+  for (size_t i = 0; i < count; i++) {
+    if (degree(a + i * fw, fw) >= df) return call.fail(MPB_EVAL, MPB_ARG_A, (int64_t)i, "deg a >= deg f");
+    if (b && degree(b + i * fw, fw) >= df) return call.fail(MPB_EVAL, MPB_ARG_B, (int64_t)i, "deg b >= deg f");
+  }
+  return MPB_OK;
+}
+
+} // namespace
+
+extern "C" {
+
+MPB_API int mpb_batch_gf2x_mul(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b,
+                               size_t width, size_t count, mpb_call_info *info) {
+  Call call(info);
+  Settings s;
+  int st = common(call, ctx, width, count, 2, s, true);
+  if (st) return st;
+  if (count == 0) {
+    call.choose(MPB_BACKEND_CPU, 1, "empty batch");
+    return call.finish(MPB_OK);
+  }
+  if ((st = check_ptr(call, r, MPB_ARG_R)) || (st = check_ptr(call, a, MPB_ARG_A)) ||
+      (st = check_ptr(call, b, MPB_ARG_B)))
+    return st;
+  {
+    int gst = MPB_OK;
+    char gpu_why[112] = {0};
+    if (gpu_try_gf2x_mul(call, s, r, a, b, width, count, &gst, gpu_why, sizeof gpu_why))
+      return gst == MPB_OK ? call.finish(MPB_OK) : call.fail(gst, MPB_ARG_CTX, -1, gpu_why);
+  }
+  int T = threads_for(s, count, work_mul(width) / 4);
+  ThreadScratch scr(T, gf2x::mul_itch(width, width), false);
+  if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
+  call.choose(MPB_BACKEND_CPU, T, T > 1 ? "cpu: gf2x items over threads" : "cpu: gf2x, batch too small to thread");
+#pragma omp parallel num_threads(T) if (T > 1)
+  {
+    limb *ws = scr.get(omp_get_thread_num());
+#pragma omp for schedule(static)
+    for (int64_t i = 0; i < (int64_t)count; i++)
+      gf2x::mul(r + 2 * width * i, a + width * i, width, b + width * i, width, ws);
+  }
+  return call.finish(MPB_OK);
+}
+
+MPB_API int mpb_batch_gf2x_sqr(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, size_t width,
+                               size_t count, mpb_call_info *info) {
+  Call call(info);
+  Settings s;
+  int st = common(call, ctx, width, count, 2, s, true);
+  if (st) return st;
+  if (count == 0) {
+    call.choose(MPB_BACKEND_CPU, 1, "empty batch");
+    return call.finish(MPB_OK);
+  }
+  if ((st = check_ptr(call, r, MPB_ARG_R)) || (st = check_ptr(call, a, MPB_ARG_A))) return st;
+  {
+    int gst = MPB_OK;
+    char gpu_why[112] = {0};
+    if (gpu_try_gf2x_sqr(call, s, r, a, width, count, &gst, gpu_why, sizeof gpu_why))
+      return gst == MPB_OK ? call.finish(MPB_OK) : call.fail(gst, MPB_ARG_CTX, -1, gpu_why);
+  }
+  int T = threads_for(s, count, (double)width);
+  call.choose(MPB_BACKEND_CPU, T, T > 1 ? "cpu: gf2x items over threads" : "cpu: gf2x, batch too small to thread");
+#pragma omp parallel for num_threads(T) schedule(static) if (T > 1)
+  for (int64_t i = 0; i < (int64_t)count; i++) gf2x::sqr(r + 2 * width * i, a + width * i, width);
+  return call.finish(MPB_OK);
+}
+
+MPB_API int mpb_batch_gf2x_mulmod(mpb_ctx *ctx, uint64_t *r, const uint64_t *a,
+                                  const uint64_t *b, const uint64_t *f, size_t f_width,
+                                  size_t count, mpb_call_info *info) {
+  Call call(info);
+  Settings s;
+  int st = common(call, ctx, f_width, count, 2, s, true);
+  if (st) return st;
+  if ((st = check_ptr(call, f, MPB_ARG_M))) return st;
+  if (count == 0) {
+    call.choose(MPB_BACKEND_CPU, 1, "empty batch");
+    return call.finish(MPB_OK);
+  }
+  if ((st = check_ptr(call, r, MPB_ARG_R)) || (st = check_ptr(call, a, MPB_ARG_A)) ||
+      (st = check_ptr(call, b, MPB_ARG_B)))
+    return st;
+  if ((st = check_field(call, f, f_width, a, b, count))) return st;
+  {
+    int gst = MPB_OK;
+    char gpu_why[112] = {0};
+    if (gpu_try_gf2x_mulmod(call, s, r, a, b, f, f_width, count, &gst, gpu_why, sizeof gpu_why))
+      return gst == MPB_OK ? call.finish(MPB_OK) : call.fail(gst, MPB_ARG_CTX, -1, gpu_why);
+  }
+  const size_t w = f_width, fn = mpn::normalized_size(f, w);
+  int T = threads_for(s, count, work_mul(w) / 2);
+  ThreadScratch scr(T, 2 * w + gf2x::mul_itch(w, w), false);
+  if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
+  call.choose(MPB_BACKEND_CPU, T, "cpu: gf2x product + generic reduction mod f");
+#pragma omp parallel num_threads(T) if (T > 1)
+  {
+    limb *prod = scr.get(omp_get_thread_num());
+    limb *ws = prod + 2 * w;
+#pragma omp for schedule(static)
+    for (int64_t i = 0; i < (int64_t)count; i++) {
+      gf2x::mul(prod, a + w * i, w, b + w * i, w, ws);
+      gf2xapi::divrem_generic(nullptr, prod, 2 * w, f, fn);
+      limb *ri = r + w * i;
+      mpn::copy(ri, prod, fn);
+      if (w > fn) mpn::zero(ri + fn, w - fn);
+    }
+  }
+  return call.finish(MPB_OK);
+}
+
+MPB_API int mpb_batch_gf2x_inv(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, const uint64_t *f,
+                               size_t f_width, size_t count, mpb_call_info *info) {
+  Call call(info);
+  Settings s;
+  int st = common(call, ctx, f_width, count, 1, s, false);
+  if (st) return st;
+  if ((st = check_ptr(call, f, MPB_ARG_M))) return st;
+  if (count == 0) {
+    call.choose(MPB_BACKEND_CPU, 1, "empty batch");
+    return call.finish(MPB_OK);
+  }
+  if ((st = check_ptr(call, r, MPB_ARG_R)) || (st = check_ptr(call, a, MPB_ARG_A))) return st;
+  if ((st = check_field(call, f, f_width, a, nullptr, count))) return st;
+  const size_t w = f_width, fn = mpn::normalized_size(f, w);
+  // results go to a temporary block first: invertibility is only known after computing, and
+  // a failing call must leave r untouched
+  size_t tmp_bytes = count * w * sizeof(limb);
+  limb *tmp = static_cast<limb *>(mem_alloc(tmp_bytes));
+  if (!tmp) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for the result block");
+  int T = threads_for(s, count, work_mul(w));
+  ThreadScratch scr(T, 4 * fn + 8, false);
+  if (!scr.ok()) {
+    mem_free(tmp, tmp_bytes);
+    return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
+  }
+  int64_t first_bad = -1;
+#pragma omp parallel num_threads(T) if (T > 1)
+  {
+    limb *ws = scr.get(omp_get_thread_num());
+#pragma omp for schedule(dynamic, 4)
+    for (int64_t i = 0; i < (int64_t)count; i++) {
+      const limb *ai = a + w * i;
+      limb *ri = tmp + w * i;
+      size_t an = mpn::normalized_size(ai, w);
+      bool ok = an > 0 && gf2xapi::inv_euclid(ri, ai, an, f, fn, ws);
+      if (ok) {
+        if (w > fn) mpn::zero(ri + fn, w - fn);
+      } else {
+#pragma omp critical(mpb_gf2x_inv_bad)
+        if (first_bad < 0 || i < first_bad) first_bad = i;
+      }
+    }
+  }
+  if (first_bad >= 0) {
+    mem_free(tmp, tmp_bytes);
+    return call.fail(MPB_ENOTINV, MPB_ARG_A, first_bad, "element not invertible mod f");
+  }
+  mpn::copy(r, tmp, count * w);
+  mem_free(tmp, tmp_bytes);
+  call.choose(MPB_BACKEND_CPU, T, "cpu: gf2x extended Euclid per item");
+  return call.finish(MPB_OK);
+}
+
+} // extern "C"

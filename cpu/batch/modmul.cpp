@@ -1,0 +1,106 @@
+// cpu/batch/modmul.cpp: batch r = a*b mod m (shared modulus or one per item, any nonzero m):
+// one product (mpn::mul_n) and one division (mpn::tdiv_qr) per item with per-thread scratch;
+// few items with a huge odd shared modulus go to the multipartite backend; large batches with
+// odd moduli go to the GPU when there is one (cpu/batch/gpu.cpp: gpu_try_modmul).
+#include <omp.h>
+
+#include <cstdio>
+
+#include "batch/tuning.h"
+
+#include "batch/batch_internal.h"
+#include "multipartite/multipartite.h"
+
+using namespace mpb;
+using namespace mpb::batch;
+
+extern "C" MPB_API int mpb_batch_modmul(mpb_ctx *ctx, uint64_t *r, const uint64_t *a,
+                                        const uint64_t *b, const uint64_t *m, size_t m_rows,
+                                        size_t width, size_t count, mpb_call_info *info) {
+  Call call(info);
+  int st;
+  if ((st = check_shape(call, ctx, width, count, 2))) return st;
+  Settings s = snapshot(ctx);
+  if ((st = check_backend(call, s, true))) return st;
+  if (count == 0) {
+    call.choose(MPB_BACKEND_CPU, 1, "empty batch");
+    return call.finish(MPB_OK);
+  }
+  if ((st = check_ptr(call, r, MPB_ARG_R)) || (st = check_ptr(call, a, MPB_ARG_A)) ||
+      (st = check_ptr(call, b, MPB_ARG_B)) || (st = check_ptr(call, m, MPB_ARG_M)))
+    return st;
+  if ((st = check_rows(call, m_rows, count, MPB_ARG_M))) return st;
+  if ((st = check_modulus(call, m, m_rows, width, false, MPB_ARG_M))) return st;
+  if ((st = check_below(call, a, width, count, m, m_rows, width, MPB_ARG_A))) return st;
+  if ((st = check_below(call, b, width, count, m, m_rows, width, MPB_ARG_B))) return st;
+
+  {
+    int gst = MPB_OK;
+    char gpu_why[112] = {0};
+    if (gpu_try_modmul(call, s, r, a, b, m, m_rows, width, count, &gst, gpu_why, sizeof gpu_why))
+      return gst == MPB_OK ? call.finish(MPB_OK) : call.fail(gst, MPB_ARG_CTX, -1, gpu_why);
+  }
+  const bool shared = (m_rows == 1);
+  size_t mn0 = mpn::normalized_size(m, width);
+  bool multi = false;
+  const char *why = "cpu: mul + division per item";
+  if (shared && (m[0] & 1) && mn0 >= 4) {
+    if (s.backend == MPB_BACKEND_MULTIPARTITE) {
+      multi = true;
+      why = "forced multipartite";
+    } else if (s.backend == MPB_BACKEND_AUTO && count < (size_t)s.threads && s.threads > 1 &&
+               mn0 >= (size_t)tuning::BATCH_MULTIPARTITE_MIN_LIMBS) {
+      multi = true;
+      why = "auto: fewer items than threads and a huge modulus -> multipartite";
+    }
+  }
+  if (multi) {
+    call.choose(MPB_BACKEND_MULTIPARTITE, s.threads, why);
+    multipartite::Plan *plan = multipartite::plan_create(m, mn0, s.mm_algo, s.mm_k, s.threads);
+    if (!plan) return call.finish(MPB_EMEM);
+    for (size_t i = 0; i < count; i++) {
+      limb *ri = r + i * width;
+      multipartite::mulmod_exact(plan, ri, a + i * width, b + i * width);
+      if (width > mn0) mpn::zero(ri + mn0, width - mn0);
+    }
+    multipartite::plan_destroy(plan);
+    return call.finish(MPB_OK);
+  }
+
+  int T = threads_for(s, count, 2.0 * work_mul(width));
+  // items are handed out in small groups (dynamic schedule), so a thread that loses its core
+  // for a while (the Python binding converts the next chunk meanwhile; a shared machine) does
+  // not leave the others waiting at the end of the loop
+  const int grain = grain_for(2.0 * work_mul(width));
+  size_t per = 2 * width + width + mpn::mul_n_itch(width) + mpn::tdiv_qr_itch(2 * width, width);
+  ThreadScratch scr(T, per, false);
+  if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
+  char buf[112];
+  std::snprintf(buf, sizeof buf, "%s; %d threads%s", why, T,
+                s.backend == MPB_BACKEND_CPU_IFMA ? " (no IFMA kernel for modmul)" : "");
+  call.choose(MPB_BACKEND_CPU, T, buf);
+#pragma omp parallel num_threads(T) if (T > 1)
+  {
+    limb *prod = scr.get(omp_get_thread_num());
+    limb *rem = prod + 2 * width;
+    limb *ws = rem + width;
+#pragma omp for schedule(dynamic, grain)
+    for (int64_t i = 0; i < (int64_t)count; i++) {
+      const limb *mi = m + (shared ? 0 : (size_t)i * width);
+      size_t mn = mpn::normalized_size(mi, width);
+      size_t o = (size_t)i * width;
+      mpn::mul_n(prod, a + o, b + o, width, ws);
+      size_t pn = mpn::normalized_size(prod, 2 * width);
+      limb *ri = r + o;
+      if (pn < mn) {
+        mpn::copy(ri, prod, pn);
+        mpn::zero(ri + pn, width - pn);
+      } else {
+        mpn::tdiv_qr(nullptr, rem, prod, pn, mi, mn, ws);
+        mpn::copy(ri, rem, mn);
+        mpn::zero(ri + mn, width - mn);
+      }
+    }
+  }
+  return call.finish(MPB_OK);
+}

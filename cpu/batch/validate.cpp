@@ -1,0 +1,139 @@
+// cpu/batch/validate.cpp: whole-call input validation of the batch API. Every check runs
+// before any output is written; the first failure is reported with its item index and the
+// argument it concerns (mpb_call_info.bad_index / bad_arg).
+#include <cstdint>
+#include <vector>
+
+#include "batch/batch_internal.h"
+#include "core/cpu_features.h"
+
+namespace mpb {
+namespace batch {
+
+int check_shape(Call &call, const mpb_ctx *ctx, size_t width, size_t count, size_t row_mult) {
+  if (!ctx) return call.fail(MPB_ENULL, MPB_ARG_CTX, -1, "ctx is NULL");
+  if (!width_ok(width)) return call.fail(MPB_ERANGE, MPB_ARG_WIDTH, -1, "width out of range 1..1024 limbs");
+  if (count > (SIZE_MAX / 8) / (width * row_mult))
+    return call.fail(MPB_ERANGE, MPB_ARG_COUNT, -1, "count * width overflows");
+  return MPB_OK;
+}
+
+int check_ptr(Call &call, const void *p, int arg) {
+  if (!p) return call.fail(MPB_ENULL, arg, -1, "a required pointer is NULL");
+  return MPB_OK;
+}
+
+int check_rows(Call &call, size_t rows, size_t count, int arg) {
+  if (rows != 1 && rows != count)
+    return call.fail(MPB_ESHAPE, arg, -1, "rows must be 1 (shared) or count (one per item)");
+  return MPB_OK;
+}
+
+int check_backend(Call &call, const Settings &s, bool gpu_ok) {
+#ifdef MPB_HAVE_CUDA
+  if (s.backend == MPB_BACKEND_CUDA && !gpu_ok)
+    return call.fail(MPB_EUNSUPPORTED, MPB_ARG_CTX, -1, "no CUDA kernel for this operation");
+#else
+  (void)gpu_ok;
+  if (s.backend == MPB_BACKEND_CUDA)
+    return call.fail(MPB_EUNSUPPORTED, MPB_ARG_CTX, -1, "this build has no CUDA backend");
+#endif
+  if (s.backend == MPB_BACKEND_CPU_IFMA && !cpu::has_avx512ifma())
+    return call.fail(MPB_EUNSUPPORTED, MPB_ARG_CTX, -1, "CPU_IFMA forced but the CPU has no AVX-512 IFMA");
+  return MPB_OK;
+}
+
+int check_modulus(Call &call, const limb *m, size_t rows, size_t width, bool need_odd, int arg) {
+  for (size_t i = 0; i < rows; i++) {
+    const limb *mi = m + i * width;
+    size_t sz = mpn::normalized_size(mi, width);
+    if (sz == 0) return call.fail(MPB_EVAL, arg, (int64_t)i, "modulus is zero");
+    if (need_odd && (mi[0] & 1) == 0) return call.fail(MPB_EVAL, arg, (int64_t)i, "modulus is even");
+    if (need_odd && sz == 1 && mi[0] == 1) return call.fail(MPB_EVAL, arg, (int64_t)i, "modulus is 1");
+  }
+  return MPB_OK;
+}
+
+int check_modulus_above_one(Call &call, const limb *m, size_t rows, size_t width, int arg) {
+  for (size_t i = 0; i < rows; i++) {
+    const limb *mi = m + i * width;
+    size_t sz = mpn::normalized_size(mi, width);
+    if (sz == 0) return call.fail(MPB_EVAL, arg, (int64_t)i, "modulus is zero");
+    if (sz == 1 && mi[0] == 1) return call.fail(MPB_EVAL, arg, (int64_t)i, "modulus is 1");
+  }
+  return MPB_OK;
+}
+
+int check_below(Call &call, const limb *a, size_t aw, size_t count, const limb *m, size_t mrows,
+                size_t mw, int arg) {
+  for (size_t i = 0; i < count; i++) {
+    const limb *mi = m + (mrows == 1 ? 0 : i) * mw;
+    if (!less_than(a + i * aw, aw, mi, mw))
+      return call.fail(MPB_EVAL, arg, (int64_t)i, "value >= modulus");
+  }
+  return MPB_OK;
+}
+
+int check_rsa_keys(Call &call, const limb *n, const limb *p, const limb *q, const limb *dp,
+                   const limb *dq, const limb *qinv, size_t width, size_t hw, size_t rows) {
+  // temporaries: product (2*hw), q*qinv (2*hw), remainder (hw), mul scratch, div scratch
+  size_t mi = mpn::mul_itch(hw, hw);
+  size_t di = mpn::tdiv_qr_itch(2 * hw, hw);
+  std::vector<limb> tmp;
+  try {
+    tmp.resize(6 * hw + 2 + mi + di + width);
+  } catch (...) {
+    return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory while validating");
+  }
+  limb *prod = tmp.data(), *rem = prod + 2 * hw + 1, *qq = rem + hw + 1, *ms = qq + 2 * hw;
+  limb *ds = ms + mi;
+  for (size_t i = 0; i < rows; i++) {
+    const limb *ni = n + i * width, *pi = p + i * hw, *qi = q + i * hw;
+    const limb *dpi = dp + i * hw, *dqi = dq + i * hw, *qv = qinv + i * hw;
+    size_t pn = mpn::normalized_size(pi, hw), qn = mpn::normalized_size(qi, hw);
+    if (pn == 0 || (pi[0] & 1) == 0 || (pn == 1 && pi[0] == 1))
+      return call.fail(MPB_EVAL, MPB_ARG_P, (int64_t)i, "p is not odd > 1");
+    if (qn == 0 || (qi[0] & 1) == 0 || (qn == 1 && qi[0] == 1))
+      return call.fail(MPB_EVAL, MPB_ARG_Q, (int64_t)i, "q is not odd > 1");
+    // n == p*q
+    if (pn >= qn) mpn::mul(prod, pi, pn, qi, qn, ms);
+    else mpn::mul(prod, qi, qn, pi, pn, ms);
+    if (mpn::cmp2(prod, pn + qn, ni, width) != 0)
+      return call.fail(MPB_EVAL, MPB_ARG_M, (int64_t)i, "n != p*q");
+    if (!less_than(dpi, hw, pi, pn)) return call.fail(MPB_EVAL, MPB_ARG_DP, (int64_t)i, "dp >= p");
+    if (!less_than(dqi, hw, qi, qn)) return call.fail(MPB_EVAL, MPB_ARG_DQ, (int64_t)i, "dq >= q");
+    if (!less_than(qv, hw, pi, pn)) return call.fail(MPB_EVAL, MPB_ARG_QINV, (int64_t)i, "qinv >= p");
+    // qinv*q mod p == 1
+    size_t vn = mpn::normalized_size(qv, hw);
+    if (vn == 0) return call.fail(MPB_EVAL, MPB_ARG_QINV, (int64_t)i, "qinv is zero");
+    if (vn >= qn) mpn::mul(qq, qv, vn, qi, qn, ms);
+    else mpn::mul(qq, qi, qn, qv, vn, ms);
+    size_t qqn = mpn::normalized_size(qq, vn + qn);
+    bool one;
+    if (qqn < pn) {
+      one = (qqn == 1 && qq[0] == 1);
+    } else {
+      mpn::tdiv_qr(nullptr, rem, qq, qqn, pi, pn, ds);
+      one = mpn::normalized_size(rem, pn) == 1 && rem[0] == 1;
+    }
+    if (!one) return call.fail(MPB_EVAL, MPB_ARG_QINV, (int64_t)i, "qinv*q != 1 mod p");
+  }
+  return MPB_OK;
+}
+
+int check_dh_peer(Call &call, const limb *peer, const limb *p, size_t width, size_t count) {
+  std::vector<limb> pm2(width);
+  mpn::sub_1(pm2.data(), p, width, 2);  // p > 3 checked by the caller
+  for (size_t i = 0; i < count; i++) {
+    const limb *x = peer + i * width;
+    size_t xn = mpn::normalized_size(x, width);
+    if (xn == 0 || (xn == 1 && x[0] < 2))
+      return call.fail(MPB_EVAL, MPB_ARG_A, (int64_t)i, "peer value < 2");
+    if (mpn::cmp(x, pm2.data(), width) > 0)
+      return call.fail(MPB_EVAL, MPB_ARG_A, (int64_t)i, "peer value > p-2");
+  }
+  return MPB_OK;
+}
+
+} // namespace batch
+} // namespace mpb

@@ -1,0 +1,99 @@
+// mp_exptmod / mp_exptmod_ct: the mp_int front ends of the mpn exponentiations
+// (cpu/mpn/powm/powm_mont.cpp, cpu/mpn/powm/powm_ct.cpp; an even modulus is split as 2^s * q, cpu/mpn/powm/powm_split.cpp). One scratch block per call
+// holds the modulus context, the reduced base, the result and the powm scratch; the output is
+// written only at the end, so every aliasing of d with a, b, c works and d is untouched on error.
+#include "bn/bn_internal.h"
+#include "bn/bn_ops.h"
+#include "mpn/powm/powm.h"
+
+using namespace mpb;
+using mpn::limb;
+
+namespace {
+
+// bres[0..n) = |a| mod c, negated mod c when a < 0. Needs tdiv_qr_itch(max(a.used, n), n) scratch.
+void reduce_base(limb *bres, const mp_int *a, const mp_int *c, limb *sc) {
+  const size_t n = (size_t)c->used, an = (size_t)a->used;
+  if (an > n || (an == n && mpn::cmp(a->dp, c->dp, n) >= 0)) {
+    mpn::tdiv_qr(nullptr, bres, a->dp, an, c->dp, n, sc);
+  } else {
+    mpn::copy(bres, a->dp, an);
+    mpn::zero(bres + an, n - an);
+  }
+  if (a->sign == MP_NEG && mpn::normalized_size(bres, n) != 0) mpn::sub_n(bres, c->dp, bres, n);
+}
+
+int exptmod_pos(const mp_int *a, const mp_int *b, const mp_int *c, mp_int *d) {
+  const size_t n = (size_t)c->used, an = (size_t)a->used;
+  const size_t en = (size_t)b->used;
+  const bool odd = c->dp[0] & 1;
+  const size_t dn = an > n ? an : n;
+  const size_t red = mpn::tdiv_qr_itch(dn, n);
+  const size_t ctxs = odd ? mpn::mont_ctx_itch(n) : mpn::split_ctx_itch(n);
+  const size_t pws = odd ? mpn::powm_itch(n, en) : mpn::powm_split_itch(n, en);
+  ScratchLimbs<512> s(2 * n + ctxs + (red > pws ? red : pws));
+  if (!s.ok()) return MP_MEM;
+  limb *bres = s.get(), *res = bres + n, *store = res + n, *sc = store + ctxs;
+  reduce_base(bres, a, c, sc);
+  if (odd) {
+    mpn::MontCtx ctx;
+    mpn::mont_ctx_init(ctx, c->dp, n, store);
+    mpn::powm(res, bres, b->dp, en, ctx, sc);
+  } else {
+    mpn::SplitCtx ctx;  // m = 2^s * q: Montgomery on q, short products mod 2^s, CRT
+    mpn::split_ctx_init(ctx, c->dp, n, store);
+    mpn::powm_split(res, bres, b->dp, en, ctx, sc);
+  }
+  int e = bn::ensure(d, n);
+  if (e != MP_OKAY) return e;
+  bn::set_limbs(d, res, n, MP_ZPOS);
+  return MP_OKAY;
+}
+
+} // namespace
+
+extern "C" {
+
+MPB_API int mpb_mp_exptmod(const mp_int *a, const mp_int *b, const mp_int *c, mp_int *d) {
+  if (!a || !b || !c || !d) return MP_VAL;
+  if (c->used == 0 || c->sign == MP_NEG) return MP_VAL;
+  if (b->sign == MP_NEG) {
+    bn::Temp inv, eb;
+    if (!inv.ok() || !eb.ok()) return MP_MEM;
+    int e = mpb_mp_invmod(a, c, &inv);
+    if (e != MP_OKAY) return e;
+    e = mpb_mp_abs(b, &eb);
+    if (e != MP_OKAY) return e;
+    return exptmod_pos(&inv, &eb, c, d);
+  }
+  return exptmod_pos(a, b, c, d);
+}
+
+MPB_API int mpb_mp_exptmod_ct(const mp_int *a, const mp_int *b, const mp_int *c, mp_int *d) {
+  if (!a || !b || !c || !d) return MP_VAL;
+  if (c->used == 0 || c->sign == MP_NEG || !(c->dp[0] & 1) || (c->used == 1 && c->dp[0] == 1))
+    return MP_VAL;
+  if (b->sign == MP_NEG) return MP_VAL;
+  const size_t n = (size_t)c->used, an = (size_t)a->used;
+  const size_t en = (size_t)b->used > n ? (size_t)b->used : n;  // at least the modulus length
+  const size_t dn = an > n ? an : n;
+  const size_t red = mpn::tdiv_qr_itch(dn, n);
+  const size_t ctxs = mpn::mont_ctx_itch(n);
+  const size_t pws = mpn::powm_ct_itch(n);
+  const size_t total = 2 * n + en + ctxs + (red > pws ? red : pws);
+  ScratchLimbs<512> s(total);
+  if (!s.ok()) return MP_MEM;
+  limb *bres = s.get(), *res = bres + n, *ep = res + n, *store = ep + en, *sc = store + ctxs;
+  mpn::copy(ep, b->dp, (size_t)b->used);
+  mpn::zero(ep + b->used, en - (size_t)b->used);
+  reduce_base(bres, a, c, sc);
+  mpn::MontCtx ctx;
+  mpn::mont_ctx_init(ctx, c->dp, n, store);
+  mpn::powm_ct(res, bres, ep, en, ctx, sc);
+  int e = bn::ensure(d, n);
+  if (e == MP_OKAY) bn::set_limbs(d, res, n, MP_ZPOS);
+  s.wipe();
+  return e;
+}
+
+} // extern "C"

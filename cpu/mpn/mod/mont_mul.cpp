@@ -1,0 +1,118 @@
+// Montgomery multiplication.
+//  - mont_mul: fused CIOS (coarsely integrated operand scanning, Koc-Acar-Kaliski 1996):
+//    for each limb b[i]: t += a*b[i]; q = t[0]*minv; t += q*m; t >>= 64. The running t lives
+//    in a sliding window of the scratch block, so no shift is ever copied. The x86-64 kernel
+//    runs both rows with MULX + ADCX/ADOX (cpu/mpn/x86_64/redc_row_adx.h), picked at run time.
+//  - mont_sqr / mont_mul_redc: a full product by mpn::sqr / mpn::mul_n, then REDC. The
+//    squaring computes only the triangle of cross products (n^2/2) + the diagonal, so a
+//    Montgomery squaring costs about 1.5 n^2 limb products against 2 n^2 for CIOS.
+#include "core/cpu_features.h"
+#include "mpn/x86_64/redc_row_adx.h"
+#include "mpn/powm/powm.h"
+
+namespace mpb {
+namespace mpn {
+
+size_t mont_mul_itch(size_t n) { return 2 * n + 2; }
+
+size_t mont_sqr_itch(size_t n) {
+  size_t a = sqr_itch(n), b = mul_n_itch(n);
+  size_t s = 2 * n + (a > b ? a : b);
+  return s > 2 * n + 2 ? s : 2 * n + 2;
+}
+
+// t (window of n+1 limbs, t[n] the top) accumulates; after row i the window moves up one limb.
+void mont_mul_portable(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch) {
+  const size_t n = ctx.n;
+  const limb *m = ctx.m;
+  zero(scratch, n + 1);
+  for (size_t i = 0; i < n; i++) {
+    limb *t = scratch + i;
+    limb c = addmul_1(t, ap, n, bp[i]);
+    limb s = t[n] + c;
+    limb top = s < c;
+    limb q = t[0] * ctx.minv;
+    c = addmul_1(t, m, n, q);
+    t[n] = s + c;
+    top += t[n] < c;
+    t[n + 1] = top;  // t[0] is 0 now: the window moves to t + 1
+  }
+  limb *t = scratch + n;  // n+1 limbs, value < R + m
+  cnd_sub_n(t[n], rp, t, m, n);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("bmi2,adx"))) static void mont_mul_adx(limb *rp, const limb *ap,
+                                                             const limb *bp, const MontCtx &ctx,
+                                                             limb *scratch) {
+  const size_t n = ctx.n;
+  const limb *m = ctx.m;
+  zero(scratch, n + 1);
+  for (size_t i = 0; i < n; i++) {
+    limb *t = scratch + i;
+    limb c = addmul_row_adx(t, ap, n, bp[i]);
+    limb s = t[n] + c;
+    limb top = s < c;
+    limb q = t[0] * ctx.minv;
+    c = addmul_row_adx(t, m, n, q);
+    t[n] = s + c;
+    top += t[n] < c;
+    t[n + 1] = top;
+  }
+  limb *t = scratch + n;
+  cnd_sub_n(t[n], rp, t, m, n);
+}
+#endif
+
+void mont_mul(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (cpu::has_mulx_adx()) {
+    mont_mul_adx(rp, ap, bp, ctx, scratch);
+    return;
+  }
+#endif
+  mont_mul_portable(rp, ap, bp, ctx, scratch);
+}
+
+void mont_sqr(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch) {
+  const size_t n = ctx.n;
+  limb *t = scratch;  // 2n
+  sqr(t, ap, n, scratch + 2 * n);
+  mont_redc(rp, t, ctx);
+}
+
+void mont_sqr_ct(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch) {
+  limb *t = scratch;  // 2n
+  sqr_basecase(t, ap, ctx.n);
+  mont_redc(rp, t, ctx);
+}
+
+void mont_mul_redc(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch) {
+  const size_t n = ctx.n;
+  limb *t = scratch;
+  mul_n(t, ap, bp, n, scratch + 2 * n);
+  mont_redc(rp, t, ctx);
+}
+
+void mont_to(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch) {
+  mont_mul(rp, ap, ctx.r2, ctx, scratch);
+}
+
+void mont_canon(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch) {
+  limb borrow = sub_n(scratch, ap, ctx.m, ctx.n);  // ap >= m  <=>  no borrow
+  cnd_sub_n(borrow ^ 1, rp, ap, ctx.m, ctx.n);
+}
+
+void mont_from(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch) {
+  const size_t n = ctx.n;
+  limb *t = scratch;  // 2n
+  copy(t, ap, n);
+  zero(t + n, n);
+  limb cy = redc_1(rp, t, ctx.m, n, ctx.minv);  // (a + q m)/R <= m: no carry
+  (void)cy;
+  MPB_ASSERT(cy == 0);
+  mont_canon(rp, rp, ctx, t);
+}
+
+} // namespace mpn
+} // namespace mpb

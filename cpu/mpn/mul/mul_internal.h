@@ -1,0 +1,64 @@
+// cpu/mpn/mul/mul_internal.h: internal kernels of the multiplication layer (not part of mpn.h's
+// public contract): the portable and the MULX/ADX variants of the single-limb products,
+// the fixed-size Comba kernels and the Karatsuba recursion entry points.
+#pragma once
+#include "core/cpu_features.h"
+#include "mpn/mpn.h"
+
+#if defined(__x86_64__) && !defined(MPB_NO_ASM)
+#define MPB_HAVE_ADX_ASM 1
+#endif
+
+namespace mpb {
+namespace mpn {
+namespace kern {
+
+// Portable C (unsigned __int128) versions; same contracts as mpn::mul_1 etc.
+limb mul_1_portable(limb *rp, const limb *ap, size_t n, limb b);
+limb addmul_1_portable(limb *rp, const limb *ap, size_t n, limb b);
+limb submul_1_portable(limb *rp, const limb *ap, size_t n, limb b);
+
+#ifdef MPB_HAVE_ADX_ASM
+// x86-64 MULX/ADCX/ADOX versions (cpu/mpn/x86_64/mul_1_adx.cpp). Only call them when
+// cpu::has_mulx_adx() is true.
+limb mul_1_adx(limb *rp, const limb *ap, size_t n, limb b);
+limb addmul_1_adx(limb *rp, const limb *ap, size_t n, limb b);
+limb submul_1_adx(limb *rp, const limb *ap, size_t n, limb b);
+// Fully unrolled MULX/ADX n x n kernels (mul_fixed_adx.cpp, generated at build time by
+// cpu/mpn/x86_64/mul_fixed_adx_gen.py), 1 <= n <= 8.
+constexpr size_t FIXED_ADX_MAX = 8;
+void mul_fixed_adx(limb *rp, const limb *ap, const limb *bp, size_t n);
+// an x bn for 1 <= bn <= an <= 8 (same file).
+void mul_fixed_adx_unbal(limb *rp, const limb *ap, size_t an, const limb *bp, size_t bn);
+void sqr_fixed_adx(limb *rp, const limb *ap, size_t n);
+// Fully unrolled product-scanning kernels (same file), COMBA_ADX_MIN <= n <= COMBA_ADX_MAX.
+// They use MULX (BMI2) only; they are gated with the ADX kernels.
+constexpr size_t COMBA_ADX_MIN = 9, COMBA_ADX_MAX = 16, SQR_COMBA_ADX_MAX = 24;
+void mul_comba_adx(limb *rp, const limb *ap, const limb *bp, size_t n);
+void sqr_comba_adx(limb *rp, const limb *ap, size_t n);  // 9 <= n <= SQR_COMBA_ADX_MAX
+#endif
+
+// True when the MULX/ADX kernels are in use (compiled in, supported, not forced off).
+inline bool use_adx() {
+#ifdef MPB_HAVE_ADX_ASM
+  return cpu::has_mulx_adx();
+#else
+  return false;
+#endif
+}
+
+// Fully unrolled delayed-carry Comba kernels exist for 1 <= n <= COMBA_FIXED_MAX.
+constexpr size_t COMBA_FIXED_MAX = 16;
+void mul_comba_fixed(limb *rp, const limb *ap, const limb *bp, size_t n);  // n <= COMBA_FIXED_MAX
+void sqr_comba_fixed(limb *rp, const limb *ap, size_t n);                  // n <= COMBA_FIXED_MAX
+// The generic-loop delayed-carry Comba (any n >= 1), also used by the tests directly.
+void mul_comba_loop(limb *rp, const limb *ap, const limb *bp, size_t n);
+void sqr_comba_loop(limb *rp, const limb *ap, size_t n);
+
+// Below-Karatsuba dispatch for the recursion (comba or basecase by the runtime params).
+void mul_n_small(limb *rp, const limb *ap, const limb *bp, size_t n);
+void sqr_small(limb *rp, const limb *ap, size_t n);
+
+} // namespace kern
+} // namespace mpn
+} // namespace mpb

@@ -1,0 +1,79 @@
+// Karatsuba multiplication, n x n limbs, recursive, with caller-provided scratch.
+//
+// Split at l = ceil(n/2): a = a0 + a1 X, b = b0 + b1 X, X = 2^(64 l), a1/b1 have h = n - l
+// limbs (h = l or l - 1).  Subtractive form:
+//     z0 = a0 b0,  z2 = a1 b1,  zm = |a0 - a1| |b0 - b1|
+//     a b = z0 + (z0 + z2 - s zm) X + z2 X^2,   s = sign(a0 - a1) * sign(b0 - b1).
+// z0 and z2 go straight into rp (they do not overlap), |a0-a1|, |b0-b1| and zm live in the
+// scratch, the recursion uses the scratch after them.  Scratch: 4l + itch(l) limbs.
+#include "mpn/mul/mul_internal.h"
+#include "mpn/tuning.h"
+
+namespace mpb {
+namespace mpn {
+
+size_t mul_karatsuba_itch(size_t n) {
+  if (n <= 1) return 0;
+  size_t l = (n + 1) / 2;
+  return 4 * l + mul_karatsuba_itch(l);
+}
+
+namespace {
+// |x - y| where x has l limbs and y has h <= l limbs; returns 1 when x < y.
+int abs_diff(limb *rp, const limb *xp, const limb *yp, size_t l, size_t h) {
+  if (h < l) {
+    // x - y is negative only if x's top (l - h) limbs are zero and x_low < y
+    if (normalized_size(xp + h, l - h) == 0 && cmp(xp, yp, h) < 0) {
+      sub_n(rp, yp, xp, h);
+      zero(rp + h, l - h);
+      return 1;
+    }
+    limb bw = sub_n(rp, xp, yp, h);
+    sub_1(rp + h, xp + h, l - h, bw);
+    return 0;
+  }
+  return sub_abs_n(rp, xp, yp, l);
+}
+
+void mul_n_rec(limb *rp, const limb *ap, const limb *bp, size_t n, limb *scratch) {
+  if ((int)n < tuning::params().mul_karatsuba)
+    kern::mul_n_small(rp, ap, bp, n);
+  else
+    mul_karatsuba(rp, ap, bp, n, scratch);
+}
+} // namespace
+
+void mul_karatsuba(limb *rp, const limb *ap, const limb *bp, size_t n, limb *scratch) {
+  MPB_ASSERT(n >= 1);
+  MPB_ASSERT(!overlap(rp, 2 * n, ap, n) && !overlap(rp, 2 * n, bp, n));
+  if (n == 1) {
+    rp[0] = 0;
+    rp[1] = 0;
+    rp[1] = addmul_1(rp, ap, 1, bp[0]);
+    return;
+  }
+  const size_t l = (n + 1) / 2, h = n - l;
+  limb *da = scratch, *db = scratch + l, *zm = scratch + 2 * l, *next = scratch + 4 * l;
+
+  int sa = abs_diff(da, ap, ap + l, l, h);
+  int sb = abs_diff(db, bp, bp + l, l, h);
+  mul_n_rec(zm, da, db, l, next);             // zm: 2l limbs
+  mul_n_rec(rp, ap, bp, l, next);             // z0 -> rp[0 .. 2l)
+  mul_n_rec(rp + 2 * l, ap + l, bp + l, h, next);  // z2 -> rp[2l .. 2n)
+
+  // t = z0 + z2 -/+ zm, 2l limbs + a small signed top word, computed in zm.
+  long top;
+  if (sa == sb) {
+    top = -(long)sub_n(zm, rp, zm, 2 * l);               // z0 - zm
+  } else {
+    top = (long)add_n(zm, zm, rp, 2 * l);                // z0 + zm
+  }
+  top += (long)add(zm, zm, 2 * l, rp + 2 * l, 2 * h);    // + z2
+  // rp[l ..) += t
+  limb cy = add_n(rp + l, rp + l, zm, 2 * l);
+  MPB_ASSERT(top + (long)cy >= 0);
+  if (2 * n > 3 * l) add_1(rp + 3 * l, rp + 3 * l, 2 * n - 3 * l, (limb)(top + (long)cy));
+}
+
+} // namespace mpn
+} // namespace mpb

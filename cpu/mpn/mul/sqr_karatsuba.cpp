@@ -1,0 +1,65 @@
+// Karatsuba squaring: a^2 = z0 + (z0 + z2 - zm) X + z2 X^2 with z0 = a0^2, z2 = a1^2,
+// zm = (a0 - a1)^2 (always subtracted).  Same split and scratch layout as mul_karatsuba
+// (|a0 - a1| in l limbs, zm in 2l, recursion after): 3l + itch(l) limbs; we reserve 4l to
+// share the bound with the multiplication.
+#include "mpn/mul/mul_internal.h"
+#include "mpn/tuning.h"
+
+namespace mpb {
+namespace mpn {
+
+size_t sqr_karatsuba_itch(size_t n) {
+  if (n <= 1) return 0;
+  size_t l = (n + 1) / 2;
+  return 4 * l + sqr_karatsuba_itch(l);
+}
+
+namespace {
+void abs_diff(limb *rp, const limb *xp, const limb *yp, size_t l, size_t h) {
+  if (h < l) {
+    if (normalized_size(xp + h, l - h) == 0 && cmp(xp, yp, h) < 0) {
+      sub_n(rp, yp, xp, h);
+      zero(rp + h, l - h);
+      return;
+    }
+    limb bw = sub_n(rp, xp, yp, h);
+    sub_1(rp + h, xp + h, l - h, bw);
+    return;
+  }
+  sub_abs_n(rp, xp, yp, l);
+}
+
+void sqr_rec(limb *rp, const limb *ap, size_t n, limb *scratch) {
+  if ((int)n < tuning::params().sqr_karatsuba)
+    kern::sqr_small(rp, ap, n);
+  else
+    sqr_karatsuba(rp, ap, n, scratch);
+}
+} // namespace
+
+void sqr_karatsuba(limb *rp, const limb *ap, size_t n, limb *scratch) {
+  MPB_ASSERT(n >= 1);
+  MPB_ASSERT(!overlap(rp, 2 * n, ap, n));
+  if (n == 1) {
+    limb lo, hi = detail::mul_wide(ap[0], ap[0], &lo);
+    rp[0] = lo;
+    rp[1] = hi;
+    return;
+  }
+  const size_t l = (n + 1) / 2, h = n - l;
+  limb *da = scratch, *zm = scratch + 2 * l, *next = scratch + 4 * l;
+
+  abs_diff(da, ap, ap + l, l, h);
+  sqr_rec(zm, da, l, next);
+  sqr_rec(rp, ap, l, next);
+  sqr_rec(rp + 2 * l, ap + l, h, next);
+
+  long top = -(long)sub_n(zm, rp, zm, 2 * l);           // z0 - zm
+  top += (long)add(zm, zm, 2 * l, rp + 2 * l, 2 * h);   // + z2
+  limb cy = add_n(rp + l, rp + l, zm, 2 * l);
+  MPB_ASSERT(top + (long)cy >= 0);
+  if (2 * n > 3 * l) add_1(rp + 3 * l, rp + 3 * l, 2 * n - 3 * l, (limb)(top + (long)cy));
+}
+
+} // namespace mpn
+} // namespace mpb

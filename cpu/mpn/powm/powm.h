@@ -1,0 +1,206 @@
+// cpu/mpn/powm/powm.h: modular reduction and exponentiation on raw limb arrays (namespace mpb::mpn).
+//
+// Montgomery (odd moduli) and Barrett (any modulus) contexts that are set up ONCE per modulus
+// and then shared, read-only, by any number of exponentiations (one per batch item, one per
+// thread): nothing declared here allocates, every temporary comes from caller scratch whose
+// size the matching `_itch` function gives.
+//
+// Typical batch use (OpenMP backend):
+//
+//   // once per modulus m (n limbs, odd, m[n-1] != 0):
+//   std::vector<limb> store(mpn::mont_ctx_itch(n));
+//   mpn::MontCtx ctx;
+//   mpn::mont_ctx_init(ctx, m, n, store.data());          // ctx points into store
+//   // per thread:
+//   std::vector<limb> scratch(mpn::powm_itch(n, en_max));
+//   // per item (no allocation):
+//   mpn::powm(r_i, b_i, e_i, en_i, ctx, scratch.data());      // variable time
+//   mpn::powm_ct(r_i, b_i, e_i, en_i, ctx, scratch.data());   // constant time (secret e)
+//
+// Representation: Montgomery residues are n-limb values x*R mod m with R = 2^(64n). Inside
+// the exponentiation they are kept "almost reduced" (any value < R, congruent mod m); the
+// public powm/powm_ct/mont_from results are fully reduced into [0, m).
+//
+// Unless stated otherwise outputs may not overlap inputs or scratch.
+#pragma once
+#include "mpn/mpn.h"
+
+namespace mpb {
+namespace mpn {
+
+// ================================ Montgomery =============================================
+
+// A Montgomery context for an odd modulus m of n >= 1 limbs (m[n-1] != 0, m > 1 not required:
+// m == 1 works and gives 0 everywhere). All pointers refer into the caller's storage block.
+struct MontCtx {
+  const limb *m = nullptr;   // the modulus (a copy inside the storage block), n limbs
+  size_t n = 0;              // limbs of m
+  limb minv = 0;             // -m^-1 mod 2^64
+  const limb *r2 = nullptr;  // R^2 mod m, n limbs (to convert into the Montgomery domain)
+  const limb *one = nullptr; // R mod m, n limbs (1 in the Montgomery domain)
+};
+
+// Limbs of the storage block mont_ctx_init needs: 3n limbs are kept by the context (it must
+// outlive every use of ctx), the rest is temporary space used during init only.
+size_t mont_ctx_itch(size_t n);
+// cpu/mpn/mod/mont_ctx_init.cpp. Sets up ctx for m (n limbs, m odd, m[n-1] != 0); copies m.
+// storage: mont_ctx_itch(n) limbs, must not overlap m.
+void mont_ctx_init(MontCtx &ctx, const limb *m, size_t n, limb *storage);
+
+// cpu/mpn/mod/mont_ctx_init.cpp: Montgomery reduction (REDC) of a 2n-limb value, word by word.
+// rp[0..n) + 2^(64n)*carry = (tp + q*m) / R for the q that clears the low n limbs; tp[0..2n)
+// is destroyed. Returns the carry (0 or 1). rp may equal tp + n. Portable C or an x86-64
+// MULX/ADCX/ADOX kernel picked at run time (cpu::has_mulx_adx()).
+limb redc_1(limb *rp, limb *tp, const limb *m, size_t n, limb minv);
+limb redc_1_portable(limb *rp, limb *tp, const limb *m, size_t n, limb minv);
+// redc_1 followed by a masked (constant-time) subtraction of m when the carry is set: for any
+// tp < R^2 (e.g. a product of two almost-reduced values) rp < R and rp == tp/R (mod m).
+// For tp < R*m additionally rp < 2m (so mont_canon gives the canonical residue).
+void mont_redc(limb *rp, limb *tp, const MontCtx &ctx);
+
+// cpu/mpn/mod/mont_mul.cpp: fused Montgomery multiplication (CIOS), rp = a*b/R (mod m), almost
+// reduced (rp < R) for any a, b < R. Constant time (no data-dependent branch or index).
+// rp may equal ap and/or bp. scratch: mont_mul_itch(n) limbs.
+size_t mont_mul_itch(size_t n);
+void mont_mul(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch);
+void mont_mul_portable(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch);
+// Montgomery squaring: mpn::sqr (triangle + diagonal) + REDC, rp = a^2/R (mod m), rp < R.
+// rp may equal ap. scratch: mont_sqr_itch(n) limbs.
+size_t mont_sqr_itch(size_t n);
+void mont_sqr(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch);
+// Same with the schoolbook squaring mpn::sqr_basecase, whose control flow and memory accesses
+// depend only on n (mpn::sqr may switch to Karatsuba, which branches on the data): used by
+// powm_ct. rp may equal ap. scratch: mont_sqr_itch(n) limbs.
+void mont_sqr_ct(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch);
+// Multiplication by product + REDC (mpn::mul_n + redc): rp = a*b/R (mod m), rp < R.
+// rp may equal ap and/or bp. scratch: mont_sqr_itch(n) limbs (the same size).
+void mont_mul_redc(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch);
+
+// Into / out of the Montgomery domain. ap: n limbs, any value < R. rp may equal ap.
+// mont_to: rp = a*R mod m (almost reduced, < R). mont_from: rp = a/R mod m, fully reduced.
+void mont_to(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch);   // scratch: mont_sqr_itch(n)
+void mont_from(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch); // scratch: mont_sqr_itch(n)
+// Constant-time full reduction: rp = ap mod m for an n-limb ap < 2m ("subtract m if ap >= m",
+// with masks). rp may equal ap. scratch: n limbs.
+void mont_canon(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch);
+
+// ============================ exponentiation (odd m) =====================================
+
+// Sliding-window width used for an exponent of `ebits` bits (1..7).
+unsigned powm_window(size_t ebits);
+// Scratch limbs for powm with an exponent of at most en limbs (the table of 2^(w-1) powers,
+// w = powm_window(64*en), plus temporaries).
+size_t powm_itch(size_t n, size_t en);
+// cpu/mpn/powm/powm_mont.cpp: rp = b^e mod m, fully reduced (0 <= rp < m). Variable time.
+//   bp: n limbs, any value (b < R; b >= m is fine). ep: en >= 0 limbs (leading zero limbs
+//   allowed; e == 0 or en == 0 gives 1 mod m). rp: n limbs, may equal bp (not ep).
+//   scratch: powm_itch(n, en) limbs.
+void powm(limb *rp, const limb *bp, const limb *ep, size_t en, const MontCtx &ctx, limb *scratch);
+
+// Scratch for powm_ct: 32 table entries of n limbs plus temporaries (independent of en).
+size_t powm_ct_itch(size_t n);
+// cpu/mpn/powm/powm_ct.cpp: constant-time rp = b^e mod m (fully reduced). The exponent is processed as
+// exactly 64*en bits in fixed 5-bit windows (pass en >= n limbs, zero-padded, so that only the
+// modulus size is revealed); table lookups read every entry with masks; no branch or memory
+// index depends on b or e (squarings by mont_sqr_ct, multiplications by the CIOS mont_mul). Same argument rules as powm; scratch: powm_ct_itch(n) limbs.
+void powm_ct(limb *rp, const limb *bp, const limb *ep, size_t en, const MontCtx &ctx, limb *scratch);
+
+// ================= exponentiation modulo 2^s and the even-modulus split ===================
+// Values modulo 2^s (s >= 1) have sn = ceil(s/64) limbs.
+
+// cpu/mpn/powm/powm_2k.cpp: the exponent cut to s+1 bits, e' = (e mod 2^s) + 2^s*[e >= 2^s], which
+// gives b^e' = b^e (mod 2^s) for EVERY b (odd b: the group order divides 2^s; even b: b^k = 0
+// for all k >= s). rp: pow2_exp_limbs(s) = s/64 + 1 limbs. Branch free (constant time).
+size_t pow2_exp_limbs(size_t s);
+void pow2_exp_reduce(limb *rp, const limb *ep, size_t en, size_t s);
+// cpu/mpn/powm/powm_2k.cpp: rp = b^e mod 2^s, variable time (sliding windows over e', short products,
+// no reduction). bp: sn limbs (bits from s up are ignored); ep: en >= 0 limbs (e = 0 gives 1).
+// rp: sn limbs, fully reduced, may equal bp (not ep). scratch: powm_2k_itch(s) limbs.
+size_t powm_2k_itch(size_t s);
+void powm_2k(limb *rp, const limb *bp, const limb *ep, size_t en, size_t s, limb *scratch);
+// cpu/mpn/powm/powm_2k_ct.cpp: the same in constant time: fixed 5-bit windows over all
+// 64*pow2_exp_limbs(s) bits of e', masked table reads, no branch or index on b or e
+// (only s and en are revealed). scratch: powm_2k_ct_itch(s) limbs, wiped.
+size_t powm_2k_ct_itch(size_t s);
+void powm_2k_ct(limb *rp, const limb *bp, const limb *ep, size_t en, size_t s, limb *scratch);
+// cpu/mpn/mod/binvert_2k.cpp: rp = q^-1 mod 2^s (sn limbs) for an odd q of qn >= 1 limbs, Newton
+// iteration on short products. rp does not overlap qp. scratch: binvert_2k_itch(s) limbs.
+size_t binvert_2k_itch(size_t s);
+void binvert_2k(limb *rp, const limb *qp, size_t qn, size_t s, limb *scratch);
+
+// cpu/mpn/powm/powm_split.cpp: an even modulus m = 2^s * q (q odd) of mn limbs (m[mn-1] != 0, m > 1).
+// All pointers refer into the caller's storage block (split_ctx_itch(mn) limbs, must outlive
+// the context, must not overlap m).
+struct SplitCtx {
+  size_t mn = 0;              // limbs of m
+  size_t s = 0;               // trailing zero bits of m (>= 1)
+  size_t sn = 0;              // ceil(s/64)
+  const limb *q = nullptr;    // the odd part, qn limbs, normalized
+  size_t qn = 0;
+  bool q_one = false;         // q == 1 (m is a power of two): no odd part
+  MontCtx mc;                 // Montgomery context of q (unset when q_one)
+  const limb *qinv = nullptr; // q^-1 mod 2^s, sn limbs
+  const limb *rl = nullptr;   // R^(L+1) mod q, R = 2^(64 qn): for split_reduce_base
+  size_t L = 0;               // qn-limb chunks covering mn limbs
+};
+size_t split_ctx_itch(size_t mn);
+void split_ctx_init(SplitCtx &ctx, const limb *m, size_t mn, limb *storage);
+// rp (qn limbs) = b mod q, fully reduced, for b of mn limbs (any value < 2^(64 mn)); constant
+// time (Montgomery reductions of the qn-limb chunks, no division). Not for q_one.
+// scratch: split_reduce_base_itch(mn) limbs.
+size_t split_reduce_base_itch(size_t mn);
+void split_reduce_base(limb *rp, const limb *bp, const SplitCtx &ctx, limb *scratch);
+// CRT: rp (mn limbs) = x1 + q*(((x2 - x1) * q^-1) mod 2^s), the x < m with x = x1 (mod q) and
+// x = x2 (mod 2^s). x1: qn limbs < q (ignored when q_one); x2: sn limbs < 2^s. Constant time
+// (fixed operand lengths: schoolbook and short products, masked top limb). rp overlaps
+// neither input nor scratch. scratch: split_crt_itch(mn) limbs.
+size_t split_crt_itch(size_t mn);
+void split_crt(limb *rp, const limb *x1, const limb *x2, const SplitCtx &ctx, limb *scratch);
+// One whole exponentiation rp = b^e mod m (mn limbs, fully reduced) for b < 2^(64 mn):
+// powm_2k + split_reduce_base + powm on q + split_crt (powm_split, variable time), or the
+// constant-time counterparts (powm_split_ct: powm_2k_ct, powm_ct, scratch wiped). rp may
+// equal bp (not ep). scratch: powm_split_itch(mn, en) / powm_split_ct_itch(mn) limbs.
+size_t powm_split_itch(size_t mn, size_t en);
+void powm_split(limb *rp, const limb *bp, const limb *ep, size_t en, const SplitCtx &ctx, limb *scratch);
+size_t powm_split_ct_itch(size_t mn);
+void powm_split_ct(limb *rp, const limb *bp, const limb *ep, size_t en, const SplitCtx &ctx, limb *scratch);
+
+// ================================ Barrett ================================================
+
+// A Barrett context for any modulus m of n >= 1 limbs (m[n-1] != 0): mu = floor(B^(2n) / m),
+// B = 2^64, of mun (n+1, or n+2 when m is a power of B) limbs.
+struct BarrettCtx {
+  const limb *m = nullptr;   // copy of m, n limbs
+  size_t n = 0;
+  const limb *mu = nullptr;  // mun limbs
+  size_t mun = 0;
+};
+// Storage for barrett_ctx_init: kept part 2n+3 limbs, plus temporaries during init.
+size_t barrett_ctx_itch(size_t n);
+// cpu/mpn/mod/barrett.cpp. storage: barrett_ctx_itch(n) limbs, must outlive ctx, not overlap m.
+void barrett_ctx_init(BarrettCtx &ctx, const limb *m, size_t n, limb *storage);
+// Scratch for barrett_reduce.
+size_t barrett_reduce_itch(size_t n);
+// rp[0..n) = xp mod m for any 2n-limb xp (HAC 14.42). Uses the seed's half-precision
+// products: only the top columns of q1*mu and the low n+1 limbs of q3*m are computed.
+// rp may not overlap xp. scratch: barrett_reduce_itch(n) limbs.
+void barrett_reduce(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *scratch);
+// Same result in constant time: the final corrections are three masked subtractions (r < 4m).
+void barrett_reduce_ct(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *scratch);
+
+// Scratch for powm_barrett with an exponent of at most en limbs.
+size_t powm_barrett_itch(size_t n, size_t en);
+// cpu/mpn/powm/powm_barrett.cpp: rp = b^e mod m for any m (intended for even m), fully reduced.
+// bp: n limbs, must be < m. Otherwise as powm.
+void powm_barrett(limb *rp, const limb *bp, const limb *ep, size_t en, const BarrettCtx &ctx,
+                  limb *scratch);
+// Scratch for powm_barrett_ct (independent of en).
+size_t powm_barrett_ct_itch(size_t n);
+// cpu/mpn/powm/powm_barrett_ct.cpp: constant-time rp = b^e mod m for any m > 1 (the even-modulus
+// counterpart of powm_ct): fixed 5-bit windows over exactly 64*en bits, masked table reads,
+// schoolbook products and squares (never Karatsuba), barrett_reduce_ct. bp < m (n limbs).
+void powm_barrett_ct(limb *rp, const limb *bp, const limb *ep, size_t en, const BarrettCtx &ctx,
+                     limb *scratch);
+
+} // namespace mpn
+} // namespace mpb

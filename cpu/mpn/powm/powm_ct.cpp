@@ -1,0 +1,35 @@
+// Constant-time Montgomery exponentiation for secret exponents: fixed 5-bit windows over
+// exactly 64*en exponent bits (top window first), 32-entry table b^0..b^31, each lookup
+// reads all 32 entries and keeps one with masks, every window does 5 squarings and one
+// multiplication (also by b^0 = R mod m), and all reductions subtract with masks.
+// Squarings: schoolbook sqr_basecase + REDC (mont_sqr_ct), never Karatsuba (data-dependent
+// |a0 - a1| branch); multiplications: the CIOS mont_mul.
+// Memory addresses and branches depend only on n and en.
+#include "mpn/powm/powm_ct_loop.h"
+
+namespace mpb {
+namespace mpn {
+
+size_t powm_ct_itch(size_t n) { return ct_loop::itch(n) + mont_sqr_itch(n); }
+
+namespace {
+// Montgomery domain; squarings by mont_sqr_ct (schoolbook + REDC, never Karatsuba).
+struct MontCtOps {
+  const MontCtx &ctx;
+  limb *ms;
+  void one(limb *x) { copy(x, ctx.one, ctx.n); }
+  void to(limb *x, const limb *b) { mont_to(x, b, ctx, ms); }
+  void mul(limb *r, const limb *a, const limb *b) { mont_mul(r, a, b, ctx, ms); }
+  void sqr(limb *r, const limb *a) { mont_sqr_ct(r, a, ctx, ms); }
+  void from(limb *r, const limb *x) { mont_from(r, x, ctx, ms); }
+};
+} // namespace
+
+void powm_ct(limb *rp, const limb *bp, const limb *ep, size_t en, const MontCtx &ctx, limb *scratch) {
+  MPB_ASSERT(!overlap(rp, ctx.n, ep, en));
+  MontCtOps op{ctx, scratch + ct_loop::itch(ctx.n)};
+  ct_loop::run(rp, bp, ep, en, ctx.n, op, scratch);
+}
+
+} // namespace mpn
+} // namespace mpb

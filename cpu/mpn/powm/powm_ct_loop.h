@@ -1,0 +1,70 @@
+// The constant-time fixed-window exponentiation loop shared by powm_ct (Montgomery, odd
+// moduli: cpu/mpn/powm/powm_ct.cpp) and powm_barrett_ct (Barrett, any modulus: cpu/mpn/powm/powm_barrett_ct.cpp).
+// Fixed CT_W-bit windows over exactly 64*en exponent bits (top window first), a table
+// b^0..b^(2^CT_W - 1) in the Ops' domain, every lookup reads all entries and keeps one with
+// masks, every window does CT_W squarings and one product (also by b^0). Branches and memory
+// indices depend only on n and en, provided the Ops are constant time.
+#pragma once
+#include "core/memory.h"
+#include "mpn/powm/powm.h"
+
+namespace mpb {
+namespace mpn {
+namespace ct_loop {
+
+constexpr unsigned CT_W = 5;
+constexpr size_t CT_T = (size_t)1 << CT_W;
+
+// dst = tab[idx] (idx < CT_T) reading every entry.
+inline void select(limb *dst, const limb *tab, size_t n, limb idx) {
+  zero(dst, n);
+  for (size_t k = 0; k < CT_T; k++) {
+    limb x = (limb)k ^ idx;
+    limb mask = (limb)0 - ((x - 1) >> 63);  // all ones iff x == 0 (x < 2^63)
+    const limb *e = tab + k * n;
+    for (size_t j = 0; j < n; j++) dst[j] |= e[j] & mask;
+  }
+}
+
+// the CT_W-bit window whose lowest bit is `lo` (bits past the end read as 0); the position
+// is public, only the value is secret.
+inline limb window_at(const limb *ep, size_t en, size_t lo) {
+  size_t li = lo / 64, sh = lo % 64;
+  limb v = ep[li] >> sh;
+  if (sh > 64 - CT_W && li + 1 < en) v |= ep[li + 1] << (64 - sh);
+  return v & (CT_T - 1);
+}
+
+// Table, accumulator and selection: CT_T*n + 2n limbs at the start of the scratch.
+inline size_t itch(size_t n) { return CT_T * n + 2 * n; }
+
+// Ops: one(x) = 1 in the domain, to(x, b), mul(r, a, b), sqr(r, a) (r may equal a), from(r, x).
+template <class Ops>
+void run(limb *rp, const limb *bp, const limb *ep, size_t en, size_t n, Ops &op, limb *scratch) {
+  limb *tab = scratch;
+  limb *acc = tab + CT_T * n;
+  limb *sel = acc + n;
+  op.one(tab);
+  op.to(tab + n, bp);
+  for (size_t k = 2; k < CT_T; k++) op.mul(tab + k * n, tab + (k - 1) * n, tab + n);
+  const size_t ebits = 64 * en;
+  if (ebits == 0) {
+    op.from(rp, tab);
+    secure_zero(tab, itch(n) * sizeof(limb));
+    return;
+  }
+  size_t lo = ((ebits + CT_W - 1) / CT_W - 1) * CT_W;
+  select(acc, tab, n, window_at(ep, en, lo));
+  while (lo > 0) {
+    lo -= CT_W;
+    for (unsigned s = 0; s < CT_W; s++) op.sqr(acc, acc);
+    select(sel, tab, n, window_at(ep, en, lo));
+    op.mul(acc, acc, sel);
+  }
+  op.from(rp, acc);
+  secure_zero(tab, itch(n) * sizeof(limb));
+}
+
+} // namespace ct_loop
+} // namespace mpn
+} // namespace mpb

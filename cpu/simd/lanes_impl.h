@@ -1,0 +1,56 @@
+// cpu/simd/lanes_impl.h: internal glue between the lane-parallel exponentiation driver
+// (cpu/simd/powm_lanes.cpp: validation, radix conversion, R^2 mod m, final reduction) and the
+// instruction-set kernels (cpu/simd/powm_ifma.cpp, cpu/simd/powm_avx2.cpp).
+//
+// Only <cstddef>/<cstdint> here and only internal-linkage helpers: the kernel files are
+// compiled under `#pragma GCC target(...)`, and an inline function with external linkage
+// emitted there could be picked by the linker for the portable callers.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace mpb {
+namespace simd {
+namespace detail {
+
+constexpr unsigned kWindow = 5;               // fixed window width
+constexpr unsigned kTable = 1u << kWindow;    // 32 table entries
+
+// Everything a kernel needs. Digit arrays are lane-interleaved: digit d of lane l is at
+// [d * L + l]; all arrays are aligned to 64 bytes. Digits are < 2^K (K = 52 or 26).
+struct Job {
+  unsigned L = 0;          // lanes (8 or 4)
+  unsigned K = 0;          // digit bits (52 or 26)
+  size_t N = 0;            // digits per number; 2^(K*N) > 4 * every modulus
+  size_t ebits = 0;        // exponent bits processed (from the top), same for all lanes
+  size_t en = 0;           // exponent limbs
+  const uint64_t *exp[8] = {};  // nullptr = unused lane (reads as 0)
+  uint64_t *M = nullptr;    // moduli, N*L
+  uint64_t *MINV = nullptr; // -m^-1 mod 2^K, L
+  uint64_t *R2 = nullptr;   // R^2 mod m, N*L
+  uint64_t *B = nullptr;    // bases, N*L
+  uint64_t *ONE = nullptr;  // the number 1, N*L
+  uint64_t *TAB = nullptr;  // kTable * N * L
+  uint64_t *ACC = nullptr;  // N*L: the result (base^exp mod m, in [0, m]) on return
+  uint64_t *SEL = nullptr;  // N*L
+  uint64_t *T = nullptr;    // 2*N*L (+L) accumulator
+};
+
+// Bits [pos, pos+len) of the en-limb number e (len <= 32); e == nullptr reads as 0.
+// The addresses read depend only on pos, len and en.
+static inline uint64_t window_bits(const uint64_t *e, size_t en, size_t pos, unsigned len) {
+  if (!e) return 0;
+  size_t li = pos / 64;
+  unsigned off = (unsigned)(pos % 64);
+  uint64_t v = li < en ? e[li] >> off : 0;
+  if (off + len > 64 && li + 1 < en) v |= e[li + 1] << (64 - off);
+  return v & ((uint64_t(1) << len) - 1);
+}
+
+// The kernels: run the exponentiation described by the job (ACC gets the result).
+void ifma_kernel(const Job &job);
+void avx2_kernel(const Job &job);
+
+} // namespace detail
+} // namespace simd
+} // namespace mpb

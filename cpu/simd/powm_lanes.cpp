@@ -1,0 +1,203 @@
+// cpu/simd/powm_lanes.cpp: the lane-parallel exponentiation driver shared by the IFMA (8 lanes,
+// radix 2^52) and AVX2 (4 lanes, radix 2^26) kernels: argument checks, scratch layout,
+// conversion between 64-bit limbs and lane-interleaved K-bit digits, R^2 mod m (by the
+// scalar Knuth division), the final conditional subtraction, and the public entry points.
+#include "simd/powm_lanes.h"
+
+#include <mpbatch/common.h>
+#include "core/limb.h"
+
+#include "core/cpu_features.h"
+#include "core/memory.h"
+#include "mpn/mpn.h"
+#include "simd/lanes_impl.h"
+
+namespace mpb {
+namespace simd {
+
+bool ifma_available() { return cpu::has_avx512ifma(); }
+bool avx2_available() { return cpu::has_avx2(); }
+
+namespace {
+
+using detail::Job;
+using detail::kTable;
+
+// Largest modulus: 16384 bits. Keeps every lazy accumulator digit < 2^63, i.e. fewer than
+// 2^11 terms of < 2^52 (IFMA: about 4N terms, N <= 316; AVX2: about 3N terms, N <= 631).
+constexpr size_t kMaxLimbs = 256;
+
+size_t max_digits(unsigned K, size_t n) { return (64 * n + 2 + K - 1) / K; }
+// Limbs of the numerator 2^(2KN) used to get R^2 mod m.
+size_t r2_limbs(unsigned K, size_t N) { return (2 * (size_t)K * N) / 64 + 1; }
+
+size_t vec_limbs(unsigned L, size_t N) { return ((6 + kTable + 2) * N + 2) * L; }
+size_t scalar_limbs(unsigned K, size_t N, size_t n) {
+  size_t nn = r2_limbs(K, N);
+  // numerator + quotient + remainder + division scratch; reused for the final subtraction
+  return nn + nn + n + mpn::tdiv_qr_itch(nn, n) + 2 * n;
+}
+
+size_t itch(unsigned L, unsigned K, size_t n) {
+  if (n == 0 || n > kMaxLimbs) return 0;
+  size_t N = max_digits(K, n);
+  return 8 + vec_limbs(L, N) + scalar_limbs(K, N, n);
+}
+
+size_t bit_length(const uint64_t *a, size_t n) {
+  n = mpn::normalized_size(a, n);
+  return n ? 64 * n - (size_t)__builtin_clzll(a[n - 1]) : 0;
+}
+
+// Digits d = 0..N-1 of the n-limb a into out[d*L + lane].
+void to_digits(uint64_t *out, unsigned L, unsigned lane, unsigned K, size_t N, const uint64_t *a,
+               size_t n) {
+  const uint64_t mask = (uint64_t(1) << K) - 1;
+  for (size_t d = 0; d < N; ++d) {
+    size_t bit = d * K, li = bit / 64;
+    unsigned off = (unsigned)(bit % 64);
+    uint64_t v = 0;
+    if (li < n) {
+      v = a[li] >> off;
+      if (off + K > 64 && li + 1 < n) v |= a[li + 1] << (64 - off);
+    }
+    out[d * L + lane] = v & mask;
+  }
+}
+
+// Inverse of to_digits for normalized digits whose value fits n limbs.
+void from_digits(uint64_t *a, size_t n, const uint64_t *in, unsigned L, unsigned lane, unsigned K,
+                 size_t N) {
+  mpn::zero(a, n);
+  for (size_t d = 0; d < N; ++d) {
+    uint64_t v = in[d * L + lane];
+    size_t bit = d * K, li = bit / 64;
+    unsigned off = (unsigned)(bit % 64);
+    if (li < n) {
+      a[li] |= v << off;
+      if (off + K > 64 && li + 1 < n) a[li + 1] |= v >> (64 - off);
+    }
+  }
+}
+
+uint64_t *align64(uint64_t *p) {
+  uintptr_t u = reinterpret_cast<uintptr_t>(p);
+  return reinterpret_cast<uint64_t *>((u + 63) & ~uintptr_t(63));
+}
+
+int run(unsigned L, unsigned K, void (*kernel)(const Job &), uint64_t *const r[],
+        const uint64_t *const base[], const uint64_t *const exp[], size_t en,
+        const uint64_t *const m[], size_t n, bool ct, uint64_t *scratch) {
+  if (!r) return MPB_ENULL;
+  if (n == 0 || n > kMaxLimbs) return MPB_ERANGE;
+  // ---- validation: nothing is written before all of it passes
+  int first = -1;
+  size_t mbits = 0;
+  for (unsigned l = 0; l < L; ++l) {
+    if (!r[l]) continue;
+    if (!base || !m || !base[l] || !m[l] || (en && (!exp || !exp[l]))) return MPB_ENULL;
+    if (first < 0) first = (int)l;
+    size_t b = bit_length(m[l], n);
+    if (b == 0 || (m[l][0] & 1) == 0) return MPB_EVAL;
+    if (b > mbits) mbits = b;
+  }
+  if (first < 0) return MPB_OK;
+  if (!scratch) return MPB_ENULL;
+  const size_t N = (mbits + 2 + K - 1) / K;
+  uint64_t *const sbase = scratch;
+  uint64_t *p = align64(scratch);
+  uint64_t *tmp = p + vec_limbs(L, N);  // scalar area
+  // base < m, checked through the borrow of base - m (no data-dependent branch inside)
+  for (unsigned l = 0; l < L; ++l) {
+    if (!r[l]) continue;
+    if (mpn::sub_n(tmp, base[l], m[l], n) == 0) return MPB_EVAL;
+  }
+  Job job;
+  job.L = L;
+  job.K = K;
+  job.N = N;
+  job.en = en;
+  job.M = p;
+  job.MINV = job.M + N * L;
+  job.R2 = job.MINV + L;
+  job.B = job.R2 + N * L;
+  job.ONE = job.B + N * L;
+  job.TAB = job.ONE + N * L;
+  job.ACC = job.TAB + kTable * N * L;
+  job.SEL = job.ACC + N * L;
+  job.T = job.SEL + N * L;  // 2N*L + L
+  const uint64_t kmask = (uint64_t(1) << K) - 1;
+  size_t ebits = 0;
+  for (unsigned l = 0; l < L; ++l) {
+    const bool used = r[l] != nullptr;
+    const uint64_t *ml = used ? m[l] : m[first];
+    job.exp[l] = used && en ? exp[l] : nullptr;
+    if (used && !ct) {
+      size_t b = bit_length(exp[l], en);
+      if (b > ebits) ebits = b;
+    }
+    to_digits(job.M, L, l, K, N, ml, n);
+    job.MINV[l] = (0 - mpb::detail::binvert_limb(ml[0])) & kmask;
+    if (used) to_digits(job.B, L, l, K, N, base[l], n);
+    else for (size_t d = 0; d < N; ++d) job.B[d * L + l] = 0;
+    for (size_t d = 0; d < N; ++d) job.ONE[d * L + l] = d == 0;
+    // R^2 mod m with R = 2^(K*N)
+    size_t dn = mpn::normalized_size(ml, n);
+    size_t nn = r2_limbs(K, N);
+    uint64_t *num = tmp, *q = num + nn, *rem = q + nn, *ds = rem + n;
+    mpn::zero(num, nn);
+    num[(2 * (size_t)K * N) / 64] = uint64_t(1) << ((2 * K * N) % 64);
+    mpn::zero(rem, n);
+    mpn::tdiv_qr(q, rem, num, nn, ml, dn, ds);
+    to_digits(job.R2, L, l, K, N, rem, n);
+  }
+  job.ebits = ct ? 64 * en : ebits;
+  kernel(job);
+  // ---- results: ACC holds values in [0, m]; subtract m once where the result is >= m
+  for (unsigned l = 0; l < L; ++l) {
+    if (!r[l]) continue;
+    uint64_t *a = tmp, *d = tmp + n;
+    from_digits(a, n, job.ACC, L, l, K, N);
+    uint64_t borrow = mpn::sub_n(d, a, m[l], n);
+    uint64_t keep = 0 - borrow;  // all ones: keep a
+    for (size_t i = 0; i < n; ++i) r[l][i] = (a[i] & keep) | (d[i] & ~keep);
+  }
+  if (ct) secure_zero(sbase, itch(L, K, n) * sizeof(uint64_t));
+  return MPB_OK;
+}
+
+}  // namespace
+
+size_t powm_x8_itch(size_t n) { return itch(8, 52, n); }
+size_t powm_x4_itch(size_t n) { return itch(4, 26, n); }
+
+int powm_x8_multi(uint64_t *const r[8], const uint64_t *const base[8],
+                  const uint64_t *const exp[8], size_t en, const uint64_t *const m[8], size_t n,
+                  bool constant_time, uint64_t *scratch) {
+  if (!ifma_available()) return MPB_EUNSUPPORTED;
+  return run(8, 52, detail::ifma_kernel, r, base, exp, en, m, n, constant_time, scratch);
+}
+
+int powm_x8(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],
+            size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch) {
+  if (!m) return MPB_ENULL;
+  const uint64_t *ms[8] = {m, m, m, m, m, m, m, m};
+  return powm_x8_multi(r, base, exp, en, ms, n, constant_time, scratch);
+}
+
+int powm_x4_multi(uint64_t *const r[4], const uint64_t *const base[4],
+                  const uint64_t *const exp[4], size_t en, const uint64_t *const m[4], size_t n,
+                  bool constant_time, uint64_t *scratch) {
+  if (!avx2_available()) return MPB_EUNSUPPORTED;
+  return run(4, 26, detail::avx2_kernel, r, base, exp, en, m, n, constant_time, scratch);
+}
+
+int powm_x4(uint64_t *const r[4], const uint64_t *const base[4], const uint64_t *const exp[4],
+            size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch) {
+  if (!m) return MPB_ENULL;
+  const uint64_t *ms[4] = {m, m, m, m};
+  return powm_x4_multi(r, base, exp, en, ms, n, constant_time, scratch);
+}
+
+} // namespace simd
+} // namespace mpb

@@ -1,0 +1,60 @@
+// cpu/simd/powm_lanes.h: modular exponentiation of several items at once, one item per SIMD lane.
+//
+//  - powm_x8*: AVX-512 IFMA (VPMADD52LUQ/HUQ), 8 lanes, radix 2^52 digits.
+//  - powm_x4*: AVX2 (VPMULUDQ), 4 lanes, radix 2^26 digits.
+// Both use almost-Montgomery multiplication (operands kept in [0, 2m), carries propagated
+// once per multiplication) and a fixed 5-bit window with a lane-interleaved table. All lanes
+// run in lock-step: the exponents share one length `en` (pad the shorter ones with zero limbs).
+//
+// Calling convention (both widths, all variants):
+//  - limb arrays are little-endian 64-bit limbs; m (or each m[l]) has n limbs, odd, nonzero
+//    (leading zero limbs allowed); each base has n limbs and must be < its modulus;
+//    each exponent has en limbs (en may be 0: every result is then 1 mod m).
+//  - r[l] == nullptr marks lane l as unused: base[l], exp[l] (and m[l]) are then not read.
+//    At least one lane may be used; a call with no used lane returns MPB_OK and does nothing.
+//  - r[l] gets n limbs, the value base[l]^exp[l] mod m, fully reduced (< m).
+//    r[l] may alias base[l] or exp[l] (outputs are written only at the very end).
+//  - constant_time: the sequence of instructions and memory addresses depends only on
+//    (n, en, the moduli's bit lengths) and never on bases or exponents: the window loop runs
+//    over all en*64 exponent bits and the table entries are selected by masked blends over
+//    all 32 entries. With constant_time == false the loop starts at the highest set bit over
+//    all lanes (this leaks the maximum exponent length, nothing else).
+//    The moduli are public in both modes.
+//  - scratch: at least powm_x8_itch(n) / powm_x4_itch(n) limbs, any alignment.
+//    It is wiped (secure_zero) before return when constant_time is true.
+//  - returns MPB_OK, MPB_ENULL (null pointer for a used lane / scratch / modulus),
+//    MPB_ERANGE (n == 0 or n > 256 limbs = 16384 bits), MPB_EVAL (an even or zero modulus, or a base >= its modulus), or
+//    MPB_EUNSUPPORTED (the CPU lacks the instruction set: check *_available() first).
+//    On error no output is written.
+// Thread safety: reentrant; each thread needs its own scratch.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace mpb {
+namespace simd {
+
+// Run-time checks (cpu/core/cpu_features.h, so force_portable(true) makes both return false).
+bool ifma_available();  // AVX-512F + AVX-512 IFMA
+bool avx2_available();  // AVX2
+
+// ---- AVX-512 IFMA, 8 lanes (cpu/simd/powm_ifma.cpp) ---------------------------------------
+size_t powm_x8_itch(size_t n);
+// One modulus m shared by all lanes.
+int powm_x8(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],
+            size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch);
+// A different modulus per lane (all of n limbs), e.g. RSA-CRT halves of 8 different keys.
+int powm_x8_multi(uint64_t *const r[8], const uint64_t *const base[8],
+                  const uint64_t *const exp[8], size_t en, const uint64_t *const m[8], size_t n,
+                  bool constant_time, uint64_t *scratch);
+
+// ---- AVX2, 4 lanes (cpu/simd/powm_avx2.cpp) ---------------------------------------------
+size_t powm_x4_itch(size_t n);
+int powm_x4(uint64_t *const r[4], const uint64_t *const base[4], const uint64_t *const exp[4],
+            size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch);
+int powm_x4_multi(uint64_t *const r[4], const uint64_t *const base[4],
+                  const uint64_t *const exp[4], size_t en, const uint64_t *const m[4], size_t n,
+                  bool constant_time, uint64_t *scratch);
+
+} // namespace simd
+} // namespace mpb

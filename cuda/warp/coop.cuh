@@ -1,0 +1,353 @@
+// cuda/warp/coop.cuh: multiple-precision arithmetic shared by a group of TPI threads
+// (host + device). For moduli too large for one thread's registers (2048..8192 bits), the
+// TPI consecutive lanes of a warp own one item together: lane l holds words [l*W, (l+1)*W)
+// of every N = TPI*W word operand, and the lanes talk through warp shuffles and ballots.
+//
+// Writing the code once for the GPU and the CPU tests: every per-lane value is an array of
+// G::S "slots". On the device S = 1 and slot 0 is the thread's own lane (the arrays become
+// registers); on the host S = TPI and the code runs all the lanes of one group in lock
+// step, the shuffles and ballots reading the other slots. Loops over slots are written
+// MPB_LANES(s) { ... }. Control flow is the same for every lane and never depends on the
+// operands' values (carries are resolved with masks), so the functions are constant time
+// and the lanes never diverge. The shuffles name the whole warp (mask 0xFFFFFFFF): a loop
+// whose trip count differs between the groups of a warp (the sliding-window exponentiation
+// in coop_powm.cuh) must run to the warp's maximum, G::warp_any.
+//
+// Montgomery multiplication (coop_mont_mul) is CIOS with lazily propagated carries: each lane
+// keeps its W accumulator words plus two pending words (c0, c1) that belong to the next
+// lane's first words. One iteration (word b_i of the second operand) costs three shuffles
+// (broadcast b_i, broadcast t_0 for the quotient digit, pass the lowest word down) and
+// 4W multiply-adds per lane. After the N iterations the pending carries are added in and
+// the remaining 0/1 carries ripple across the lanes in one step: generate and propagate
+// bits are gathered by ballot and carry-in = ((G|P) + G) ^ P, as in a carry-lookahead adder.
+#pragma once
+#include "cuda/thread/chain.cuh"
+
+#define MPB_LANES(s) for (int s = 0; s < G::S; s++)
+
+namespace mpb {
+namespace gpu {
+
+#if defined(__CUDACC__)
+// ---- device group: the calling thread's own lane ---------------------------------------------
+template <int TPI_>
+struct DevGroup {
+  static constexpr int TPI = TPI_;
+  static constexpr int S = 1;
+  static_assert(TPI >= 2 && TPI <= 32 && (TPI & (TPI - 1)) == 0, "TPI: 2..32, a power of two");
+  uint32_t lane_;   // lane inside the group
+  uint32_t shift_;  // position of the group inside the warp's ballot mask
+  __device__ __forceinline__ DevGroup()
+      : lane_(threadIdx.x % TPI), shift_(threadIdx.x % 32 - threadIdx.x % TPI) {}
+  __device__ __forceinline__ int lane(int) const { return (int)lane_; }
+  // out = v of lane src (every lane)
+  __device__ __forceinline__ void bcast(uint32_t *out, const uint32_t *v, int src) const {
+    out[0] = __shfl_sync(0xFFFFFFFFu, v[0], src, TPI);
+  }
+  // out = v of lane+1 (0 in the top lane)
+  __device__ __forceinline__ void down1(uint32_t *out, const uint32_t *v) const {
+    uint32_t x = __shfl_down_sync(0xFFFFFFFFu, v[0], 1, TPI);
+    out[0] = lane_ == TPI - 1 ? 0u : x;
+  }
+  // out = v of lane-1 (0 in lane 0)
+  __device__ __forceinline__ void up1(uint32_t *out, const uint32_t *v) const {
+    uint32_t x = __shfl_up_sync(0xFFFFFFFFu, v[0], 1, TPI);
+    out[0] = lane_ == 0 ? 0u : x;
+  }
+  // bit l = pred of lane l
+  __device__ __forceinline__ uint64_t ballot(const uint32_t *pred) const {
+    uint32_t b = __ballot_sync(0xFFFFFFFFu, pred[0] != 0);
+    return (uint64_t)((b >> shift_) & (uint32_t)((1ull << TPI) - 1));
+  }
+  // True while any lane of the WARP (every group in it) passes true: loops whose trip count
+  // differs between the groups of a warp run to the warp's maximum with this, so that every
+  // full-mask shuffle has all 32 lanes present.
+  __device__ __forceinline__ bool warp_any(bool pred) const { return __any_sync(0xFFFFFFFFu, pred) != 0; }
+};
+#endif
+
+// ---- host group: all TPI lanes of one group, in lock step --------------------------------------
+template <int TPI_>
+struct HostGroup {
+  static constexpr int TPI = TPI_;
+  static constexpr int S = TPI_;
+  static_assert(TPI >= 2 && TPI <= 32 && (TPI & (TPI - 1)) == 0, "TPI: 2..32, a power of two");
+  int lane(int s) const { return s; }
+  void bcast(uint32_t *out, const uint32_t *v, int src) const {
+    uint32_t x = v[src];
+    for (int s = 0; s < S; s++) out[s] = x;
+  }
+  void down1(uint32_t *out, const uint32_t *v) const {
+    for (int s = 0; s < S; s++) out[s] = s + 1 < S ? v[s + 1] : 0u;
+  }
+  void up1(uint32_t *out, const uint32_t *v) const {
+    for (int s = S - 1; s >= 0; s--) out[s] = s > 0 ? v[s - 1] : 0u;
+  }
+  uint64_t ballot(const uint32_t *pred) const {
+    uint64_t b = 0;
+    for (int s = 0; s < S; s++) b |= (uint64_t)(pred[s] != 0) << s;
+    return b;
+  }
+  // The emulated warp is this group alone (tests emulate longer-running sibling groups by
+  // overriding this, see tests/cuda/on_host/test_on_host_coop.cpp).
+  bool warp_any(bool pred) const { return pred; }
+};
+
+// ---- lane-local helpers ----------------------------------------------------------------------
+// t[0..W) + c0*2^(32W) + c1*2^(32(W+1)) += x[0..W) * y
+template <int W>
+MPB_HD void lane_row_add(uint32_t *t, uint32_t &c0, uint32_t &c1, const uint32_t *x, uint32_t y) {
+  static_assert(W >= 2, "at least two words per lane");
+  Chain c;
+  t[0] = c.mad_lo_cc(x[0], y, t[0]);
+  MPB_UNROLL
+  for (int j = 1; j < W; j++) t[j] = c.madc_lo_cc(x[j], y, t[j]);
+  c0 = c.addc_cc(c0, 0);
+  c1 = c.addc(c1, 0);
+  Chain d;
+  t[1] = d.mad_hi_cc(x[0], y, t[1]);
+  MPB_UNROLL
+  for (int j = 1; j < W - 1; j++) t[j + 1] = d.madc_hi_cc(x[j], y, t[j + 1]);
+  c0 = d.madc_hi_cc(x[W - 1], y, c0);
+  c1 = d.addc(c1, 0);
+}
+
+// All ones when every word of x equals v (0 or 0xFFFFFFFF), else zero.
+template <int W>
+MPB_HD uint32_t lane_all_eq(const uint32_t *x, uint32_t v) {
+  uint32_t d = 0;
+  MPB_UNROLL
+  for (int j = 0; j < W; j++) d |= x[j] ^ v;
+  return eq_mask(d, 0);
+}
+
+// x += bit (0/1) with the carry absorbed (the caller knows it cannot leave the lane)
+template <int W>
+MPB_HD void lane_add_bit(uint32_t *x, uint32_t bit) {
+  Chain c;
+  x[0] = c.add_cc(x[0], bit);
+  MPB_UNROLL
+  for (int j = 1; j < W - 1; j++) x[j] = c.addc_cc(x[j], 0);
+  x[W - 1] = c.addc(x[W - 1], 0);
+}
+template <int W>
+MPB_HD void lane_sub_bit(uint32_t *x, uint32_t bit) {
+  Chain c;
+  x[0] = c.sub_cc(x[0], bit);
+  MPB_UNROLL
+  for (int j = 1; j < W - 1; j++) x[j] = c.subc_cc(x[j], 0);
+  x[W - 1] = c.subc(x[W - 1], 0);
+}
+
+// Carry-in bits of a ripple across lanes: g = lanes that generate a carry, p = lanes that
+// pass one on (disjoint). Bit l of the result is the carry into lane l; the bit above the
+// top lane is the carry out of the whole number.
+MPB_HD uint64_t ripple_in(uint64_t g, uint64_t p) { return ((g | p) + g) ^ p; }
+
+// ---- group operations ----------------------------------------------------------------------
+// In all of these, x[s] is the W-word slice of slot s (lane G::lane(s)).
+
+// t = a + b (N words) with the carry out returned (same in every lane, 0/1).
+template <class G, int W>
+MPB_HD uint32_t coop_add(const G &g, uint32_t (*r)[W], const uint32_t (*a)[W],
+                          const uint32_t (*b)[W]) {
+  uint32_t gen[G::S], prop[G::S];
+  MPB_LANES(s) {
+    Chain c;
+    r[s][0] = c.add_cc(a[s][0], b[s][0]);
+    MPB_UNROLL
+    for (int j = 1; j < W; j++) r[s][j] = c.addc_cc(a[s][j], b[s][j]);
+    gen[s] = c.addc(0, 0);
+    prop[s] = lane_all_eq<W>(r[s], 0xFFFFFFFFu) & 1u;
+  }
+  uint64_t cin = ripple_in(g.ballot(gen), g.ballot(prop));
+  MPB_LANES(s) lane_add_bit<W>(r[s], (uint32_t)(cin >> g.lane(s)) & 1u);
+  return (uint32_t)(cin >> G::TPI) & 1u;
+}
+
+// r = a - b (N words) with the borrow out returned (same in every lane, 0/1).
+template <class G, int W>
+MPB_HD uint32_t coop_sub(const G &g, uint32_t (*r)[W], const uint32_t (*a)[W],
+                          const uint32_t (*b)[W]) {
+  uint32_t gen[G::S], prop[G::S];
+  MPB_LANES(s) {
+    Chain c;
+    r[s][0] = c.sub_cc(a[s][0], b[s][0]);
+    MPB_UNROLL
+    for (int j = 1; j < W; j++) r[s][j] = c.subc_cc(a[s][j], b[s][j]);
+    gen[s] = c.subc(0, 0) & 1u;
+    prop[s] = lane_all_eq<W>(r[s], 0) & 1u;  // a borrow in passes through a zero slice
+  }
+  uint64_t bin = ripple_in(g.ballot(gen), g.ballot(prop));
+  MPB_LANES(s) lane_sub_bit<W>(r[s], (uint32_t)(bin >> g.lane(s)) & 1u);
+  return (uint32_t)(bin >> G::TPI) & 1u;
+}
+
+// r = x - n if (top, x) >= n else x, for (top, x) < 2n; top (0/1) is the bit above x, the
+// same in every lane. r may alias x.
+template <class G, int W>
+MPB_HD void coop_cond_sub(const G &g, uint32_t (*r)[W], const uint32_t (*x)[W], uint32_t top,
+                           const uint32_t (*n)[W]) {
+  uint32_t d[G::S][W];
+  uint32_t borrow = coop_sub<G, W>(g, d, x, n);
+  uint32_t keep_x = (uint32_t)0 - (borrow & ~top & 1u);  // (top, x) < n
+  MPB_LANES(s) {
+    MPB_UNROLL
+    for (int j = 0; j < W; j++) r[s][j] = select(keep_x, x[s][j], d[s][j]);
+  }
+}
+
+// r = (a + b) mod n, a, b < n
+template <class G, int W>
+MPB_HD void coop_add_mod(const G &g, uint32_t (*r)[W], const uint32_t (*a)[W],
+                          const uint32_t (*b)[W], const uint32_t (*n)[W]) {
+  uint32_t s_[G::S][W];
+  uint32_t top = coop_add<G, W>(g, s_, a, b);
+  coop_cond_sub<G, W>(g, r, s_, top, n);
+}
+
+// r = (a - b) mod n, a, b < n
+template <class G, int W>
+MPB_HD void coop_sub_mod(const G &g, uint32_t (*r)[W], const uint32_t (*a)[W],
+                          const uint32_t (*b)[W], const uint32_t (*n)[W]) {
+  uint32_t d[G::S][W], nm[G::S][W];
+  uint32_t borrow = coop_sub<G, W>(g, d, a, b);
+  uint32_t mask = (uint32_t)0 - borrow;  // a < b: add n back
+  MPB_LANES(s) {
+    MPB_UNROLL
+    for (int j = 0; j < W; j++) nm[s][j] = n[s][j] & mask;
+  }
+  coop_add<G, W>(g, r, d, nm);  // the carry out cancels the borrow
+}
+
+// Folds the pending words (c0, c1) of every lane into the next lane and ripples the carries:
+// on return t holds the low N words and the result is the value above them (same in every
+// lane), taken from the top lane's pending words. Used at the end of the row loops.
+template <class G, int W>
+MPB_HD uint32_t coop_settle(const G &g, uint32_t (*t)[W], const uint32_t *c0, const uint32_t *c1) {
+  uint32_t i0[G::S], i1[G::S], gen[G::S], prop[G::S], top[G::S];
+  g.up1(i0, c0);
+  g.up1(i1, c1);
+  g.bcast(top, c0, G::TPI - 1);
+  MPB_LANES(s) {
+    Chain c;
+    t[s][0] = c.add_cc(t[s][0], i0[s]);
+    t[s][1] = c.addc_cc(t[s][1], i1[s]);
+    MPB_UNROLL
+    for (int j = 2; j < W; j++) t[s][j] = c.addc_cc(t[s][j], 0);
+    gen[s] = c.addc(0, 0);
+    prop[s] = lane_all_eq<W>(t[s], 0xFFFFFFFFu) & 1u;
+  }
+  uint64_t cin = ripple_in(g.ballot(gen), g.ballot(prop));
+  MPB_LANES(s) lane_add_bit<W>(t[s], (uint32_t)(cin >> g.lane(s)) & 1u);
+  return top[0] + ((uint32_t)(cin >> G::TPI) & 1u);
+}
+
+// Passes the lowest word of every lane down one lane (dropping lane 0's) and folds the
+// pending words in: the accumulator is divided by 2^32.
+template <class G, int W>
+MPB_HD void coop_shift_word(const G &g, uint32_t (*t)[W], uint32_t *c0, uint32_t *c1) {
+  uint32_t low[G::S], nx[G::S];
+  MPB_LANES(s) low[s] = t[s][0];
+  g.down1(nx, low);
+  MPB_LANES(s) {
+    MPB_UNROLL
+    for (int j = 0; j < W - 1; j++) t[s][j] = t[s][j + 1];
+    Chain c;
+    t[s][W - 1] = c.add_cc(c0[s], nx[s]);
+    c0[s] = c.addc(c1[s], 0);
+    c1[s] = 0;
+  }
+}
+
+// r = a * b / 2^(32N) mod n (Montgomery), n odd, a, b < n, ninv = -n^-1 mod 2^32.
+// r may alias a or b (r is written last).
+template <class G, int W>
+MPB_HD void coop_mont_mul(const G &g, uint32_t (*r)[W], const uint32_t (*a)[W],
+                           const uint32_t (*b)[W], const uint32_t (*n)[W], uint32_t ninv) {
+  uint32_t t[G::S][W], c0[G::S], c1[G::S];
+  MPB_LANES(s) {
+    MPB_UNROLL
+    for (int j = 0; j < W; j++) t[s][j] = 0;
+    c0[s] = c1[s] = 0;
+  }
+  MPB_NOUNROLL
+  for (int src = 0; src < G::TPI; src++) {
+    MPB_UNROLL
+    for (int k = 0; k < W; k++) {
+      uint32_t bw[G::S], bi[G::S], t0[G::S], q[G::S];
+      MPB_LANES(s) bw[s] = b[s][k];
+      g.bcast(bi, bw, src);  // word src*W + k of b
+      MPB_LANES(s) {
+        lane_row_add<W>(t[s], c0[s], c1[s], a[s], bi[s]);
+        t0[s] = t[s][0];
+      }
+      g.bcast(q, t0, 0);
+      MPB_LANES(s) {
+        q[s] *= ninv;  // makes word 0 of t + q*n zero
+        lane_row_add<W>(t[s], c0[s], c1[s], n[s], q[s]);
+      }
+      coop_shift_word<G, W>(g, t, c0, c1);
+    }
+  }
+  uint32_t top = coop_settle<G, W>(g, t, c0, c1);  // t + top*R < 2n
+  coop_cond_sub<G, W>(g, r, t, top, n);
+}
+
+// lo + hi*2^(32N) = a * b (full product; lo, hi N words each).
+template <class G, int W>
+MPB_HD void coop_mul_full(const G &g, uint32_t (*lo)[W], uint32_t (*hi)[W], const uint32_t (*a)[W],
+                           const uint32_t (*b)[W]) {
+  uint32_t c0[G::S], c1[G::S];
+  MPB_LANES(s) {
+    MPB_UNROLL
+    for (int j = 0; j < W; j++) hi[s][j] = lo[s][j] = 0;
+    c0[s] = c1[s] = 0;
+  }
+  MPB_NOUNROLL
+  for (int src = 0; src < G::TPI; src++) {
+    MPB_UNROLL
+    for (int k = 0; k < W; k++) {
+      uint32_t bw[G::S], bi[G::S], t0[G::S], w0[G::S];
+      MPB_LANES(s) bw[s] = b[s][k];
+      g.bcast(bi, bw, src);
+      MPB_LANES(s) {
+        lane_row_add<W>(hi[s], c0[s], c1[s], a[s], bi[s]);
+        t0[s] = hi[s][0];
+      }
+      g.bcast(w0, t0, 0);  // product word src*W + k is final: lane src keeps it
+      MPB_LANES(s) lo[s][k] = select(eq_mask((uint32_t)g.lane(s), (uint32_t)src), w0[s], lo[s][k]);
+      coop_shift_word<G, W>(g, hi, c0, c1);
+    }
+  }
+  (void)coop_settle<G, W>(g, hi, c0, c1);  // the product fits: nothing above hi
+}
+
+// -------------------------------------------------------------------------------------------
+// Slices: the lanes' parts of an N-word array in memory (N = TPI*W).
+template <class G, int W>
+MPB_HD void coop_load(const G &g, uint32_t (*x)[W], const uint32_t *mem) {
+  MPB_LANES(s) {
+    MPB_UNROLL
+    for (int j = 0; j < W; j++) x[s][j] = mem[g.lane(s) * W + j];
+  }
+}
+template <class G, int W>
+MPB_HD void coop_store(const G &g, uint32_t *mem, const uint32_t (*x)[W]) {
+  MPB_LANES(s) {
+    MPB_UNROLL
+    for (int j = 0; j < W; j++) mem[g.lane(s) * W + j] = x[s][j];
+  }
+}
+// x = 1 (lane 0 word 0)
+template <class G, int W>
+MPB_HD void coop_set_one(const G &g, uint32_t (*x)[W]) {
+  MPB_LANES(s) {
+    MPB_UNROLL
+    for (int j = 0; j < W; j++) x[s][j] = 0;
+    x[s][0] = g.lane(s) == 0 ? 1u : 0u;
+  }
+}
+
+} // namespace gpu
+} // namespace mpb

@@ -1,0 +1,303 @@
+// Batch integer and modular operations against GMP item by item: add, sub, mul, sqr, modmul
+// (shared and per-item modulus), powm (shared / per-item modulus and exponent, CT on/off,
+// every backend this CPU has), pack/unpack. Widths 1..256 limbs, counts 0, 1, 7, 8, 9, 1000.
+#include <catch2/catch.hpp>
+
+#include <mpbatch/mpbatch.h>
+
+#include "support/batch_util.h"
+
+using namespace bt;
+using mpbt::Z;
+
+static const size_t kWidths[] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+static const size_t kCounts[] = {0, 1, 7, 8, 9, 1000};
+
+
+TEST_CASE("batch add/sub/mul/sqr match GMP", "[batch][arith]") {
+  Ctx ctx;
+  auto rng = mpbt::make_rng(101);
+  for (size_t w : kWidths)
+    for (size_t cnt : kCounts) {
+      if (w >= 128 && cnt == 1000) continue;
+      Rows a(w * cnt + 1), b(w * cnt + 1), r(2 * w * cnt + 1), cy(cnt + 1);
+      for (size_t i = 0; i < cnt; i++) {
+        auto x = mpbt::hard_limbs(rng, w), y = mpbt::hard_limbs(rng, w);
+        std::copy(x.begin(), x.end(), a.begin() + i * w);
+        std::copy(y.begin(), y.end(), b.begin() + i * w);
+      }
+      mpb_call_info info;
+      Z za, zb, zr, mod;
+      mpz_setbit(mod, 64 * w);
+      // add
+      REQUIRE(mpb_batch_add(ctx.c, r.data(), cy.data(), a.data(), b.data(), w, cnt, &info) == MPB_OK);
+      REQUIRE(info.status == MPB_OK);
+      for (size_t i = 0; i < cnt; i++) {
+        row_to_mpz(za, &a[i * w], w);
+        row_to_mpz(zb, &b[i * w], w);
+        mpz_add(zr, za, zb);
+        uint64_t c = mpz_cmp(zr, mod) >= 0;
+        mpz_mod(zr, zr, mod);
+        REQUIRE(mpbt::limbs_of(zr, w) == Rows(r.begin() + i * w, r.begin() + (i + 1) * w));
+        REQUIRE(cy[i] == c);
+      }
+      // sub
+      REQUIRE(mpb_batch_sub(ctx.c, r.data(), cy.data(), a.data(), b.data(), w, cnt, nullptr) == MPB_OK);
+      for (size_t i = 0; i < cnt; i++) {
+        row_to_mpz(za, &a[i * w], w);
+        row_to_mpz(zb, &b[i * w], w);
+        mpz_sub(zr, za, zb);
+        uint64_t c = mpz_sgn(zr.v) < 0;
+        mpz_mod(zr, zr, mod);
+        REQUIRE(mpbt::limbs_of(zr, w) == Rows(r.begin() + i * w, r.begin() + (i + 1) * w));
+        REQUIRE(cy[i] == c);
+      }
+      // mul, sqr
+      REQUIRE(mpb_batch_mul(ctx.c, r.data(), a.data(), b.data(), w, cnt, nullptr) == MPB_OK);
+      for (size_t i = 0; i < cnt; i++) {
+        row_to_mpz(za, &a[i * w], w);
+        row_to_mpz(zb, &b[i * w], w);
+        mpz_mul(zr, za, zb);
+        REQUIRE(mpbt::limbs_of(zr, 2 * w) == Rows(r.begin() + 2 * i * w, r.begin() + 2 * (i + 1) * w));
+      }
+      REQUIRE(mpb_batch_sqr(ctx.c, r.data(), a.data(), w, cnt, nullptr) == MPB_OK);
+      for (size_t i = 0; i < cnt; i++) {
+        row_to_mpz(za, &a[i * w], w);
+        mpz_mul(zr, za, za);
+        REQUIRE(mpbt::limbs_of(zr, 2 * w) == Rows(r.begin() + 2 * i * w, r.begin() + 2 * (i + 1) * w));
+      }
+    }
+}
+
+TEST_CASE("batch modmul matches GMP (shared and per-item modulus, any parity)", "[batch][modmul]") {
+  Ctx ctx;
+  auto rng = mpbt::make_rng(102);
+  for (size_t w : kWidths)
+    for (size_t cnt : kCounts) {
+      if (w >= 64 && cnt == 1000) continue;
+      for (int shared = 0; shared < 2; shared++) {
+        size_t mrows = shared ? 1 : cnt;
+        if (mrows == 0) mrows = 1;
+        Rows m(w * mrows), a(w * cnt + 1), b(w * cnt + 1), r(w * cnt + 1);
+        for (size_t j = 0; j < mrows; j++) {
+          rand_odd_modulus(rng, &m[j * w], w);
+          if (j % 3 == 1) m[j * w] &= ~1ull;  // even moduli too
+          if (m[j * w] == 0 && w == 1) m[j * w] = 2;
+          if (j % 4 == 2 && w > 1) m[j * w + w - 1] = 0, m[j * w + w - 2] |= 1ull << 63;  // leading zero limb
+        }
+        for (size_t i = 0; i < cnt; i++) {
+          const uint64_t *mi = &m[(shared ? 0 : i) * w];
+          rand_below(rng, &a[i * w], mi, w);
+          rand_below(rng, &b[i * w], mi, w);
+        }
+        INFO("w=" << w << " count=" << cnt << " shared=" << shared);
+        REQUIRE(mpb_batch_modmul(ctx.c, r.data(), a.data(), b.data(), m.data(), shared ? 1 : cnt, w, cnt, nullptr) == MPB_OK);
+        Z za, zb, zm, zr;
+        for (size_t i = 0; i < cnt; i++) {
+          row_to_mpz(za, &a[i * w], w);
+          row_to_mpz(zb, &b[i * w], w);
+          row_to_mpz(zm, &m[(shared ? 0 : i) * w], w);
+          mpz_mul(zr, za, zb);
+          mpz_mod(zr, zr, zm);
+          REQUIRE(mpbt::limbs_of(zr, w) == Rows(r.begin() + i * w, r.begin() + (i + 1) * w));
+        }
+      }
+    }
+}
+
+static void check_powm(mpb_ctx *c, std::mt19937_64 &rng, size_t w, size_t ew, size_t cnt, bool shared_m,
+                       bool shared_e, int backend_expect) {
+  size_t mrows = shared_m ? 1 : cnt, erows = shared_e ? 1 : cnt;
+  if (!mrows) mrows = 1;
+  if (!erows) erows = 1;
+  Rows m(w * mrows), base(w * cnt + 1), e(ew * erows), r(w * cnt + 1);
+  for (size_t j = 0; j < mrows; j++) {
+    rand_odd_modulus(rng, &m[j * w], w);
+    if (j % 5 == 3 && w > 1) m[j * w + w - 1] = 0, m[j * w + w - 2] |= 1ull << 63;
+  }
+  for (size_t j = 0; j < erows; j++) {
+    auto v = mpbt::hard_limbs(rng, ew);
+    std::copy(v.begin(), v.end(), e.begin() + j * ew);
+  }
+  for (size_t i = 0; i < cnt; i++) rand_below(rng, &base[i * w], &m[(shared_m ? 0 : i) * w], w);
+  mpb_call_info info;
+  INFO("w=" << w << " ew=" << ew << " count=" << cnt << " shared_m=" << shared_m << " shared_e=" << shared_e);
+  REQUIRE(mpb_batch_powm(c, r.data(), base.data(), e.data(), ew, shared_e ? 1 : cnt, m.data(),
+                         shared_m ? 1 : cnt, w, cnt, &info) == MPB_OK);
+  INFO("backend " << info.backend << " reason " << info.reason);
+  if (backend_expect >= 0 && cnt > 0) REQUIRE(info.backend == backend_expect);
+  Z zb, ze, zm, zr;
+  for (size_t i = 0; i < cnt; i++) {
+    row_to_mpz(zb, &base[i * w], w);
+    row_to_mpz(ze, &e[(shared_e ? 0 : i) * ew], ew);
+    row_to_mpz(zm, &m[(shared_m ? 0 : i) * w], w);
+    mpz_powm(zr, zb, ze, zm);
+    REQUIRE(mpbt::limbs_of(zr, w) == Rows(r.begin() + i * w, r.begin() + (i + 1) * w));
+  }
+}
+
+TEST_CASE("batch powm matches mpz_powm (scalar backend, CT off and on)", "[batch][powm]") {
+  Ctx ctx;
+  auto rng = mpbt::make_rng(103);
+  REQUIRE(mpb_ctx_set_backend(ctx.c, MPB_BACKEND_CPU) == MPB_OK);
+  for (int ct = 0; ct < 2; ct++) {
+    REQUIRE(mpb_ctx_set_constant_time(ctx.c, ct ? MPB_CT_ON : MPB_CT_OFF) == MPB_OK);
+    for (size_t w : kWidths)
+      for (size_t cnt : kCounts) {
+        size_t ew = w <= 8 ? w : (w <= 32 ? 2 : 1);
+        if (cnt == 1000 && w > 16) continue;
+        if (w >= 128 && cnt > 9) continue;
+        check_powm(ctx.c, rng, w, ew, cnt, true, cnt % 2 == 0, MPB_BACKEND_CPU);
+        if (w <= 64 && cnt <= 9) check_powm(ctx.c, rng, w, ew, cnt, false, false, MPB_BACKEND_CPU);
+      }
+  }
+}
+
+TEST_CASE("batch powm on the IFMA backend and AUTO", "[batch][powm][ifma]") {
+  Ctx ctx;
+  auto rng = mpbt::make_rng(104);
+  if (mpb_backend_available(MPB_BACKEND_CPU_IFMA)) {
+    REQUIRE(mpb_ctx_set_backend(ctx.c, MPB_BACKEND_CPU_IFMA) == MPB_OK);
+    for (int ct = 0; ct < 2; ct++) {
+      REQUIRE(mpb_ctx_set_constant_time(ctx.c, ct ? MPB_CT_ON : MPB_CT_OFF) == MPB_OK);
+      for (size_t w : {1, 2, 4, 8, 16, 32})
+        for (size_t cnt : {1, 7, 8, 9, 17, 100}) {
+          check_powm(ctx.c, rng, w, w <= 8 ? w : 2, cnt, true, false, MPB_BACKEND_CPU_IFMA);
+          check_powm(ctx.c, rng, w, w <= 8 ? w : 2, cnt, false, true, MPB_BACKEND_CPU_IFMA);
+        }
+    }
+  } else {
+    REQUIRE(mpb_ctx_set_backend(ctx.c, MPB_BACKEND_CPU_IFMA) == MPB_OK);
+    Rows m{7}, b{3}, e{5}, r{0};
+    REQUIRE(mpb_batch_powm(ctx.c, r.data(), b.data(), e.data(), 1, 1, m.data(), 1, 1, 1, nullptr) == MPB_EUNSUPPORTED);
+  }
+  REQUIRE(mpb_ctx_set_backend(ctx.c, MPB_BACKEND_AUTO) == MPB_OK);
+  for (size_t w : {1, 8, 16, 32, 64, 128})
+    for (size_t cnt : {1, 9, 64}) check_powm(ctx.c, rng, w, w >= 64 ? 1 : 2, cnt, true, false, -1);
+}
+
+TEST_CASE("batch powm via the multipartite backend", "[batch][powm][multipartite]") {
+  Ctx ctx;
+  auto rng = mpbt::make_rng(105);
+  REQUIRE(mpb_ctx_set_backend(ctx.c, MPB_BACKEND_MULTIPARTITE) == MPB_OK);
+  for (int algo = MPB_MM_SEQUENTIAL; algo <= MPB_MM_MULTIPARTITE; algo++) {
+    REQUIRE(mpb_ctx_set_mulmod_algo(ctx.c, algo, 0) == MPB_OK);
+    for (size_t w : {4, 8, 17, 64})
+      for (size_t cnt : {1, 2, 3}) {
+        check_powm(ctx.c, rng, w, 1, cnt, true, false, MPB_BACKEND_MULTIPARTITE);
+        check_powm(ctx.c, rng, w, 1, cnt, false, false, MPB_BACKEND_MULTIPARTITE);
+      }
+  }
+}
+
+TEST_CASE("pack / unpack big-endian bytes and mp_int", "[batch][pack]") {
+  auto rng = mpbt::make_rng(106);
+  for (size_t w : {1, 2, 5, 32})
+    for (size_t nbytes : {1, 7, 8, 9, 40, 300})
+      for (size_t cnt : {0, 1, 9}) {
+        std::vector<uint8_t> bytes(nbytes * cnt + 1), back(nbytes * cnt + 1);
+        for (auto &x : bytes) x = (uint8_t)rng();
+        // clear the bytes that do not fit
+        for (size_t i = 0; i < cnt; i++)
+          for (size_t j = 0; j + w * 8 < nbytes; j++) bytes[i * nbytes + j] = 0;
+        Rows rows(w * cnt + 1);
+        REQUIRE(mpb_pack_be(rows.data(), w, bytes.data(), nbytes, cnt, nullptr) == MPB_OK);
+        Z z, zz;
+        for (size_t i = 0; i < cnt; i++) {
+          mpz_import(z, nbytes, 1, 1, 1, 0, &bytes[i * nbytes]);
+          row_to_mpz(zz, &rows[i * w], w);
+          REQUIRE(mpz_cmp(z, zz) == 0);
+        }
+        REQUIRE(mpb_unpack_be(back.data(), nbytes, rows.data(), w, cnt, nullptr) == MPB_OK);
+        for (size_t i = 0; i < nbytes * cnt; i++) REQUIRE(back[i] == bytes[i]);
+        // mp_int round trip
+        std::vector<mpbt::M> ms(cnt);
+        std::vector<void *> ptrs(cnt + 1);
+        for (size_t i = 0; i < cnt; i++) ptrs[i] = &ms[i];
+        REQUIRE(mpb_unpack_mp(ptrs.data(), rows.data(), w, cnt, nullptr) == MPB_OK);
+        Rows rows2(w * cnt + 1);
+        REQUIRE(mpb_pack_mp(rows2.data(), w, (const void *const *)ptrs.data(), cnt, nullptr) == MPB_OK);
+        REQUIRE(std::equal(rows.begin(), rows.begin() + w * cnt, rows2.begin()));
+        for (size_t i = 0; i < cnt; i++) {
+          row_to_mpz(zz, &rows[i * w], w);
+          REQUIRE(mpbt::equal(&ms[i], zz));
+        }
+      }
+  // values that do not fit
+  std::vector<uint8_t> big(17, 0);
+  big[0] = 1;
+  Rows rows(2, CANARY);
+  mpb_call_info info;
+  REQUIRE(mpb_pack_be(rows.data(), 2, big.data(), 17, 1, &info) == MPB_ERANGE);
+  REQUIRE(info.bad_index == 0);
+  REQUIRE(rows[0] == CANARY);
+  Rows v{0, 0x100};
+  std::vector<uint8_t> out(9, 0x5a);
+  REQUIRE(mpb_unpack_be(out.data(), 9, v.data(), 2, 1, &info) == MPB_ERANGE);
+  REQUIRE(out[0] == 0x5a);
+}
+
+TEST_CASE("AUTO powm: partial IFMA groups (unused lanes) and the simd_items report", "[batch][powm][ifma]") {
+  if (!mpb_backend_available(MPB_BACKEND_CPU_IFMA)) return;
+  // One thread: a group of 8 lanes costs 2.2..4.2 scalar items at these widths (tuning.h), so
+  // 2 items stay scalar and whole groups go to IFMA; 3..7 leftover items may go either way.
+  Ctx ctx(MPB_BACKEND_AUTO, 1);
+  auto rng = mpbt::make_rng(107);
+  for (size_t w : {1, 4, 16, 33})
+    for (size_t cnt : {2, 3, 5, 7, 8, 11, 19}) {
+      for (int shared_m = 0; shared_m < 2; shared_m++) {
+        size_t mrows = shared_m ? 1 : cnt;
+        Rows m(w * mrows), base(w * cnt), e(2), r(w * cnt);
+        for (size_t j = 0; j < mrows; j++) rand_odd_modulus(rng, &m[j * w], w);
+        for (size_t i = 0; i < cnt; i++) rand_below(rng, &base[i * w], &m[(shared_m ? 0 : i) * w], w);
+        e[0] = rng(), e[1] = rng();
+        mpb_call_info info;
+        REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), 2, 1, m.data(), mrows, w, cnt, &info) == MPB_OK);
+        INFO("w=" << w << " cnt=" << cnt << " " << info.reason);
+        const size_t rem = cnt % 8;
+        if (cnt < 3) REQUIRE(info.backend == MPB_BACKEND_CPU);  // 2 scalar items < one group
+        if (cnt >= 8) REQUIRE(info.backend == MPB_BACKEND_CPU_IFMA);
+        if (info.backend == MPB_BACKEND_CPU_IFMA)  // the full groups, and the rest in a partial group or not
+          REQUIRE(((size_t)info.simd_items == cnt || (size_t)info.simd_items == cnt - rem));
+        else
+          REQUIRE(info.simd_items == 0);
+        Z zb, ze, zm, zr;
+        row_to_mpz(ze, e.data(), 2);
+        for (size_t i = 0; i < cnt; i++) {
+          row_to_mpz(zb, &base[i * w], w);
+          row_to_mpz(zm, &m[(shared_m ? 0 : i) * w], w);
+          mpz_powm(zr, zb, ze, zm);
+          REQUIRE(mpbt::limbs_of(zr, w) == Rows(r.begin() + i * w, r.begin() + (i + 1) * w));
+        }
+      }
+    }
+}
+
+TEST_CASE("AUTO powm: the IFMA / scalar split counts the threads", "[batch][powm][ifma]") {
+  if (!mpb_backend_available(MPB_BACKEND_CPU_IFMA)) return;
+  // Two threads, 1024-bit exponentiations (enough work for both): 2..4 items take at most two
+  // scalar rounds, less than one group of 8 lanes on one thread (2.24 scalar items at 16 limbs,
+  // tuning.h); 8 and 16 items fill whole groups.
+  Ctx ctx(MPB_BACKEND_AUTO, 2);
+  auto rng = mpbt::make_rng(108);
+  const size_t w = 16;
+  for (size_t cnt : {2, 3, 4, 8, 16}) {
+    Rows m(w), base(w * cnt), e(w * cnt), r(w * cnt);
+    rand_odd_modulus(rng, m.data(), w);
+    for (size_t i = 0; i < cnt; i++) rand_below(rng, &base[i * w], m.data(), w);
+    for (auto &x : e) x = rng();
+    mpb_call_info info;
+    REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), w, cnt, m.data(), 1, w, cnt, &info) == MPB_OK);
+    INFO("cnt=" << cnt << " " << info.reason);
+    CHECK(info.backend == (cnt <= 4 ? MPB_BACKEND_CPU : MPB_BACKEND_CPU_IFMA));
+    CHECK((size_t)info.simd_items == (cnt <= 4 ? 0 : cnt));
+    Z zb, ze, zm, zr;
+    row_to_mpz(zm, m.data(), w);
+    for (size_t i = 0; i < cnt; i++) {
+      row_to_mpz(zb, &base[i * w], w);
+      row_to_mpz(ze, &e[i * w], w);
+      mpz_powm(zr, zb, ze, zm);
+      REQUIRE(mpbt::limbs_of(zr, w) == Rows(r.begin() + i * w, r.begin() + (i + 1) * w));
+    }
+  }
+}

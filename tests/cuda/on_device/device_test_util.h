@@ -1,0 +1,45 @@
+// tests/cuda/on_device/device_test_util.h: what the device tests share: the item count per operation and
+// size (MPB_GPU_TEST_ITEMS overrides 100,000) and the device probe (WARNs when there is none).
+#pragma once
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <vector>
+
+#include "cuda/host/gpu_backend.h"
+#include "support/oracle.h"
+
+namespace mpbt {
+
+inline size_t gpu_test_items() {
+  if (const char *e = std::getenv("MPB_GPU_TEST_ITEMS")) return std::strtoull(e, nullptr, 0);
+  return 100000;
+}
+
+// True when a CUDA device is usable; else WARNs that `what` is not tested on a GPU here.
+inline bool have_gpu_device(const char *what) {
+  char why[160] = {0};
+  int n = mpb::gpu::device_count(why, sizeof why);
+  if (n == 0) WARN("no CUDA device, " << what << " not tested here: " << why);
+  return n > 0;
+}
+
+// Items i < count whose r row differs from GMP's base^e mod m (rows of `width` limbs; e rows
+// of e_width limbs, one per item; m_rows 1 or count), checked in parallel.
+inline size_t powm_mismatches(const std::vector<uint64_t> &r, const std::vector<uint64_t> &base,
+                              const std::vector<uint64_t> &e, size_t e_width, const std::vector<uint64_t> &m,
+                              size_t m_rows, size_t width, size_t count) {
+  size_t bad = 0;
+#pragma omp parallel for reduction(+ : bad) schedule(dynamic, 64)
+  for (size_t i = 0; i < count; i++) {
+    Z b, ee, n, want;
+    to_mpz(b, &base[i * width], width);
+    to_mpz(ee, &e[i * e_width], e_width);
+    to_mpz(n, &m[(m_rows == 1 ? 0 : i) * width], width);
+    mpz_powm(want, b, ee, n);
+    if (limbs_of(want, width) != std::vector<uint64_t>(&r[i * width], &r[i * width] + width)) bad++;
+  }
+  return bad;
+}
+
+} // namespace mpbt

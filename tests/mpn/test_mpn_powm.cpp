@@ -1,0 +1,420 @@
+// Montgomery/Barrett reduction and modular exponentiation against GMP (mpz_powm, mpz_powm_sec):
+// the mpn layer (cpu/mpn/powm/powm.h) on every size 1..70 limbs, both the ADX and the portable
+// kernels, and the mp_int entry points mp_exptmod / mp_exptmod_ct with aliasing and bad input.
+#include <catch2/catch.hpp>
+
+#include "mpn/tuning.h"
+
+#include "core/cpu_features.h"
+#include "mpn/powm/powm.h"
+#include "support/oracle.h"
+
+using namespace mpbt;
+namespace mpn = mpb::mpn;
+using limb = uint64_t;
+using V = std::vector<limb>;
+
+namespace {
+// an n-limb modulus with top limb != 0; odd or even as asked
+V make_mod(std::mt19937_64 &rng, size_t n, bool odd) {
+  V m = hard_limbs(rng, n);
+  if (m[n - 1] == 0) m[n - 1] = 1 + (rng() >> 1);
+  if (odd) m[0] |= 1;
+  else m[0] &= ~(limb)1;
+  if (n == 1 && m[0] < 2) m[0] = odd ? 3 : 2;
+  return m;
+}
+struct Mont {
+  V store;
+  mpn::MontCtx ctx;
+  explicit Mont(const V &m) : store(mpn::mont_ctx_itch(m.size())) {
+    mpn::mont_ctx_init(ctx, m.data(), m.size(), store.data());
+  }
+};
+V zpowm(const V &b, const V &e, const V &m) {
+  Z zb, ze, zm, zr;
+  to_mpz(zb, b.data(), b.size());
+  to_mpz(ze, e.data(), e.size());
+  to_mpz(zm, m.data(), m.size());
+  mpz_powm(zr, zb, ze, zm);
+  return limbs_of(zr, m.size());
+}
+// interesting exponents for modulus size n
+std::vector<V> exponents(std::mt19937_64 &rng, size_t n) {
+  std::vector<V> es;
+  es.push_back(V{});             // en == 0
+  es.push_back(V{0, 0});         // zero with leading zero limbs
+  es.push_back(V{1});
+  es.push_back(V{2});
+  es.push_back(V{3, 0});
+  es.push_back(V(1, ~(limb)0));  // all ones, one limb
+  es.push_back(V(n, ~(limb)0));  // all ones, full length
+  es.push_back(hard_limbs(rng, 1 + rng() % n));        // shorter or equal
+  es.push_back(hard_limbs(rng, n));                    // same length
+  es.push_back(hard_limbs(rng, n + 1 + rng() % 3));    // longer than the modulus
+  return es;
+}
+std::vector<V> bases(std::mt19937_64 &rng, const V &m) {
+  size_t n = m.size();
+  std::vector<V> bs;
+  bs.push_back(V(n, 0));
+  V one(n, 0);
+  one[0] = 1;
+  bs.push_back(one);
+  V mm1 = m;
+  mm1[0] -= 1;  // m odd or even >= 2: m-1 without borrow unless m[0] == 0 (even)
+  if (m[0] == 0) { Z z; to_mpz(z, m.data(), n); mpz_sub_ui(z, z, 1); mm1 = limbs_of(z, n); }
+  bs.push_back(mm1);
+  bs.push_back(hard_limbs(rng, n));  // often >= m
+  bs.push_back(V(n, ~(limb)0));      // R - 1 >= m
+  return bs;
+}
+} // namespace
+
+static void check_mont_sizes(bool portable) {
+  mpb::cpu::force_portable(portable);
+  auto rng = make_rng(portable ? 11 : 12);
+  for (size_t n = 1; n <= 70; n++) {
+    V m = make_mod(rng, n, true);
+    Mont mc(m);
+    V sc(mpn::powm_itch(n, n + 4) + mpn::powm_ct_itch(n));
+    auto es = exponents(rng, n);
+    auto bs = bases(rng, m);
+    for (size_t ei = 0; ei < es.size(); ei++) {
+      const V &e = es[ei];
+      for (size_t bi = 0; bi < bs.size(); bi++) {
+        // every pair for small n; above, every exponent with a rotating base (keeps it fast)
+        if (n > 8 && bi != (ei + n) % bs.size()) continue;
+        const V &b = bs[bi];
+        V want = zpowm(b, e, m);
+        V r(n);
+        mpn::powm(r.data(), b.data(), e.data(), e.size(), mc.ctx, sc.data());
+        INFO("n=" << n << " en=" << e.size());
+        REQUIRE(r == want);
+        // constant time: exponent padded to at least n limbs
+        V ep = e;
+        if (ep.size() < n) ep.resize(n, 0);
+        V r2(n);
+        mpn::powm_ct(r2.data(), b.data(), ep.data(), ep.size(), mc.ctx, sc.data());
+        REQUIRE(r2 == want);
+        // aliasing rp == bp
+        V bb = b;
+        mpn::powm(bb.data(), bb.data(), e.data(), e.size(), mc.ctx, sc.data());
+        REQUIRE(bb == want);
+      }
+    }
+  }
+  mpb::cpu::force_portable(false);
+}
+
+TEST_CASE("mpn powm / powm_ct, odd moduli 1..70 limbs (run-time kernels)", "[powm][mpn]") {
+  check_mont_sizes(false);
+}
+TEST_CASE("mpn powm / powm_ct, odd moduli 1..70 limbs (portable kernels)", "[powm][mpn]") {
+  check_mont_sizes(true);
+}
+
+TEST_CASE("mpn Montgomery primitives: redc_1, mont_mul, mont_sqr vs GMP", "[powm][mpn]") {
+  for (int portable = 0; portable < 2; portable++) {
+    mpb::cpu::force_portable(portable != 0);
+    auto rng = make_rng(13 + portable);
+    for (size_t n = 1; n <= 70; n++) {
+      for (int rep = 0; rep < 3; rep++) {
+        V m = make_mod(rng, n, true);
+        Mont mc(m);
+        Z zm, zR, zRinv;
+        to_mpz(zm, m.data(), n);
+        mpz_set_ui(zR, 1);
+        mpz_mul_2exp(zR, zR, 64 * n);
+        REQUIRE(mpz_invert(zRinv, zR, zm) != 0);
+        V a = hard_limbs(rng, n), b = hard_limbs(rng, n);  // any values < R
+        Z za, zb, zw;
+        to_mpz(za, a.data(), n);
+        to_mpz(zb, b.data(), n);
+        mpz_mul(zw, za, zb);
+        mpz_mul(zw, zw, zRinv);
+        mpz_mod(zw, zw, zm);
+        V sc(mpn::mont_sqr_itch(n) + 2 * n + 2);
+        V r(n), r2(n), t(n);
+        mpn::mont_mul(r.data(), a.data(), b.data(), mc.ctx, sc.data());
+        mpn::mont_mul_redc(r2.data(), a.data(), b.data(), mc.ctx, sc.data());
+        // both almost reduced: compare mod m
+        Z zr;
+        to_mpz(zr, r.data(), n);
+        mpz_mod(zr, zr, zm);
+        REQUIRE(mpz_cmp(zr, zw) == 0);
+        to_mpz(zr, r2.data(), n);
+        mpz_mod(zr, zr, zm);
+        REQUIRE(mpz_cmp(zr, zw) == 0);
+        // squaring, aliased
+        mpz_mul(zw, za, za);
+        mpz_mul(zw, zw, zRinv);
+        mpz_mod(zw, zw, zm);
+        t = a;
+        mpn::mont_sqr(t.data(), t.data(), mc.ctx, sc.data());
+        to_mpz(zr, t.data(), n);
+        mpz_mod(zr, zr, zm);
+        REQUIRE(mpz_cmp(zr, zw) == 0);
+        t = a;
+        mpn::mont_sqr_ct(t.data(), t.data(), mc.ctx, sc.data());
+        to_mpz(zr, t.data(), n);
+        mpz_mod(zr, zr, zm);
+        REQUIRE(mpz_cmp(zr, zw) == 0);
+        // redc_1 on a full 2n-limb value: result + carry*R == (T + qm)/R, == T/R mod m
+        V T = hard_limbs(rng, 2 * n), T0 = T, rr(n);
+        limb cy = mpn::redc_1(rr.data(), T.data(), m.data(), n, mc.ctx.minv);
+        Z zT, zq;
+        to_mpz(zT, T0.data(), 2 * n);
+        to_mpz(zr, rr.data(), n);
+        if (cy) mpz_add(zr, zr, zR);
+        mpz_mul(zq, zr, zR);
+        mpz_sub(zq, zq, zT);  // must be q*m with 0 <= q < R
+        REQUIRE(mpz_sgn(zq.v) >= 0);
+        REQUIRE(mpz_divisible_p(zq, zm));
+        // mont_to / mont_from round trip gives a mod m
+        mpn::mont_to(r.data(), a.data(), mc.ctx, sc.data());
+        mpn::mont_from(r.data(), r.data(), mc.ctx, sc.data());
+        mpz_mod(zw, za, zm);
+        REQUIRE(r == limbs_of(zw, n));
+      }
+    }
+  }
+  mpb::cpu::force_portable(false);
+}
+
+TEST_CASE("mpn Barrett reduction and powm_barrett (and their constant-time forms), even and odd moduli 1..70 limbs",
+          "[powm][mpn][barrett]") {
+  const int portable = GENERATE(0, 1);  // the MULX/ADX rows and the portable addmul_1
+  mpb::cpu::force_portable(portable != 0);
+  auto rng = make_rng(15 + 100 * portable);
+  for (size_t n = 1; n <= 70; n++) {
+    for (int odd = 0; odd < 2; odd++) {
+      V m = make_mod(rng, n, odd != 0);
+      if (n > 1 && rng() % 4 == 0) {  // a power of B (mu has n+2 limbs) or B^(n-1) + small
+        std::fill(m.begin(), m.end(), 0);
+        m[n - 1] = 1;
+        if (odd) m[0] = 1;
+      }
+      V store(mpn::barrett_ctx_itch(n));
+      mpn::BarrettCtx bc;
+      mpn::barrett_ctx_init(bc, m.data(), n, store.data());
+      Z zm;
+      to_mpz(zm, m.data(), n);
+      V sc(mpn::barrett_reduce_itch(n) + mpn::powm_barrett_itch(n, n + 4) + mpn::powm_barrett_ct_itch(n));
+      for (int rep = 0; rep < 8; rep++) {
+        V x = rep == 0 ? V(2 * n, ~(limb)0) : hard_limbs(rng, 2 * n), r(n), rc(n);
+        Z zx;
+        if (rep >= 4) {  // x = q*m + (m-1) with a large q < B^n: the largest remainders
+          Z q;
+          auto ql = hard_limbs(rng, n);
+          to_mpz(q, ql.data(), n);
+          mpz_mul(zx, q, zm);
+          mpz_add(zx, zx, zm);
+          mpz_sub_ui(zx, zx, 1);
+          if (mpz_sizeinbase(zx, 2) > 128 * n) mpz_tdiv_r_2exp(zx, zx, 128 * n);
+          x = limbs_of(zx, 2 * n);
+        }
+        mpn::barrett_reduce(r.data(), x.data(), bc, sc.data());
+        mpn::barrett_reduce_ct(rc.data(), x.data(), bc, sc.data());
+        to_mpz(zx, x.data(), 2 * n);
+        mpz_mod(zx, zx, zm);
+        REQUIRE(r == limbs_of(zx, n));
+        REQUIRE(rc == limbs_of(zx, n));
+      }
+      auto es = exponents(rng, n);
+      auto bs = bases(rng, m);
+      for (size_t ei = 0; ei < es.size(); ei++)
+        for (size_t bi = 0; bi < bs.size(); bi++) {
+          if (n > 8 && bi != (ei + n) % bs.size()) continue;
+          const V &e = es[ei];
+          V b = bs[bi];
+          Z zb;
+          to_mpz(zb, b.data(), n);
+          mpz_mod(zb, zb, zm);
+          b = limbs_of(zb, n);  // powm_barrett wants b < m
+          V r(n);
+          mpn::powm_barrett(r.data(), b.data(), e.data(), e.size(), bc, sc.data());
+          INFO("n=" << n << " odd=" << odd << " en=" << e.size());
+          const V want = zpowm(b, e, m);
+          REQUIRE(r == want);
+          V rc(n);
+          mpn::powm_barrett_ct(rc.data(), b.data(), e.data(), e.size(), bc, sc.data());
+          REQUIRE(rc == want);
+        }
+    }
+  }
+  mpb::cpu::force_portable(false);
+}
+
+// ---------------------------------------------------------------------------------------
+// mp_int entry points
+namespace {
+void rand_signed(std::mt19937_64 &rng, mpz_t z, size_t n, bool allow_neg = true) {
+  auto l = hard_limbs(rng, n);
+  if (n && l[n - 1] == 0) l[n - 1] = 1 + (rng() >> 1);
+  to_mpz(z, l.data(), n);
+  if (allow_neg && (rng() & 1)) mpz_neg(z, z);
+}
+void setm(mp_int *a, mpz_srcptr z) { REQUIRE(from_mpz(a, z) == MP_OKAY); }
+} // namespace
+
+TEST_CASE("mp_exptmod and mp_exptmod_ct vs mpz_powm / mpz_powm_sec, with aliasing",
+          "[powm][mp_int]") {
+  auto rng = make_rng(21);
+  for (size_t n = 1; n <= 40; n += (n < 12 ? 1 : 7)) {
+    for (int rep = 0; rep < 4; rep++) {
+      Z za, zb, zc, zr;
+      rand_signed(rng, za, 1 + rng() % (2 * n));  // base shorter/longer than c, any sign
+      rand_signed(rng, zb, rng() % (n + 2), false);
+      rand_signed(rng, zc, n, false);
+      if (rep & 1) mpz_setbit(zc, 0);  // odd and even moduli
+      else mpz_clrbit(zc, 0);
+      if (mpz_cmp_ui(zc.v, 2) < 0) mpz_set_ui(zc, rep & 1 ? 3 : 2);
+      mpz_powm(zr, za, zb, zc);
+      M a, b, c, d;
+      setm(&a, za);
+      setm(&b, zb);
+      setm(&c, zc);
+      REQUIRE(mp_exptmod(&a, &b, &c, &d) == MP_OKAY);
+      REQUIRE(equal(&d, zr));
+      // d == a, d == b, d == c
+      M t;
+      setm(&t, za);
+      REQUIRE(mp_exptmod(&t, &b, &c, &t) == MP_OKAY);
+      REQUIRE(equal(&t, zr));
+      setm(&t, zb);
+      REQUIRE(mp_exptmod(&a, &t, &c, &t) == MP_OKAY);
+      REQUIRE(equal(&t, zr));
+      setm(&t, zc);
+      REQUIRE(mp_exptmod(&a, &b, &t, &t) == MP_OKAY);
+      REQUIRE(equal(&t, zr));
+      if (mpz_odd_p(zc.v) && mpz_cmp_ui(zc.v, 1) > 0) {
+        Z zs;
+        mpz_mod(zs, za, zc);  // mpz_powm_sec wants a positive exponent
+        if (mpz_sgn(zb.v) > 0) {
+          mpz_powm_sec(zs, zs, zb, zc);
+          REQUIRE(mpz_cmp(zs, zr) == 0);
+        }
+        M e;
+        REQUIRE(mp_exptmod_ct(&a, &b, &c, &e) == MP_OKAY);
+        REQUIRE(equal(&e, zr));
+        setm(&t, za);
+        REQUIRE(mp_exptmod_ct(&t, &b, &c, &t) == MP_OKAY);
+        REQUIRE(equal(&t, zr));
+        setm(&t, zc);
+        REQUIRE(mp_exptmod_ct(&a, &b, &t, &t) == MP_OKAY);
+        REQUIRE(equal(&t, zr));
+      }
+      // negative exponent: the inverse, when it exists
+      Z zi, znb;
+      mpz_neg(znb, zb);
+      if (mpz_sgn(zb.v) != 0) {
+        M nb;
+        setm(&nb, znb);
+        setm(&t, zc);
+        int rc = mp_exptmod(&a, &nb, &c, &t);
+        if (mpz_invert(zi, za, zc)) {
+          REQUIRE(rc == MP_OKAY);
+          mpz_powm(zr, zi, zb, zc);
+          REQUIRE(equal(&t, zr));
+        } else {
+          REQUIRE(rc == MP_VAL);
+          REQUIRE(equal(&t, zc));  // untouched
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("mp_exptmod special cases: c == 1, base 0, exponent 0, powers of two", "[powm][mp_int]") {
+  M a, b, c, d;
+  mp_set(&c, 1);
+  mp_set(&a, 5);
+  mp_set(&b, 0);
+  REQUIRE(mp_exptmod(&a, &b, &c, &d) == MP_OKAY);
+  REQUIRE(mp_iszero(&d));
+  mp_set(&c, 10);
+  REQUIRE(mp_exptmod(&a, &b, &c, &d) == MP_OKAY);
+  REQUIRE(mp_cmp_d(&d, 1) == MP_EQ);
+  mp_set(&a, 0);
+  REQUIRE(mp_exptmod(&a, &b, &c, &d) == MP_OKAY);  // 0^0 = 1 (as GMP)
+  REQUIRE(mp_cmp_d(&d, 1) == MP_EQ);
+  mp_set(&b, 7);
+  REQUIRE(mp_exptmod(&a, &b, &c, &d) == MP_OKAY);
+  REQUIRE(mp_iszero(&d));
+  // modulus 2^k (Barrett with mu of n+2 limbs)
+  Z zc, za, zb, zr;
+  mpz_setbit(zc, 256);
+  mpz_set_str(za, "123456789abcdef123456789abcdef", 16);
+  mpz_set_str(zb, "fedcba987654321fedcba987654321", 16);
+  mpz_powm(zr, za, zb, zc);
+  REQUIRE(from_mpz(&a, za) == MP_OKAY);
+  REQUIRE(from_mpz(&b, zb) == MP_OKAY);
+  REQUIRE(from_mpz(&c, zc) == MP_OKAY);
+  REQUIRE(mp_exptmod(&a, &b, &c, &d) == MP_OKAY);
+  REQUIRE(equal(&d, zr));
+}
+
+TEST_CASE("mp_exptmod / mp_exptmod_ct bad input: MP_VAL, output untouched", "[powm][mp_int]") {
+  M a, b, c, d;
+  mp_set(&a, 3);
+  mp_set(&b, 5);
+  mp_set(&d, 77);
+  auto untouched = [&] { REQUIRE(mp_cmp_d(&d, 77) == MP_EQ); };
+  mp_zero(&c);  // c == 0
+  REQUIRE(mp_exptmod(&a, &b, &c, &d) == MP_VAL);
+  REQUIRE(mp_exptmod_ct(&a, &b, &c, &d) == MP_VAL);
+  untouched();
+  mp_set(&c, 7);
+  REQUIRE(mp_neg(&c, &c) == MP_OKAY);  // c < 0
+  REQUIRE(mp_exptmod(&a, &b, &c, &d) == MP_VAL);
+  REQUIRE(mp_exptmod_ct(&a, &b, &c, &d) == MP_VAL);
+  untouched();
+  mp_set(&c, 8);  // even c for the constant-time version
+  REQUIRE(mp_exptmod_ct(&a, &b, &c, &d) == MP_VAL);
+  untouched();
+  mp_set(&c, 1);  // c == 1 for the constant-time version
+  REQUIRE(mp_exptmod_ct(&a, &b, &c, &d) == MP_VAL);
+  untouched();
+  mp_set(&c, 7);
+  REQUIRE(mp_neg(&b, &b) == MP_OKAY);  // negative exponent: ct refuses
+  REQUIRE(mp_exptmod_ct(&a, &b, &c, &d) == MP_VAL);
+  untouched();
+  mp_set(&a, 14);  // not invertible mod 7 with b < 0
+  REQUIRE(mp_exptmod(&a, &b, &c, &d) == MP_VAL);
+  untouched();
+}
+
+TEST_CASE("mpn powm with forced-low multiplication thresholds (Karatsuba at small n)",
+          "[powm][mpn][thresholds]") {
+  auto &p = mpb::tuning::params();
+  p.mul_comba_max = 2;
+  p.sqr_comba_max = 2;
+  p.mul_karatsuba = 4;
+  p.sqr_karatsuba = 4;
+  auto rng = make_rng(41);
+  for (size_t n = 1; n <= 40; n++) {
+    V m = make_mod(rng, n, true);
+    Mont mc(m);
+    V sc(mpn::powm_itch(n, n) + mpn::powm_ct_itch(n));
+    V b = hard_limbs(rng, n), e = hard_limbs(rng, n), r(n);
+    V want = zpowm(b, e, m);
+    mpn::powm(r.data(), b.data(), e.data(), n, mc.ctx, sc.data());
+    REQUIRE(r == want);
+    mpn::powm_ct(r.data(), b.data(), e.data(), n, mc.ctx, sc.data());
+    REQUIRE(r == want);
+    V me = make_mod(rng, n, false);
+    V st(mpn::barrett_ctx_itch(n));
+    mpn::BarrettCtx bc;
+    mpn::barrett_ctx_init(bc, me.data(), n, st.data());
+    V sb(mpn::powm_barrett_itch(n, n));
+    Z zb, zm;
+    to_mpz(zb, b.data(), n);
+    to_mpz(zm, me.data(), n);
+    mpz_mod(zb, zb, zm);
+    V bm = limbs_of(zb, n);
+    mpn::powm_barrett(r.data(), bm.data(), e.data(), n, bc, sb.data());
+    REQUIRE(r == zpowm(bm, e, me));
+  }
+  mpb::tuning::reset_params();
+}

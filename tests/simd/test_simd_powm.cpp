@@ -1,0 +1,305 @@
+// Lane-parallel Montgomery exponentiation (cpu/simd/powm_lanes.h): IFMA x8 and AVX2 x4 against
+// GMP mpz_powm, at many sizes (multiples of 52 and 64 bits and neither), with hard moduli,
+// bases and exponents, shared and per-lane moduli, unused lanes, aliasing, both modes.
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <mpbatch/common.h>
+
+#include "simd/powm_lanes.h"
+#include "support/oracle.h"
+
+using namespace mpbt;
+using Limbs = std::vector<uint64_t>;
+
+namespace {
+
+using MultiFn = int (*)(uint64_t *const *, const uint64_t *const *, const uint64_t *const *, size_t,
+                        const uint64_t *const *, size_t, bool, uint64_t *);
+using SharedFn = int (*)(uint64_t *const *, const uint64_t *const *, const uint64_t *const *, size_t,
+                         const uint64_t *, size_t, bool, uint64_t *);
+
+struct Path {
+  const char *name;
+  unsigned L;
+  bool (*avail)();
+  size_t (*itch)(size_t);
+  MultiFn multi;
+  SharedFn shared;
+};
+
+const Path kPaths[] = {
+    {"ifma_x8", 8, mpb::simd::ifma_available, mpb::simd::powm_x8_itch, mpb::simd::powm_x8_multi,
+     mpb::simd::powm_x8},
+    {"avx2_x4", 4, mpb::simd::avx2_available, mpb::simd::powm_x4_itch, mpb::simd::powm_x4_multi,
+     mpb::simd::powm_x4},
+};
+
+bool usable(const Path &p) {
+  if (p.avail()) return true;
+  WARN("CPU lacks the instruction set for " << p.name << ": its tests are skipped");
+  return false;
+}
+
+// Random value < m (m given as n limbs).
+Limbs below(std::mt19937_64 &rng, const Limbs &m) {
+  Z zm, z;
+  to_mpz(zm, m.data(), m.size());
+  auto v = hard_limbs(rng, m.size());
+  to_mpz(z, v.data(), v.size());
+  mpz_mod(z, z, zm);
+  return limbs_of(z, m.size());
+}
+
+Limbs odd_modulus(std::mt19937_64 &rng, size_t bits, size_t n) {
+  auto v = hard_bits(rng, bits);
+  v[0] |= 1;
+  v.resize(n, 0);
+  return v;
+}
+
+// Runs one call and checks every used lane against mpz_powm.
+void check_call(const Path &p, const std::vector<Limbs> &mods, bool shared,
+                const std::vector<Limbs> &bases, const std::vector<Limbs> &exps, size_t en,
+                size_t n, bool ct, const std::vector<bool> &used, int alias = 0) {
+  // alias: 0 = separate outputs, 1 = r[l] is base[l]'s buffer, 2 = r[l] is exp[l]'s (en == n)
+  const bool alias_base = alias == 1, alias_exp = alias == 2;
+  const unsigned L = p.L;
+  std::vector<Limbs> out(L, Limbs(n, 0xdeadbeefULL));
+  std::vector<Limbs> bcopy = bases, ecopy = exps;  // aliasing: the output goes into these
+  uint64_t *r[8] = {};
+  const uint64_t *b[8] = {}, *e[8] = {}, *m[8] = {};
+  for (unsigned l = 0; l < L; ++l) {
+    if (!used[l]) continue;
+    r[l] = alias_base ? bcopy[l].data() : alias_exp ? ecopy[l].data() : out[l].data();
+    b[l] = bcopy[l].data();
+    e[l] = ecopy[l].data();
+    m[l] = shared ? mods[0].data() : mods[l].data();
+  }
+  Limbs scratch(p.itch(n), 0x5a5a5a5a5a5a5a5aULL);
+  int rc = shared ? p.shared(r, b, e, en, mods[0].data(), n, ct, scratch.data())
+                  : p.multi(r, b, e, en, m, n, ct, scratch.data());
+  REQUIRE(rc == MPB_OK);
+  for (unsigned l = 0; l < L; ++l) {
+    if (!used[l]) {
+      REQUIRE(out[l] == Limbs(n, 0xdeadbeefULL));
+      continue;
+    }
+    Z zb, ze, zm, zr;
+    to_mpz(zb, bases[l].data(), n);
+    to_mpz(ze, exps[l].data(), en);
+    to_mpz(zm, m[l], n);
+    mpz_powm(zr, zb, ze, zm);
+    Limbs got = alias_base ? bcopy[l] : alias_exp ? ecopy[l] : out[l];
+    got.resize(n);
+    INFO(p.name << " lane " << l << " n=" << n << " en=" << en << " ct=" << ct << " shared=" << shared
+                << "\n m=" << to_hex(zm) << "\n b=" << to_hex(zb) << "\n e=" << to_hex(ze));
+    REQUIRE(got == limbs_of(zr, n));
+  }
+  if (ct) {
+    bool wiped = true;
+    for (uint64_t w : scratch) wiped = wiped && w == 0;
+    REQUIRE(wiped);
+  }
+}
+
+void random_round(const Path &p, std::mt19937_64 &rng, size_t bits, size_t ebits, bool shared,
+                  bool ct, size_t extra_limbs = 0) {
+  const unsigned L = p.L;
+  const size_t n = (bits + 63) / 64 + extra_limbs;
+  std::vector<Limbs> mods, bases, exps;
+  for (unsigned l = 0; l < L; ++l) mods.push_back(odd_modulus(rng, bits, n));
+  const size_t en = (ebits + 63) / 64;
+  for (unsigned l = 0; l < L; ++l) {
+    bases.push_back(below(rng, shared ? mods[0] : mods[l]));
+    Limbs e = en ? hard_bits(rng, ebits - (l % 3) * (ebits > 8 ? 3 : 0)) : Limbs{};
+    e.resize(en, 0);
+    exps.push_back(e);
+  }
+  check_call(p, mods, shared, bases, exps, en, n, ct, std::vector<bool>(L, true));
+}
+
+}  // namespace
+
+TEST_CASE("simd powm: random operands at many sizes, shared modulus", "[simd][powm]") {
+  for (const Path &p : kPaths) {
+    if (!usable(p)) continue;
+    auto rng = make_rng(0x51D0 + p.L);
+    for (size_t bits : {3, 50, 52, 64, 100, 200, 511, 512, 1000, 1024, 1040, 1100, 1536, 2048, 2080, 3072, 4096, 8192, 16384}) {
+      for (bool ct : {false, true}) {
+        size_t ebits = bits <= 1100 ? bits : (bits <= 2080 ? 300 : (bits <= 4096 ? 130 : 70));  // full length up to 1100
+        random_round(p, rng, bits, ebits, true, ct);
+      }
+    }
+  }
+}
+
+TEST_CASE("simd powm: full-length exponents at RSA sizes", "[simd][powm][slow]") {
+  for (const Path &p : kPaths) {
+    if (!usable(p)) continue;
+    auto rng = make_rng(0x51D1 + p.L);
+    for (size_t bits : {1024, 1536, 2048, 3072, 4096}) {
+      random_round(p, rng, bits, bits, true, true);
+      random_round(p, rng, bits, bits, false, false);
+    }
+  }
+}
+
+TEST_CASE("simd powm: a different modulus per lane", "[simd][powm]") {
+  for (const Path &p : kPaths) {
+    if (!usable(p)) continue;
+    auto rng = make_rng(0x51D2 + p.L);
+    for (size_t bits : {64, 1000, 1024, 1100, 2048})
+      for (bool ct : {false, true}) random_round(p, rng, bits, 257, false, ct);
+    // moduli of different bit lengths in one call (n = 16 limbs, 600..1024 bits)
+    const unsigned L = p.L;
+    const size_t n = 16;
+    std::vector<Limbs> mods, bases, exps;
+    for (unsigned l = 0; l < L; ++l) {
+      mods.push_back(odd_modulus(rng, 600 + 53 * l, n));
+      bases.push_back(below(rng, mods[l]));
+      Limbs e = hard_bits(rng, 100 + 40 * l);
+      e.resize(8, 0);
+      exps.push_back(e);
+    }
+    for (bool ct : {false, true}) check_call(p, mods, false, bases, exps, 8, n, ct, std::vector<bool>(L, true));
+    // modulus with leading zero limbs (n bigger than needed)
+    random_round(p, rng, 700, 700, false, true, 3);
+  }
+}
+
+TEST_CASE("simd powm: hard moduli, bases and exponents", "[simd][powm]") {
+  for (const Path &p : kPaths) {
+    if (!usable(p)) continue;
+    auto rng = make_rng(0x51D3 + p.L);
+    const unsigned L = p.L;
+    for (size_t bits : {64, 512, 1000, 1024, 1100, 2048}) {
+      const size_t n = (bits + 63) / 64;
+      std::vector<Limbs> hard_mods;
+      Z z;
+      // all ones
+      mpz_ui_pow_ui(z, 2, bits); mpz_sub_ui(z, z, 1); hard_mods.push_back(limbs_of(z, n));
+      // just above a power of two
+      mpz_ui_pow_ui(z, 2, bits - 1); mpz_add_ui(z, z, 1); hard_mods.push_back(limbs_of(z, n));
+      // top bit set, random below
+      auto v = odd_modulus(rng, bits, n); hard_mods.push_back(v);
+      // 2^bits - 2^(bits/2) - 1 : long runs
+      mpz_ui_pow_ui(z, 2, bits); { Z h; mpz_ui_pow_ui(h, 2, bits / 2); mpz_sub(z, z, h); } mpz_sub_ui(z, z, 1);
+      hard_mods.push_back(limbs_of(z, n));
+      // the modulus 1 (everything is 0) and 3
+      Limbs one(n, 0); one[0] = 1; hard_mods.push_back(one);
+      Limbs three(n, 0); three[0] = 3; hard_mods.push_back(three);
+      for (const Limbs &m : hard_mods) {
+        Z zm; to_mpz(zm, m.data(), n);
+        std::vector<Limbs> bases, exps;
+        const size_t en = n + 1;
+        for (unsigned l = 0; l < L; ++l) {
+          Z zb;
+          switch (l % 4) {
+            case 0: mpz_set_ui(zb, 0); break;
+            case 1: mpz_set_ui(zb, 1); break;
+            case 2: mpz_sub_ui(zb, zm, 1); break;
+            default: { auto bb = below(rng, m); to_mpz(zb, bb.data(), n); }
+          }
+          if (mpz_cmp(zb, zm) >= 0) mpz_set_ui(zb, 0);
+          bases.push_back(limbs_of(zb, n));
+          Limbs e(en, 0);
+          switch ((l / 2 + l) % 4) {
+            case 0: break;                                    // 0
+            case 1: e[0] = 1; break;                          // 1
+            case 2: for (auto &w : e) w = ~0ULL; break;       // all ones
+            default: e[0] = 2; e[en - 1] = 1ULL << 63; break; // sparse
+          }
+          exps.push_back(e);
+        }
+        for (bool ct : {false, true}) {
+          check_call(p, {m}, true, bases, exps, en, n, ct, std::vector<bool>(L, true));
+        }
+      }
+    }
+    // all exponents zero / empty (en = 0)
+    std::vector<Limbs> mods{odd_modulus(rng, 300, 5)}, bases, exps;
+    for (unsigned l = 0; l < L; ++l) { bases.push_back(below(rng, mods[0])); exps.push_back(Limbs(1, 0)); }
+    for (bool ct : {false, true}) {
+      check_call(p, mods, true, bases, exps, 1, 5, ct, std::vector<bool>(L, true));
+      check_call(p, mods, true, bases, exps, 0, 5, ct, std::vector<bool>(L, true));
+    }
+  }
+}
+
+TEST_CASE("simd powm: unused lanes and aliasing", "[simd][powm]") {
+  for (const Path &p : kPaths) {
+    if (!usable(p)) continue;
+    auto rng = make_rng(0x51D4 + p.L);
+    const unsigned L = p.L;
+    const size_t n = 16, en = 16;
+    std::vector<Limbs> mods, bases, exps;
+    for (unsigned l = 0; l < L; ++l) {
+      mods.push_back(odd_modulus(rng, 1024, n));
+      bases.push_back(below(rng, mods[l]));
+      exps.push_back(hard_bits(rng, 1020));
+    }
+    for (bool shared : {true, false}) {
+      for (bool ct : {false, true}) {
+        std::vector<bool> used(L, false);
+        used[1] = true;
+        used[L - 1] = true;
+        for (unsigned l = 0; l < L; ++l) bases[l] = below(rng, shared ? mods[0] : mods[l]);
+        check_call(p, mods, shared, bases, exps, en, n, ct, used);
+        check_call(p, mods, shared, bases, exps, en, n, ct, std::vector<bool>(L, true), 1);
+        check_call(p, mods, shared, bases, exps, en, n, ct, std::vector<bool>(L, true), 2);
+      }
+    }
+    // no lane used at all: nothing happens
+    uint64_t *r[8] = {};
+    const uint64_t *b[8] = {}, *e[8] = {};
+    REQUIRE(p.shared(r, b, e, 1, mods[0].data(), n, true, nullptr) == MPB_OK);
+  }
+}
+
+TEST_CASE("simd powm: bad input gives an error and writes nothing", "[simd][powm]") {
+  for (const Path &p : kPaths) {
+    if (!usable(p)) continue;
+    auto rng = make_rng(0x51D5 + p.L);
+    const unsigned L = p.L;
+    const size_t n = 4;
+    Limbs m = odd_modulus(rng, 256, n);
+    std::vector<Limbs> out(L, Limbs(n, 7)), bases(L, below(rng, m)), exps(L, Limbs(n, 3));
+    Limbs scratch(p.itch(n));
+    uint64_t *r[8] = {};
+    const uint64_t *b[8] = {}, *e[8] = {}, *ms[8] = {};
+    for (unsigned l = 0; l < L; ++l) { r[l] = out[l].data(); b[l] = bases[l].data(); e[l] = exps[l].data(); ms[l] = m.data(); }
+    auto untouched = [&] { for (auto &o : out) REQUIRE(o == Limbs(n, 7)); };
+    Limbs even = m; even[0] &= ~1ULL;
+    REQUIRE(p.shared(r, b, e, n, even.data(), n, false, scratch.data()) == MPB_EVAL);
+    Limbs zero(n, 0);
+    REQUIRE(p.shared(r, b, e, n, zero.data(), n, false, scratch.data()) == MPB_EVAL);
+    Limbs big = m;  // base == m
+    b[L - 1] = big.data();
+    REQUIRE(p.shared(r, b, e, n, m.data(), n, true, scratch.data()) == MPB_EVAL);
+    b[L - 1] = bases[L - 1].data();
+    REQUIRE(p.shared(r, b, e, n, m.data(), 0, false, scratch.data()) == MPB_ERANGE);
+    REQUIRE(p.shared(r, b, e, n, m.data(), 257, false, scratch.data()) == MPB_ERANGE);  // > 16384 bits
+    REQUIRE(p.shared(r, b, e, n, nullptr, n, false, scratch.data()) == MPB_ENULL);
+    REQUIRE(p.shared(r, b, e, n, m.data(), n, false, nullptr) == MPB_ENULL);
+    ms[2] = even.data();
+    REQUIRE(p.multi(r, b, e, n, ms, n, false, scratch.data()) == MPB_EVAL);
+    ms[2] = nullptr;
+    REQUIRE(p.multi(r, b, e, n, ms, n, false, scratch.data()) == MPB_ENULL);
+    untouched();
+  }
+}
+
+TEST_CASE("simd powm: every digit count up to 2400 bits", "[simd][powm]") {
+  for (const Path &p : kPaths) {
+    if (!usable(p)) continue;
+    auto rng = make_rng(0x51D6 + p.L);
+    for (size_t bits = 2; bits <= 2400; bits += 23) {
+      const bool ct = (bits / 23) % 2;
+      random_round(p, rng, bits, 40 + bits % 61, bits % 3 == 0, ct);
+    }
+  }
+}
