@@ -2,7 +2,10 @@
 // over the context's OpenMP threads; products use the mpn dispatchers with per-thread scratch.
 #include <omp.h>
 
-#include "batch/batch_internal.h"
+#include "batch/call.h"
+#include "batch/cost_model.h"
+#include "batch/gpu_attempt.h"
+#include "batch/validate.h"
 
 using namespace mpb;
 using namespace mpb::batch;
@@ -12,17 +15,10 @@ namespace {
 int addsub(bool sub, mpb_ctx *ctx, uint64_t *r, uint64_t *cy, const uint64_t *a, const uint64_t *b,
            size_t width, size_t count, mpb_call_info *info) {
   Call call(info);
+  Settings s;
   int st;
-  if ((st = check_shape(call, ctx, width, count, 1))) return st;
-  Settings s = snapshot(ctx);
-  if ((st = check_backend(call, s))) return st;
-  if (count == 0) {
-    call.choose(MPB_BACKEND_CPU, 1, "empty batch");
-    return call.finish(MPB_OK);
-  }
-  if ((st = check_ptr(call, r, MPB_ARG_R)) || (st = check_ptr(call, a, MPB_ARG_A)) ||
-      (st = check_ptr(call, b, MPB_ARG_B)))
-    return st;
+  if (begin_call(call, ctx, CallShape(width, count), s, &st)) return st;
+  if ((st = check_ptrs(call, {{r, MPB_ARG_R}, {a, MPB_ARG_A}, {b, MPB_ARG_B}}))) return st;
   int T = threads_for(s, count, (double)width);
   call.choose(MPB_BACKEND_CPU, T, T > 1 ? "cpu: items over threads" : "cpu: batch too small to thread");
 #pragma omp parallel for num_threads(T) schedule(static) if (T > 1)
@@ -37,21 +33,14 @@ int addsub(bool sub, mpb_ctx *ctx, uint64_t *r, uint64_t *cy, const uint64_t *a,
 int mulsqr(bool sqr, mpb_ctx *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b, size_t width,
            size_t count, mpb_call_info *info) {
   Call call(info);
+  Settings s;
   int st;
-  if ((st = check_shape(call, ctx, width, count, 2))) return st;
-  Settings s = snapshot(ctx);
-  if ((st = check_backend(call, s, !sqr))) return st;
-  if (count == 0) {
-    call.choose(MPB_BACKEND_CPU, 1, "empty batch");
-    return call.finish(MPB_OK);
-  }
-  if ((st = check_ptr(call, r, MPB_ARG_R)) || (st = check_ptr(call, a, MPB_ARG_A))) return st;
+  if (begin_call(call, ctx, CallShape(width, count).products().gpu(!sqr), s, &st)) return st;
+  if ((st = check_ptrs(call, {{r, MPB_ARG_R}, {a, MPB_ARG_A}}))) return st;
   if (!sqr && (st = check_ptr(call, b, MPB_ARG_B))) return st;
   if (!sqr) {
-    int gst = MPB_OK;
-    char gpu_why[112] = {0};
-    if (gpu_try_mul(call, s, r, a, b, width, count, &gst, gpu_why, sizeof gpu_why))
-      return gst == MPB_OK ? call.finish(MPB_OK) : call.fail(gst, MPB_ARG_CTX, -1, gpu_why);
+    const GpuAttempt g = gpu_try_mul(call, s, r, a, b, width, count);
+    if (g.finished()) return g.result(call);
   }
   int T = threads_for(s, count, work_mul(width));
   size_t itch = sqr ? mpn::sqr_itch(width) : mpn::mul_n_itch(width);

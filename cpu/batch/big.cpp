@@ -1,7 +1,8 @@
 // cpu/batch/big.cpp: the single-operand C entry points mpb_mulmod_big / mpb_powm_big: one huge
 // modular multiplication or exponentiation, each multiplication parallelised inside by the
 // multipartite algorithm (seed 004, cpu/multipartite/).
-#include "batch/batch_internal.h"
+#include "batch/call.h"
+#include "batch/validate.h"
 #include "multipartite/multipartite.h"
 
 using namespace mpb;
@@ -13,9 +14,7 @@ int big_common(Call &call, mpb_ctx *ctx, const uint64_t *r, const uint64_t *a, c
   int st;
   if ((st = check_shape(call, ctx, n, 1, 2))) return st;
   s = snapshot(ctx);
-  if ((st = check_ptr(call, r, MPB_ARG_R)) || (st = check_ptr(call, a, MPB_ARG_A)) ||
-      (st = check_ptr(call, m, MPB_ARG_M)))
-    return st;
+  if ((st = check_ptrs(call, {{r, MPB_ARG_R}, {a, MPB_ARG_A}, {m, MPB_ARG_M}}))) return st;
   if (m[n - 1] == 0) return call.fail(MPB_EVAL, MPB_ARG_M, 0, "top limb of the modulus is zero");
   if ((st = check_modulus(call, m, 1, n, true, MPB_ARG_M))) return st;
   if ((st = check_below(call, a, n, 1, m, 1, n, MPB_ARG_A))) return st;

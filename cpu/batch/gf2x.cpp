@@ -9,7 +9,10 @@
 
 #include <cstdio>
 
-#include "batch/batch_internal.h"
+#include "batch/call.h"
+#include "batch/cost_model.h"
+#include "batch/gpu_attempt.h"
+#include "batch/validate.h"
 #include "gf2x/mul/gf2x_mul.h"
 #include "gf2x/poly.h"
 
@@ -21,15 +24,6 @@ namespace {
 int64_t degree(const limb *p, size_t n) {
   size_t m = mpn::normalized_size(p, n);
   return gf2xapi::deg(p, m);
-}
-
-// gpu_ok: the op has a CUDA path (mul, sqr, mulmod; inv stays on the CPU).
-int common(Call &call, mpb_ctx *ctx, size_t width, size_t count, size_t mult, Settings &s, bool gpu_ok) {
-  int st;
-  if ((st = check_shape(call, ctx, width, count, mult))) return st;
-  s = snapshot(ctx);
-  if ((st = check_backend(call, s, gpu_ok))) return st;
-  return MPB_OK;
 }
 
 // f validation + every row of a (and b) of degree < deg f.
@@ -51,21 +45,11 @@ MPB_API int mpb_batch_gf2x_mul(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, con
                                size_t width, size_t count, mpb_call_info *info) {
   Call call(info);
   Settings s;
-  int st = common(call, ctx, width, count, 2, s, true);
-  if (st) return st;
-  if (count == 0) {
-    call.choose(MPB_BACKEND_CPU, 1, "empty batch");
-    return call.finish(MPB_OK);
-  }
-  if ((st = check_ptr(call, r, MPB_ARG_R)) || (st = check_ptr(call, a, MPB_ARG_A)) ||
-      (st = check_ptr(call, b, MPB_ARG_B)))
-    return st;
-  {
-    int gst = MPB_OK;
-    char gpu_why[112] = {0};
-    if (gpu_try_gf2x_mul(call, s, r, a, b, width, count, &gst, gpu_why, sizeof gpu_why))
-      return gst == MPB_OK ? call.finish(MPB_OK) : call.fail(gst, MPB_ARG_CTX, -1, gpu_why);
-  }
+  int st;
+  if (begin_call(call, ctx, CallShape(width, count).products().gpu(), s, &st)) return st;
+  if ((st = check_ptrs(call, {{r, MPB_ARG_R}, {a, MPB_ARG_A}, {b, MPB_ARG_B}}))) return st;
+  const GpuAttempt g = gpu_try_gf2x_mul(call, s, r, a, b, width, count);
+  if (g.finished()) return g.result(call);
   int T = threads_for(s, count, work_mul(width) / 4);
   ThreadScratch scr(T, gf2x::mul_itch(width, width), false);
   if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
@@ -84,19 +68,11 @@ MPB_API int mpb_batch_gf2x_sqr(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, siz
                                size_t count, mpb_call_info *info) {
   Call call(info);
   Settings s;
-  int st = common(call, ctx, width, count, 2, s, true);
-  if (st) return st;
-  if (count == 0) {
-    call.choose(MPB_BACKEND_CPU, 1, "empty batch");
-    return call.finish(MPB_OK);
-  }
-  if ((st = check_ptr(call, r, MPB_ARG_R)) || (st = check_ptr(call, a, MPB_ARG_A))) return st;
-  {
-    int gst = MPB_OK;
-    char gpu_why[112] = {0};
-    if (gpu_try_gf2x_sqr(call, s, r, a, width, count, &gst, gpu_why, sizeof gpu_why))
-      return gst == MPB_OK ? call.finish(MPB_OK) : call.fail(gst, MPB_ARG_CTX, -1, gpu_why);
-  }
+  int st;
+  if (begin_call(call, ctx, CallShape(width, count).products().gpu(), s, &st)) return st;
+  if ((st = check_ptrs(call, {{r, MPB_ARG_R}, {a, MPB_ARG_A}}))) return st;
+  const GpuAttempt g = gpu_try_gf2x_sqr(call, s, r, a, width, count);
+  if (g.finished()) return g.result(call);
   int T = threads_for(s, count, (double)width);
   call.choose(MPB_BACKEND_CPU, T, T > 1 ? "cpu: gf2x items over threads" : "cpu: gf2x, batch too small to thread");
 #pragma omp parallel for num_threads(T) schedule(static) if (T > 1)
@@ -109,23 +85,12 @@ MPB_API int mpb_batch_gf2x_mulmod(mpb_ctx *ctx, uint64_t *r, const uint64_t *a,
                                   size_t count, mpb_call_info *info) {
   Call call(info);
   Settings s;
-  int st = common(call, ctx, f_width, count, 2, s, true);
-  if (st) return st;
-  if ((st = check_ptr(call, f, MPB_ARG_M))) return st;
-  if (count == 0) {
-    call.choose(MPB_BACKEND_CPU, 1, "empty batch");
-    return call.finish(MPB_OK);
-  }
-  if ((st = check_ptr(call, r, MPB_ARG_R)) || (st = check_ptr(call, a, MPB_ARG_A)) ||
-      (st = check_ptr(call, b, MPB_ARG_B)))
-    return st;
+  int st;
+  if (begin_call(call, ctx, CallShape(f_width, count).products().gpu().needs(f, MPB_ARG_M), s, &st)) return st;
+  if ((st = check_ptrs(call, {{r, MPB_ARG_R}, {a, MPB_ARG_A}, {b, MPB_ARG_B}}))) return st;
   if ((st = check_field(call, f, f_width, a, b, count))) return st;
-  {
-    int gst = MPB_OK;
-    char gpu_why[112] = {0};
-    if (gpu_try_gf2x_mulmod(call, s, r, a, b, f, f_width, count, &gst, gpu_why, sizeof gpu_why))
-      return gst == MPB_OK ? call.finish(MPB_OK) : call.fail(gst, MPB_ARG_CTX, -1, gpu_why);
-  }
+  const GpuAttempt g = gpu_try_gf2x_mulmod(call, s, r, a, b, f, f_width, count);
+  if (g.finished()) return g.result(call);
   const size_t w = f_width, fn = mpn::normalized_size(f, w);
   int T = threads_for(s, count, work_mul(w) / 2);
   ThreadScratch scr(T, 2 * w + gf2x::mul_itch(w, w), false);
@@ -151,14 +116,9 @@ MPB_API int mpb_batch_gf2x_inv(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, con
                                size_t f_width, size_t count, mpb_call_info *info) {
   Call call(info);
   Settings s;
-  int st = common(call, ctx, f_width, count, 1, s, false);
-  if (st) return st;
-  if ((st = check_ptr(call, f, MPB_ARG_M))) return st;
-  if (count == 0) {
-    call.choose(MPB_BACKEND_CPU, 1, "empty batch");
-    return call.finish(MPB_OK);
-  }
-  if ((st = check_ptr(call, r, MPB_ARG_R)) || (st = check_ptr(call, a, MPB_ARG_A))) return st;
+  int st;
+  if (begin_call(call, ctx, CallShape(f_width, count).needs(f, MPB_ARG_M), s, &st)) return st;
+  if ((st = check_ptrs(call, {{r, MPB_ARG_R}, {a, MPB_ARG_A}}))) return st;
   if ((st = check_field(call, f, f_width, a, nullptr, count))) return st;
   const size_t w = f_width, fn = mpn::normalized_size(f, w);
   // results go to a temporary block first: invertibility is only known after computing, and

@@ -9,7 +9,9 @@
 
 #include <cstring>
 
-#include "batch/batch_internal.h"
+#include "batch/call.h"
+#include "batch/cost_model.h"
+#include "batch/validate.h"
 
 using namespace mpb;
 using namespace mpb::batch;
@@ -27,19 +29,11 @@ extern "C" MPB_API int mpb_batch_invmod(mpb_ctx *ctx, uint64_t *r, const uint64_
                                         const uint64_t *m, size_t m_rows, size_t width,
                                         size_t count, mpb_call_info *info) {
   Call call(info);
+  Settings s;
   int st;
-  if ((st = check_shape(call, ctx, width, count, 1))) return st;
-  Settings s = snapshot(ctx);
-  if ((st = check_backend(call, s, false))) return st;
+  if (begin_call(call, ctx, CallShape(width, count).ct_when_on(), s, &st)) return st;
   const bool ct = (s.ct == MPB_CT_ON);
-  if (count == 0) {
-    call.set_ct(ct);
-    call.choose(MPB_BACKEND_CPU, 1, "empty batch");
-    return call.finish(MPB_OK);
-  }
-  if ((st = check_ptr(call, r, MPB_ARG_R)) || (st = check_ptr(call, a, MPB_ARG_A)) ||
-      (st = check_ptr(call, m, MPB_ARG_M)))
-    return st;
+  if ((st = check_ptrs(call, {{r, MPB_ARG_R}, {a, MPB_ARG_A}, {m, MPB_ARG_M}}))) return st;
   if ((st = check_rows(call, m_rows, count, MPB_ARG_M))) return st;
   size_t per = 0;
   for (size_t i = 0; i < m_rows; i++) {

@@ -8,7 +8,10 @@
 
 #include "batch/tuning.h"
 
-#include "batch/batch_internal.h"
+#include "batch/call.h"
+#include "batch/cost_model.h"
+#include "batch/gpu_attempt.h"
+#include "batch/validate.h"
 #include "multipartite/multipartite.h"
 
 using namespace mpb;
@@ -18,28 +21,17 @@ extern "C" MPB_API int mpb_batch_modmul(mpb_ctx *ctx, uint64_t *r, const uint64_
                                         const uint64_t *b, const uint64_t *m, size_t m_rows,
                                         size_t width, size_t count, mpb_call_info *info) {
   Call call(info);
+  Settings s;
   int st;
-  if ((st = check_shape(call, ctx, width, count, 2))) return st;
-  Settings s = snapshot(ctx);
-  if ((st = check_backend(call, s, true))) return st;
-  if (count == 0) {
-    call.choose(MPB_BACKEND_CPU, 1, "empty batch");
-    return call.finish(MPB_OK);
-  }
-  if ((st = check_ptr(call, r, MPB_ARG_R)) || (st = check_ptr(call, a, MPB_ARG_A)) ||
-      (st = check_ptr(call, b, MPB_ARG_B)) || (st = check_ptr(call, m, MPB_ARG_M)))
-    return st;
+  if (begin_call(call, ctx, CallShape(width, count).products().gpu(), s, &st)) return st;
+  if ((st = check_ptrs(call, {{r, MPB_ARG_R}, {a, MPB_ARG_A}, {b, MPB_ARG_B}, {m, MPB_ARG_M}}))) return st;
   if ((st = check_rows(call, m_rows, count, MPB_ARG_M))) return st;
   if ((st = check_modulus(call, m, m_rows, width, false, MPB_ARG_M))) return st;
   if ((st = check_below(call, a, width, count, m, m_rows, width, MPB_ARG_A))) return st;
   if ((st = check_below(call, b, width, count, m, m_rows, width, MPB_ARG_B))) return st;
 
-  {
-    int gst = MPB_OK;
-    char gpu_why[112] = {0};
-    if (gpu_try_modmul(call, s, r, a, b, m, m_rows, width, count, &gst, gpu_why, sizeof gpu_why))
-      return gst == MPB_OK ? call.finish(MPB_OK) : call.fail(gst, MPB_ARG_CTX, -1, gpu_why);
-  }
+  const GpuAttempt g = gpu_try_modmul(call, s, r, a, b, m, m_rows, width, count);
+  if (g.finished()) return g.result(call);
   const bool shared = (m_rows == 1);
   size_t mn0 = mpn::normalized_size(m, width);
   bool multi = false;
@@ -75,7 +67,7 @@ extern "C" MPB_API int mpb_batch_modmul(mpb_ctx *ctx, uint64_t *r, const uint64_
   size_t per = 2 * width + width + mpn::mul_n_itch(width) + mpn::tdiv_qr_itch(2 * width, width);
   ThreadScratch scr(T, per, false);
   if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
-  char buf[112];
+  char buf[kReasonLen];
   std::snprintf(buf, sizeof buf, "%s; %d threads%s", why, T,
                 s.backend == MPB_BACKEND_CPU_IFMA ? " (no IFMA kernel for modmul)" : "");
   call.choose(MPB_BACKEND_CPU, T, buf);

@@ -4,7 +4,7 @@
 
 #include <mpbatch/bn.h>
 
-#include "batch/batch_internal.h"
+#include "batch/call.h"
 
 using namespace mpb;
 using namespace mpb::batch;
@@ -29,11 +29,8 @@ extern "C" {
 MPB_API int mpb_pack_be(uint64_t *rows, size_t width, const uint8_t *bytes, size_t nbytes,
                         size_t count, mpb_call_info *info) {
   Call call(info);
-  if (!width_ok(width)) return call.fail(MPB_ERANGE, MPB_ARG_WIDTH, -1, "width out of range 1..1024 limbs");
-  if (count == 0) {
-    call.choose(MPB_BACKEND_CPU, 1, "empty batch");
-    return call.finish(MPB_OK);
-  }
+  int st;
+  if (begin_conversion(call, width, count, &st)) return st;
   if (!rows) return call.fail(MPB_ENULL, MPB_ARG_R, -1, "rows is NULL");
   if (!bytes && nbytes) return call.fail(MPB_ENULL, MPB_ARG_A, -1, "bytes is NULL");
   // validation: leading bytes beyond width*8 must be zero
@@ -60,11 +57,8 @@ MPB_API int mpb_pack_be(uint64_t *rows, size_t width, const uint8_t *bytes, size
 MPB_API int mpb_unpack_be(uint8_t *bytes, size_t nbytes, const uint64_t *rows, size_t width,
                           size_t count, mpb_call_info *info) {
   Call call(info);
-  if (!width_ok(width)) return call.fail(MPB_ERANGE, MPB_ARG_WIDTH, -1, "width out of range 1..1024 limbs");
-  if (count == 0) {
-    call.choose(MPB_BACKEND_CPU, 1, "empty batch");
-    return call.finish(MPB_OK);
-  }
+  int st;
+  if (begin_conversion(call, width, count, &st)) return st;
   if (!rows) return call.fail(MPB_ENULL, MPB_ARG_A, -1, "rows is NULL");
   if (!bytes && nbytes) return call.fail(MPB_ENULL, MPB_ARG_R, -1, "bytes is NULL");
   for (size_t i = 0; i < count; i++)
@@ -86,11 +80,8 @@ MPB_API int mpb_unpack_be(uint8_t *bytes, size_t nbytes, const uint64_t *rows, s
 MPB_API int mpb_pack_mp(uint64_t *rows, size_t width, const void *const *items, size_t count,
                         mpb_call_info *info) {
   Call call(info);
-  if (!width_ok(width)) return call.fail(MPB_ERANGE, MPB_ARG_WIDTH, -1, "width out of range 1..1024 limbs");
-  if (count == 0) {
-    call.choose(MPB_BACKEND_CPU, 1, "empty batch");
-    return call.finish(MPB_OK);
-  }
+  int st;
+  if (begin_conversion(call, width, count, &st)) return st;
   if (!rows) return call.fail(MPB_ENULL, MPB_ARG_R, -1, "rows is NULL");
   if (!items) return call.fail(MPB_ENULL, MPB_ARG_A, -1, "items is NULL");
   for (size_t i = 0; i < count; i++) {
@@ -113,11 +104,8 @@ MPB_API int mpb_pack_mp(uint64_t *rows, size_t width, const void *const *items, 
 MPB_API int mpb_unpack_mp(void *const *items, const uint64_t *rows, size_t width, size_t count,
                           mpb_call_info *info) {
   Call call(info);
-  if (!width_ok(width)) return call.fail(MPB_ERANGE, MPB_ARG_WIDTH, -1, "width out of range 1..1024 limbs");
-  if (count == 0) {
-    call.choose(MPB_BACKEND_CPU, 1, "empty batch");
-    return call.finish(MPB_OK);
-  }
+  int st;
+  if (begin_conversion(call, width, count, &st)) return st;
   if (!rows) return call.fail(MPB_ENULL, MPB_ARG_A, -1, "rows is NULL");
   if (!items) return call.fail(MPB_ENULL, MPB_ARG_R, -1, "items is NULL");
   for (size_t i = 0; i < count; i++)

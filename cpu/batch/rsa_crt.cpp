@@ -1,22 +1,19 @@
-// cpu/batch/rsa_crt.cpp: batch RSA private-key operation by the CRT (Garner):
+// cpu/batch/rsa_crt.cpp: batch RSA private-key operation by the CRT (Garner), mpb_batch_rsa_crt:
 //   m1 = c^dp mod p, m2 = c^dq mod q, h = qinv*(m1 - m2) mod p, out = m2 + h*q.
-// One key for the whole batch (Montgomery contexts for p and q and qinv*R^2 mod p built once)
-// or one key per item (built per item in the thread's scratch, no allocation). The two
-// half-size exponentiations use the constant-time kernel unless the context says MPB_CT_OFF;
-// on AVX-512 IFMA CPUs groups of 8 items go to the 8-lane kernel (shared p / shared q, or 8
-// different moduli), the remaining items to the scalar kernel.
+// The two half-size exponentiations of each item run on the exponentiation engine
+// (cpu/batch/exp_engine.h): AVX-512 IFMA groups of 8 items (shared p / shared q, or 8
+// different keys) and the rest on the scalar kernels; the reductions of c come before them and
+// the recombination after, in the same task. One key for the whole batch (Montgomery contexts
+// for p and q and qinv*R^2 mod p built once, wiped after the call) or one key per item (built
+// per item in the thread's scratch, no allocation). The exponentiations are constant time
+// unless the context says MPB_CT_OFF.
 // The reduction c mod p (c is public) uses the variable-time division; everything touching
 // the exponents and the recombination uses masked, branch-free steps (mont_mul / cnd_add).
-#include <omp.h>
-
 #include <algorithm>
-#include <cstdio>
 
-#include "batch/tuning.h"
-
-#include "batch/batch_internal.h"
-#include "mpn/powm/powm.h"
-#include "simd/powm_lanes.h"
+#include "batch/exp_engine.h"
+#include "batch/gpu_attempt.h"
+#include "batch/validate.h"
 
 namespace mpb {
 namespace batch {
@@ -86,6 +83,113 @@ void recombine(limb *out, size_t width, const Key &k, const limb *m1, const limb
   if (width > cpy) mpn::zero(out + cpy, width - cpy);
 }
 
+
+// The items of an RSA-CRT batch: per item c mod p and c mod q, the two half-size
+// exponentiations, and the recombination into out. Per-thread scratch:
+// [per-item key storage][cp, cq, m1, m2: 8 lanes of hw limbs each][t, h: hw+1][prod: 2hw+2][work]
+class RsaItems final : public ExpItems {
+ public:
+  struct Rows {
+    limb *out;
+    const limb *c, *p, *q, *dp, *dq, *qinv;
+    size_t width, hw;
+  };
+  RsaItems(const Rows &rows, const Key *shared, bool ct) : r_(rows), shared_(shared), ct_(ct) {}
+
+  size_t scratch_limbs(bool lanes) const override {
+    const size_t hw = r_.hw;
+    work_ = std::max({scalar_itch(hw, hw, ct_), lanes ? lanes_itch(hw) : (size_t)0, mpn::mont_sqr_itch(hw) + 2 * hw,
+                      mpn::mul_itch(hw, hw), mpn::tdiv_qr_itch(r_.width, hw), mpn::mont_mul_itch(hw)});
+    return kst() + 4 * 8 * hw + 2 * (hw + 1) + (2 * hw + 2) + work_;
+  }
+
+  int run_group(size_t first, size_t end, limb *base) override {
+    const size_t hw = r_.hw, cnt = end - first;
+    Bufs b = bufs(base);
+    Key keys8[8];
+    const Key *kp[8];
+    for (size_t l = 0; l < cnt; l++) {
+      const size_t i = first + l;
+      if (shared_) {
+        kp[l] = shared_;
+      } else {
+        // per-item keys in a group: the lanes need only the raw moduli; the contexts are
+        // built one at a time at recombination
+        Key &k = keys8[l];
+        k.p = r_.p + i * hw, k.q = r_.q + i * hw, k.dp = r_.dp + i * hw, k.dq = r_.dq + i * hw;
+        k.pn = mpn::normalized_size(k.p, hw);
+        k.qn = mpn::normalized_size(k.q, hw);
+        kp[l] = &k;
+      }
+      // the lanes use the full hw limbs
+      reduce_padded(b.cp + l * hw, r_.c + i * r_.width, kp[l]->p, kp[l]->pn, hw, b.ws);
+      reduce_padded(b.cq + l * hw, r_.c + i * r_.width, kp[l]->q, kp[l]->qn, hw, b.ws);
+    }
+    Lanes l1, l2;
+    for (size_t l = 0; l < cnt; l++) {  // lanes past cnt stay unused
+      l1.r[l] = b.m1 + l * hw, l1.b[l] = b.cp + l * hw, l1.e[l] = kp[l]->dp, l1.m[l] = kp[l]->p;
+      l2.r[l] = b.m2 + l * hw, l2.b[l] = b.cq + l * hw, l2.e[l] = kp[l]->dq, l2.m[l] = kp[l]->q;
+    }
+    const int s1 = exp_lanes(l1, hw, shared_ ? r_.p : nullptr, hw, ct_, b.ws);
+    const int s2 = exp_lanes(l2, hw, shared_ ? r_.q : nullptr, hw, ct_, b.ws);
+    Key local;
+    for (size_t l = 0; l < cnt; l++) {
+      const size_t i = first + l;
+      const Key &k = shared_ ? *shared_ : local_key(local, i, b);
+      recombine(r_.out + i * r_.width, r_.width, k, b.m1 + l * hw, b.m2 + l * hw, b.t, b.h, b.prod, b.ws);
+    }
+    return s1 != MPB_OK ? s1 : s2;
+  }
+
+  int run_one(size_t i, limb *base) override {
+    Bufs b = bufs(base);
+    Key local;
+    const Key &k = shared_ ? *shared_ : local_key(local, i, b);
+    const limb *ci = r_.c + i * r_.width;
+    reduce_padded(b.cp, ci, k.p, k.pn, k.pn, b.ws);
+    reduce_padded(b.cq, ci, k.q, k.qn, k.qn, b.ws);
+    if (ct_) {
+      mpn::powm_ct(b.m1, b.cp, k.dp, r_.hw, k.cp, b.ws);
+      mpn::powm_ct(b.m2, b.cq, k.dq, r_.hw, k.cq, b.ws);
+    } else {
+      mpn::powm(b.m1, b.cp, k.dp, r_.hw, k.cp, b.ws);
+      mpn::powm(b.m2, b.cq, k.dq, r_.hw, k.cq, b.ws);
+    }
+    recombine(r_.out + i * r_.width, r_.width, k, b.m1, b.m2, b.t, b.h, b.prod, b.ws);
+    return MPB_OK;
+  }
+
+ private:
+  struct Bufs {
+    limb *kstore, *cp, *cq, *m1, *m2, *t, *h, *prod, *ws;
+  };
+  size_t kst() const { return shared_ ? 0 : key_store_itch(r_.hw); }
+  Bufs bufs(limb *base) {
+    const size_t hw = r_.hw;
+    Bufs b;
+    b.kstore = base;
+    b.cp = base + kst(), b.cq = b.cp + 8 * hw, b.m1 = b.cq + 8 * hw, b.m2 = b.m1 + 8 * hw;
+    b.t = b.m2 + 8 * hw, b.h = b.t + hw + 1, b.prod = b.h + hw + 1, b.ws = b.prod + 2 * hw + 2;
+    return b;
+  }
+  // Item i's key contexts (per-item keys), built in the thread's key storage.
+  const Key &local_key(Key &k, size_t i, const Bufs &b) const {
+    const size_t hw = r_.hw;
+    key_init(k, r_.p + i * hw, r_.q + i * hw, r_.dp + i * hw, r_.dq + i * hw, r_.qinv + i * hw, hw, b.kstore, b.ws);
+    return k;
+  }
+  // r (w limbs) = c mod m (mn limbs), c one of the batch's rows, zero padded from mn to w.
+  void reduce_padded(limb *r, const limb *c, const limb *m, size_t mn, size_t w, limb *ws) const {
+    reduce(r, c, r_.width, m, mn, ws);
+    if (w > mn) mpn::zero(r + mn, w - mn);
+  }
+
+  Rows r_;
+  const Key *shared_;
+  bool ct_;
+  mutable size_t work_ = 0;
+};
+
 } // namespace
 } // namespace batch
 } // namespace mpb
@@ -99,21 +203,11 @@ extern "C" MPB_API int mpb_batch_rsa_crt(mpb_ctx *ctx, uint64_t *out, const uint
                                          const uint64_t *qinv, size_t width, size_t half_width,
                                          size_t key_rows, size_t count, mpb_call_info *info) {
   Call call(info);
+  Settings s;
   int st;
-  if ((st = check_shape(call, ctx, width, count, 1))) return st;
-  if (half_width < 1 || half_width > width)
-    return call.fail(MPB_ERANGE, MPB_ARG_WIDTH, -1, "half_width must be in 1..width");
-  Settings s = snapshot(ctx);
-  if ((st = check_backend(call, s, true))) return st;
-  call.set_ct(s.ct != MPB_CT_OFF);
-  if (count == 0) {
-    call.choose(MPB_BACKEND_CPU, 1, "empty batch");
-    return call.finish(MPB_OK);
-  }
-  if ((st = check_ptr(call, out, MPB_ARG_R)) || (st = check_ptr(call, c, MPB_ARG_A)) ||
-      (st = check_ptr(call, n, MPB_ARG_M)) || (st = check_ptr(call, p, MPB_ARG_P)) ||
-      (st = check_ptr(call, q, MPB_ARG_Q)) || (st = check_ptr(call, dp, MPB_ARG_DP)) ||
-      (st = check_ptr(call, dq, MPB_ARG_DQ)) || (st = check_ptr(call, qinv, MPB_ARG_QINV)))
+  if (begin_call(call, ctx, CallShape(width, count).gpu().half(half_width).ct_unless_off(), s, &st)) return st;
+  if ((st = check_ptrs(call, {{out, MPB_ARG_R}, {c, MPB_ARG_A}, {n, MPB_ARG_M}, {p, MPB_ARG_P}, {q, MPB_ARG_Q},
+                              {dp, MPB_ARG_DP}, {dq, MPB_ARG_DQ}, {qinv, MPB_ARG_QINV}})))
     return st;
   if ((st = check_rows(call, key_rows, count, MPB_ARG_COUNT))) return st;
   if ((st = check_rsa_keys(call, n, p, q, dp, dq, qinv, width, half_width, key_rows))) return st;
@@ -123,167 +217,27 @@ extern "C" MPB_API int mpb_batch_rsa_crt(mpb_ctx *ctx, uint64_t *out, const uint
   const bool shared = (key_rows == 1);
   const bool ct = (s.ct != MPB_CT_OFF);
   call.set_ct(ct);
-  char gpu_why[112] = {0};
-  {
-    int gst = MPB_OK;
-    if (gpu_try_rsa(call, s, out, c, p, q, dp, dq, qinv, width, hw, key_rows, count, &gst, gpu_why,
-                    sizeof gpu_why))
-      return gst == MPB_OK ? call.finish(MPB_OK) : call.fail(gst, MPB_ARG_CTX, -1, gpu_why);
-  }
+  const GpuAttempt g = gpu_try_rsa(call, s, out, c, p, q, dp, dq, qinv, width, hw, key_rows, count);
+  if (g.finished()) return g.result(call);
 
-  // ---- backend -------------------------------------------------------------------------
-  const char *why;
-  const double w_item = 2.0 * work_powm(hw, 64 * hw);  // two half-size exponentiations
-  IfmaSplit split;
-  if (s.backend == MPB_BACKEND_CPU_IFMA && hw <= 256) {
-    split = ifma_split(s, count, hw, w_item, true);
-    why = "forced cpu-ifma";
-  } else if (s.backend == MPB_BACKEND_AUTO && simd::ifma_available() &&
-             hw >= (size_t)tuning::BATCH_IFMA_MIN_LIMBS && hw <= (size_t)tuning::BATCH_IFMA_MAX_LIMBS &&
-             (split = ifma_split(s, count, hw, w_item, false)).use) {
-    why = "auto: AVX-512 IFMA for the half-size exponentiations, groups of 8";
-  } else {
-    why = s.backend == MPB_BACKEND_AUTO
-              ? (!simd::ifma_available() ? "auto: scalar (no AVX-512 IFMA)"
-                 : hw > (size_t)tuning::BATCH_IFMA_MAX_LIMBS
-                     ? "auto: scalar (width outside the IFMA range)"
-                     : "auto: scalar (estimated faster than IFMA groups on these threads)")
-              : s.backend == MPB_BACKEND_CPU      ? "forced cpu: scalar CRT"
-              : s.backend == MPB_BACKEND_CPU_IFMA ? "cpu-ifma requested but the halves exceed 256 limbs: scalar CRT"
-                                                  : "multipartite has no RSA path: scalar CRT";
-  }
-  const bool ifma = split.use;
-  const size_t full = split.full, rem = count - full * 8;
-  const bool partial = split.partial;
-  size_t groups = split.groups();
-  size_t tasks = groups + (partial ? 0 : rem);
-  int T = threads_for(s, tasks, w_item * (ifma ? 8.0 : 1.0));
+  ExpPlan plan;
+  plan.count = count;
+  plan.lane_limbs = hw;
+  plan.max_n = hw;
+  plan.work_per_item = 2.0 * work_powm(hw, 64 * hw);  // two half-size exponentiations
+  plan.shared_modulus = shared;
+  plan.multipartite = false;
+  plan.secret = true;
+  const ExpChoice choice = choose_exp_backend(s, plan);
 
-  // ---- scratch ---------------------------------------------------------------------------
-  size_t work = std::max({ct ? mpn::powm_ct_itch(hw) : mpn::powm_itch(hw, hw),
-                          ifma ? simd::powm_x8_itch(hw) : (size_t)0, mpn::mont_sqr_itch(hw) + 2 * hw,
-                          mpn::mul_itch(hw, hw), mpn::tdiv_qr_itch(width, hw),
-                          mpn::mont_mul_itch(hw)});
-  size_t kst = shared ? 0 : key_store_itch(hw);
-  size_t per = kst + 4 * 8 * hw + 2 * (hw + 1) + (2 * hw + 2) + work;
-  ThreadScratch scr(T, per, true);
-  if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
-
+  // one key: its contexts built once (wiped after the call)
+  const size_t key_work = std::max(mpn::mont_sqr_itch(hw), mpn::mont_mul_itch(hw));
+  SecretBlock store(shared ? key_store_itch(hw) + key_work : 0, true);
+  if (!store.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for the key context");
   Key shared_key;
-  limb *shared_store = nullptr;
-  size_t shared_bytes = 0;
-  if (shared) {
-    shared_bytes = (key_store_itch(hw) + work) * sizeof(limb);
-    shared_store = static_cast<limb *>(mem_alloc(shared_bytes));
-    if (!shared_store) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for the key context");
-    key_init(shared_key, p, q, dp, dq, qinv, hw, shared_store, shared_store + key_store_itch(hw));
-  }
-  char buf[112];
-  std::snprintf(buf, sizeof buf, "%s; %d threads, %s", why, T, shared ? "one key" : "key per item");
-  call.choose(ifma ? MPB_BACKEND_CPU_IFMA : MPB_BACKEND_CPU, T, buf);
-  if (ifma) call.add_simd((int)(full * 8 + (partial ? rem : 0)));
-
-  int status = MPB_OK;
-#pragma omp parallel num_threads(T) if (T > 1)
-  {
-    limb *base = scr.get(omp_get_thread_num());
-    limb *kstore = base;
-    limb *cp = kstore + kst, *cq = cp + 8 * hw, *m1 = cq + 8 * hw, *m2 = m1 + 8 * hw;
-    limb *t = m2 + 8 * hw, *h = t + hw + 1, *prod = h + hw + 1, *ws = prod + 2 * hw + 2;
-    Key local;
-#pragma omp for schedule(dynamic, 1)
-    for (int64_t tk = 0; tk < (int64_t)tasks; tk++) {
-      size_t first, cnt;
-      const bool group = (size_t)tk < groups;
-      if (group) {
-        first = (size_t)tk * 8;
-        cnt = std::min<size_t>(8, count - first);
-      } else {
-        first = groups * 8 + ((size_t)tk - groups);
-        cnt = 1;
-      }
-      const Key *kp[8];
-      Key keys8[8];
-      for (size_t l = 0; l < cnt; l++) {
-        size_t i = first + l;
-        if (shared) {
-          kp[l] = &shared_key;
-        } else if (!group) {
-          key_init(local, p + i * hw, q + i * hw, dp + i * hw, dq + i * hw, qinv + i * hw, hw, kstore, ws);
-          kp[l] = &local;
-        } else {
-          // per-item keys in a group: contexts are built one at a time at recombination;
-          // the SIMD kernel only needs the raw moduli.
-          Key &k = keys8[l];
-          k.p = p + i * hw;
-          k.q = q + i * hw;
-          k.dp = dp + i * hw;
-          k.dq = dq + i * hw;
-          k.pn = mpn::normalized_size(k.p, hw);
-          k.qn = mpn::normalized_size(k.q, hw);
-          kp[l] = &k;
-        }
-        const Key &k = *kp[l];
-        const limb *ci = c + i * width;
-        // SIMD lanes use the full hw limbs; scalar the normalized sizes
-        size_t pw = group ? hw : k.pn, qw = group ? hw : k.qn;
-        reduce(cp + l * hw, ci, width, k.p, k.pn, ws);
-        if (pw > k.pn) mpn::zero(cp + l * hw + k.pn, pw - k.pn);
-        reduce(cq + l * hw, ci, width, k.q, k.qn, ws);
-        if (qw > k.qn) mpn::zero(cq + l * hw + k.qn, qw - k.qn);
-      }
-      if (group) {
-        uint64_t *r1[8], *r2[8];
-        const uint64_t *b1[8], *b2[8], *e1[8], *e2[8], *mp[8], *mq[8];
-        for (int l = 0; l < 8; l++) {
-          if ((size_t)l >= cnt) {  // unused lane of a partial group
-            r1[l] = r2[l] = nullptr;
-            b1[l] = b2[l] = e1[l] = e2[l] = mp[l] = mq[l] = nullptr;
-            continue;
-          }
-          r1[l] = m1 + l * hw;
-          r2[l] = m2 + l * hw;
-          b1[l] = cp + l * hw;
-          b2[l] = cq + l * hw;
-          e1[l] = kp[l]->dp;
-          e2[l] = kp[l]->dq;
-          mp[l] = kp[l]->p;
-          mq[l] = kp[l]->q;
-        }
-        int s1 = shared ? simd::powm_x8(r1, b1, e1, hw, p, hw, ct, ws)
-                        : simd::powm_x8_multi(r1, b1, e1, hw, mp, hw, ct, ws);
-        int s2 = shared ? simd::powm_x8(r2, b2, e2, hw, q, hw, ct, ws)
-                        : simd::powm_x8_multi(r2, b2, e2, hw, mq, hw, ct, ws);
-        if (s1 != MPB_OK || s2 != MPB_OK) {
-#pragma omp atomic write
-          status = s1 != MPB_OK ? s1 : s2;
-        }
-        for (size_t l = 0; l < cnt; l++) {
-          size_t i = first + l;
-          const Key *kk = kp[l];
-          if (!shared) {
-            key_init(local, p + i * hw, q + i * hw, dp + i * hw, dq + i * hw, qinv + i * hw, hw, kstore, ws);
-            kk = &local;
-          }
-          recombine(out + i * width, width, *kk, m1 + l * hw, m2 + l * hw, t, h, prod, ws);
-        }
-      } else {
-        const Key &k = *kp[0];
-        size_t i = first;
-        if (ct) {
-          mpn::powm_ct(m1, cp, k.dp, hw, k.cp, ws);
-          mpn::powm_ct(m2, cq, k.dq, hw, k.cq, ws);
-        } else {
-          mpn::powm(m1, cp, k.dp, hw, k.cp, ws);
-          mpn::powm(m2, cq, k.dq, hw, k.cq, ws);
-        }
-        recombine(out + i * width, width, k, m1, m2, t, h, prod, ws);
-      }
-    }
-  }
-  if (shared_store) {
-    secure_zero(shared_store, shared_bytes);
-    mem_free(shared_store, shared_bytes);
-  }
-  return call.finish(status);
+  if (shared) key_init(shared_key, p, q, dp, dq, qinv, hw, store.get(), store.get() + key_store_itch(hw));
+  RsaItems items({out, c, p, q, dp, dq, qinv, width, hw}, shared ? &shared_key : nullptr, ct);
+  st = run_exp_tasks(call, s, plan, choice, items, "", shared ? ", one key" : ", key per item",
+                     g.fell_back ? g.why : nullptr);
+  return st == MPB_EMEM ? st : call.finish(st);
 }

@@ -1,10 +1,12 @@
 // cpu/batch/validate.cpp: whole-call input validation of the batch API. Every check runs
 // before any output is written; the first failure is reported with its item index and the
 // argument it concerns (mpb_call_info.bad_index / bad_arg).
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
-#include "batch/batch_internal.h"
+#include "batch/gpu_attempt.h"
+#include "batch/validate.h"
 #include "core/cpu_features.h"
 
 namespace mpb {
@@ -23,6 +25,12 @@ int check_ptr(Call &call, const void *p, int arg) {
   return MPB_OK;
 }
 
+int check_ptrs(Call &call, std::initializer_list<PtrArg> ptrs) {
+  for (const PtrArg &a : ptrs)
+    if (!a.p) return check_ptr(call, a.p, a.arg);
+  return MPB_OK;
+}
+
 int check_rows(Call &call, size_t rows, size_t count, int arg) {
   if (rows != 1 && rows != count)
     return call.fail(MPB_ESHAPE, arg, -1, "rows must be 1 (shared) or count (one per item)");
@@ -30,14 +38,10 @@ int check_rows(Call &call, size_t rows, size_t count, int arg) {
 }
 
 int check_backend(Call &call, const Settings &s, bool gpu_ok) {
-#ifdef MPB_HAVE_CUDA
+  if (s.backend == MPB_BACKEND_CUDA && !gpu_built())
+    return call.fail(MPB_EUNSUPPORTED, MPB_ARG_CTX, -1, "this build has no CUDA backend");
   if (s.backend == MPB_BACKEND_CUDA && !gpu_ok)
     return call.fail(MPB_EUNSUPPORTED, MPB_ARG_CTX, -1, "no CUDA kernel for this operation");
-#else
-  (void)gpu_ok;
-  if (s.backend == MPB_BACKEND_CUDA)
-    return call.fail(MPB_EUNSUPPORTED, MPB_ARG_CTX, -1, "this build has no CUDA backend");
-#endif
   if (s.backend == MPB_BACKEND_CPU_IFMA && !cpu::has_avx512ifma())
     return call.fail(MPB_EUNSUPPORTED, MPB_ARG_CTX, -1, "CPU_IFMA forced but the CPU has no AVX-512 IFMA");
   return MPB_OK;
@@ -54,13 +58,28 @@ int check_modulus(Call &call, const limb *m, size_t rows, size_t width, bool nee
   return MPB_OK;
 }
 
-int check_modulus_above_one(Call &call, const limb *m, size_t rows, size_t width, int arg) {
+Moduli describe_moduli(const limb *m, size_t rows, size_t width) {
+  Moduli d;
+  d.m = m;
+  d.rows = rows;
+  d.stride = rows == 1 ? 0 : width;
+  d.width = width;
+  for (size_t i = 0; i < rows; i++) {
+    const limb *mi = m + i * width;
+    d.max_n = std::max(d.max_n, mpn::normalized_size(mi, width));
+    d.any_even |= (mi[0] & 1) == 0;
+  }
+  return d;
+}
+
+int check_moduli(Call &call, const limb *m, size_t rows, size_t width, int arg, Moduli *out) {
   for (size_t i = 0; i < rows; i++) {
     const limb *mi = m + i * width;
     size_t sz = mpn::normalized_size(mi, width);
     if (sz == 0) return call.fail(MPB_EVAL, arg, (int64_t)i, "modulus is zero");
     if (sz == 1 && mi[0] == 1) return call.fail(MPB_EVAL, arg, (int64_t)i, "modulus is 1");
   }
+  *out = describe_moduli(m, rows, width);
   return MPB_OK;
 }
 
@@ -120,6 +139,25 @@ int check_rsa_keys(Call &call, const limb *n, const limb *p, const limb *q, cons
   }
   return MPB_OK;
 }
+
+// An output block of count rows may be the very same rows as an input with one row per item
+// (item i reads row i before writing row i); any other overlap is refused.
+namespace {
+bool alias_ok(const limb *out, const limb *in, size_t in_rows, size_t width, size_t count) {
+  if (!out || !in) return true;
+  if (out == in && in_rows == count) return true;
+  return !mpn::overlap(out, width * count, in, width * in_rows);
+}
+} // namespace
+
+int check_aliases(Call &call, const limb *out, int out_arg, const limb *a, const limb *b, size_t b_rows,
+                  size_t width, size_t count) {
+  if (!alias_ok(out, a, count, width, count) || !alias_ok(out, b, b_rows, width, count))
+    return call.fail(MPB_ESHAPE, out_arg, -1,
+                     "an output overlaps an input (only the same rows as a per-item input are allowed)");
+  return MPB_OK;
+}
+
 
 int check_dh_peer(Call &call, const limb *peer, const limb *p, size_t width, size_t count) {
   std::vector<limb> pm2(width);

@@ -20,7 +20,8 @@
 
 #include "bindings/tuning.h"
 
-#include "batch/batch_internal.h"
+#include "batch/call.h"
+#include "batch/cost_model.h"
 
 using namespace mpb;
 using namespace mpb::batch;
@@ -168,6 +169,22 @@ inline void *make_int(const limb *r, size_t width, from_u64_fn small, new_long_f
   return obj;
 }
 
+// Builds the ints of `count` rows and stores them at list[start + i], in order (set_item
+// takes, and on failure releases, the new reference). Finishes the call.
+int store_ints(Call &call, void *list, size_t start, const uint64_t *rows, size_t width, size_t count,
+               void *from_u64, void *new_long, void *set_item) {
+  from_u64_fn small = reinterpret_cast<from_u64_fn>(from_u64);
+  new_long_fn make = reinterpret_cast<new_long_fn>(new_long);
+  set_item_fn put = reinterpret_cast<set_item_fn>(set_item);
+  for (size_t i = 0; i < count; i++) {
+    void *obj = make_int(rows + i * width, width, small, make);
+    if (!obj) return call.fail(MPB_EMEM, MPB_ARG_R, (int64_t)i, "int allocation failed");
+    if (put(list, (ptrdiff_t)(start + i), obj) != 0)
+      return call.fail(MPB_EVAL, MPB_ARG_R, (int64_t)i, "storing the int failed");
+  }
+  return call.finish(MPB_OK);
+}
+
 } // namespace
 
 extern "C" {
@@ -200,15 +217,7 @@ MPB_API int mpb_unpack_cpython_ints(void *list, const uint64_t *rows, size_t wid
   if (!list || !rows || !from_u64 || !new_long || !set_item)
     return call.fail(MPB_ENULL, MPB_ARG_A, -1, "a required pointer is NULL");
   call.choose(MPB_BACKEND_CPU, 1, "cpu: unpack CPython ints");
-  from_u64_fn small = reinterpret_cast<from_u64_fn>(from_u64);
-  new_long_fn make = reinterpret_cast<new_long_fn>(new_long);
-  set_item_fn put = reinterpret_cast<set_item_fn>(set_item);
-  for (size_t i = 0; i < count; i++) {
-    void *obj = make_int(rows + i * width, width, small, make);
-    if (!obj) return call.fail(MPB_EMEM, MPB_ARG_R, (int64_t)i, "int allocation failed");
-    if (put(list, (ptrdiff_t)i, obj) != 0) return call.fail(MPB_EVAL, MPB_ARG_R, (int64_t)i, "storing the int failed");
-  }
-  return call.finish(MPB_OK);
+  return store_ints(call, list, 0, rows, width, count, from_u64, new_long, set_item);
 }
 
 MPB_API int mpb_pack_cpython_list(uint64_t *rows, size_t width, const void *list, size_t start,
@@ -290,16 +299,7 @@ MPB_API int mpb_unpack_cpython_list(void *list, size_t start, const uint64_t *ro
   // arenas) is most of the time, and it cannot be split; the digits are written while the
   // new object is still in cache.
   call.choose(MPB_BACKEND_CPU, 1, "cpu: unpack CPython list");
-  from_u64_fn small = reinterpret_cast<from_u64_fn>(from_u64);
-  new_long_fn make = reinterpret_cast<new_long_fn>(new_long);
-  set_item_fn put = reinterpret_cast<set_item_fn>(set_item);
-  for (size_t i = 0; i < count; i++) {
-    void *obj = make_int(rows + i * width, width, small, make);
-    if (!obj) return call.fail(MPB_EMEM, MPB_ARG_R, (int64_t)i, "int allocation failed");
-    if (put(list, (ptrdiff_t)(start + i), obj) != 0)  // put took (and released) obj
-      return call.fail(MPB_EVAL, MPB_ARG_R, (int64_t)i, "storing the int failed");
-  }
-  return call.finish(MPB_OK);
+  return store_ints(call, list, start, rows, width, count, from_u64, new_long, set_item);
 }
 
 } // extern "C"

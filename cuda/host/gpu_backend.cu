@@ -315,6 +315,8 @@ int rsa_n(uint64_t *out, const uint64_t *c, const uint64_t *p, const uint64_t *q
 
 } // namespace
 
+bool built() { return true; }
+
 int device_count(char *why, size_t why_len) {
   int n = 0;
   cudaError_t e = cudaGetDeviceCount(&n);

@@ -1,5 +1,6 @@
 // cuda/host/gpu_backend.h: the CUDA backend as seen from the batch layer (plain C++, no CUDA
-// types, so cpu/*.cpp can include it; compiled in only when MPB_HAVE_CUDA is defined).
+// types, so cpu/batch/*.cpp can include it). Implemented by cuda/host/*.cu in a CUDA build and
+// by cuda/host/gpu_stub.cpp otherwise, so the batch layer has no CUDA conditionals.
 //
 // The caller (cpu/batch/*.cpp) has validated the whole call already. These functions:
 //  - split the batch over the chosen devices (one host thread per device),
@@ -28,6 +29,9 @@ struct Options {
   bool fixed_window = false;
 };
 
+// True when the CUDA backend is built in; false in a build without CUDA, where every function
+// here comes from cuda/host/gpu_stub.cpp (no device, no kernel, MPB_EUNSUPPORTED).
+bool built();
 // Usable CUDA devices (0 when none: no driver, no device, or a CUDA error; `why` says which).
 int device_count(char *why, size_t why_len);
 // Name, driver and runtime versions of device d ("NVIDIA H100 ...; driver 13.0; runtime 13.0").

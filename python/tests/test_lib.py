@@ -12,7 +12,7 @@ import mpbatch
 from mpbatch import _lib
 from conftest import REPO
 
-HEADERS = ["common.h", "bn.h", "batch.h", "gf2x.h"]
+HEADERS = ["common.h", "bn.h", "batch.h", "gf2x.h", "bindings.h"]
 INCLUDE = REPO / "include" / "mpbatch"
 
 

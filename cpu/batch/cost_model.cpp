@@ -1,0 +1,69 @@
+// cpu/batch/cost_model.cpp: the batch layer's cost model (cpu/batch/cost_model.h): work
+// estimates, threads per call, the dynamic-schedule grain and AUTO's IFMA / scalar split.
+#include <algorithm>
+#include <vector>
+
+#include "batch/cost_model.h"
+#include "batch/tuning.h"
+
+namespace mpb {
+namespace batch {
+
+double work_mul(size_t n) { return (double)n * (double)n; }
+double work_powm(size_t n, size_t ebits) {
+  // ~ebits squarings + ebits/5 multiplications, each one n^2 product + n^2 for REDC
+  return 2.4 * (double)ebits * (double)n * (double)n;
+}
+
+int threads_for(const Settings &s, size_t count, double work_per_item) {
+  int t = s.threads;
+  if ((size_t)t > count) t = (int)(count ? count : 1);
+  if (t > 1 && (double)count * work_per_item < tuning::BATCH_PARALLEL_MIN_WORK) t = 1;
+  return t < 1 ? 1 : t;
+}
+
+namespace {
+// Estimated wall time, in scalar-item units, of `groups` tasks of cost c then `scalar` tasks of
+// cost 1 handed to the least loaded of T threads.
+double split_time(size_t groups, size_t scalar, double c, int T) {
+  if (T < 1) T = 1;
+  const size_t tasks = groups + scalar;
+  if (tasks > (size_t)64 * (size_t)T) return ((double)groups * c + (double)scalar) / T + c;  // balanced
+  std::vector<double> load((size_t)T, 0.0);
+  for (size_t t = 0; t < tasks; t++) {
+    auto it = std::min_element(load.begin(), load.end());
+    *it += t < groups ? c : 1.0;
+  }
+  return *std::max_element(load.begin(), load.end());
+}
+} // namespace
+
+IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_per_item, bool forced) {
+  IfmaSplit r;
+  const size_t full = count / 8, rem = count % 8;
+  if (forced) {
+    r.use = true, r.full = full, r.partial = rem > 0;
+    return r;
+  }
+  const double c = 8.0 * tuning::batch_ifma_lane_cost(limbs);
+  auto time_of = [&](size_t groups, size_t scalar) {
+    const int T = threads_for(s, groups + scalar, work_per_item * (groups ? 8.0 : 1.0));
+    return split_time(groups, scalar, c, T);
+  };
+  // more groups only when clearly faster (tuning::BATCH_IFMA_MARGIN)
+  double best = time_of(0, count);  // all scalar
+  if (full > 0) {
+    const double t = time_of(full, rem);
+    if (t < tuning::BATCH_IFMA_MARGIN * best) best = t, r.use = true, r.full = full;
+  }
+  if (rem > 0 && time_of(full + 1, 0) < tuning::BATCH_IFMA_MARGIN * best) r.use = true, r.full = full, r.partial = true;
+  return r;
+}
+
+int grain_for(double work_per_item) {
+  double g = tuning::BATCH_GRAIN_WORK / (work_per_item > 1.0 ? work_per_item : 1.0);
+  return g < 1.0 ? 1 : g > 65536.0 ? 65536 : (int)g;
+}
+
+} // namespace batch
+} // namespace mpb

@@ -1,0 +1,38 @@
+// cpu/batch/cost_model.h: how many threads a call uses and how exponentiations split between
+// the AVX-512 IFMA lanes and the scalar kernels (constants: cpu/batch/tuning.h).
+#pragma once
+#include <cstddef>
+
+#include "batch/call.h"
+
+namespace mpb {
+namespace batch {
+
+// Work estimates (64x64-bit limb products) of one item.
+double work_mul(size_t n);
+double work_powm(size_t n, size_t ebits);
+
+// Threads to use for `count` items of `work_per_item` (in units of 64x64-bit products):
+// min(ctx threads, count), and 1 when the whole batch is too small to amortise a parallel
+// region (tuning::BATCH_PARALLEL_MIN_WORK).
+int threads_for(const Settings &s, size_t count, double work_per_item);
+// Items per dynamic-schedule grab for items of `work_per_item` (tuning::BATCH_GRAIN_WORK).
+int grain_for(double work_per_item);
+
+// How `count` exponentiations of `limbs` limbs split between the 8-lane AVX-512 IFMA kernel
+// and the scalar one: `full` groups of 8, a last partial group of the count % 8 remaining
+// items (unused lanes) or those items on the scalar kernel, or everything scalar (use false).
+// AUTO (forced false) takes the split of least estimated wall time on the threads threads_for
+// would give it (a group costs 8 x tuning::batch_ifma_lane_cost scalar items and runs on one
+// thread; tasks go to the least loaded thread, groups first, as the engine hands them out);
+// forced: every item in groups. work_per_item: one scalar item's work (threads_for's unit).
+struct IfmaSplit {
+  bool use = false;
+  size_t full = 0;
+  bool partial = false;
+  size_t groups() const { return full + (partial ? 1 : 0); }
+};
+IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_per_item, bool forced);
+
+} // namespace batch
+} // namespace mpb

@@ -1,0 +1,121 @@
+// cpu/batch/exp_engine.cpp: the exponentiation engine (cpu/batch/exp_engine.h): the CPU
+// backend choice for powm / DH / RSA-CRT, the task loop over the threads, and the kernels as
+// the items call them (8 IFMA lanes, or one scalar Montgomery exponentiation).
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "batch/exp_engine.h"
+#include "batch/tuning.h"
+#include "simd/powm_lanes.h"
+
+namespace mpb {
+namespace batch {
+
+namespace {
+// The 8-lane kernel takes moduli up to 256 limbs (16384 bits, cpu/simd/powm_lanes.cpp).
+constexpr size_t kLanesMaxLimbs = 256;
+} // namespace
+
+ExpChoice choose_exp_backend(const Settings &s, const ExpPlan &p) {
+  ExpChoice c;
+  c.backend = s.backend;
+  const bool lanes_ok = lanes_available();
+  if (s.backend == MPB_BACKEND_AUTO) {
+    const bool lanes_width = p.lane_limbs >= (size_t)tuning::BATCH_IFMA_MIN_LIMBS &&
+                             p.lane_limbs <= (size_t)tuning::BATCH_IFMA_MAX_LIMBS;
+    if (lanes_ok && lanes_width) c.split = ifma_split(s, p.count, p.lane_limbs, p.work_per_item, false);
+    if (p.multipartite && p.shared_modulus && p.count < (size_t)s.threads && s.threads > 1 &&
+        p.max_n >= (size_t)tuning::BATCH_MULTIPARTITE_MIN_LIMBS) {
+      c.backend = MPB_BACKEND_MULTIPARTITE;
+      c.why = "auto: fewer items than threads and a huge modulus -> multipartite";
+    } else if (c.split.use) {
+      c.backend = MPB_BACKEND_CPU_IFMA;
+      c.why = c.split.partial ? "auto: AVX-512 IFMA, groups of 8 items (last one partial)"
+                              : "auto: AVX-512 IFMA, groups of 8 items, rest scalar";
+    } else {
+      c.backend = MPB_BACKEND_CPU;
+      c.why = !lanes_ok      ? "auto: scalar (no AVX-512 IFMA)"
+              : !lanes_width ? "auto: scalar (width outside the IFMA range in cpu/batch/tuning.h)"
+                             : "auto: scalar (estimated faster than IFMA groups on these threads)";
+    }
+  } else if (s.backend == MPB_BACKEND_MULTIPARTITE) {
+    if (!p.multipartite) {
+      c.backend = MPB_BACKEND_CPU;
+      c.why = "multipartite has no path for this operation: scalar";
+    } else {
+      c.why = p.shared_modulus ? "forced multipartite" : "forced multipartite (one plan per item)";
+    }
+  } else if (s.backend == MPB_BACKEND_CPU_IFMA && p.lane_limbs > kLanesMaxLimbs) {
+    c.backend = MPB_BACKEND_CPU;
+    c.why = "cpu-ifma requested but the width exceeds the 8-lane kernel's 256 limbs: scalar";
+  } else if (s.backend == MPB_BACKEND_CPU_IFMA) {
+    c.split = ifma_split(s, p.count, p.lane_limbs, p.work_per_item, true);
+    c.why = "forced cpu-ifma";
+  } else {
+    c.backend = MPB_BACKEND_CPU;
+    c.why = "forced cpu";
+  }
+  if (c.backend != MPB_BACKEND_CPU_IFMA) c.split = IfmaSplit{};
+  return c;
+}
+
+int run_exp_tasks(Call &call, const Settings &s, const ExpPlan &p, const ExpChoice &c, ExpItems &items,
+                  const char *prefix, const char *suffix, const char *reason) {
+  const bool lanes = c.backend == MPB_BACKEND_CPU_IFMA && c.split.use;
+  const size_t count = p.count;
+  const size_t full = lanes ? c.split.full : 0, rem = count - full * 8;
+  const bool partial = lanes && c.split.partial;  // a last group with unused lanes
+  const size_t groups = full + (partial ? 1 : 0);
+  const size_t tasks = groups + (partial ? 0 : rem);
+  const int T = threads_for(s, tasks, p.work_per_item * (lanes ? 8.0 : 1.0));
+  ThreadScratch scr(T, items.scratch_limbs(lanes), p.secret);
+  if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
+  char buf[kReasonLen];
+  std::snprintf(buf, sizeof buf, "%s%s; %d threads%s", prefix, reason ? reason : c.why, T, suffix);
+  call.choose(lanes ? MPB_BACKEND_CPU_IFMA : MPB_BACKEND_CPU, T, buf);
+  if (lanes) call.add_simd((int)(full * 8 + (partial ? rem : 0)));
+
+  int status = MPB_OK;
+#pragma omp parallel num_threads(T) if (T > 1)
+  {
+    limb *ws = scr.get(omp_get_thread_num());
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t t = 0; t < (int64_t)tasks; t++) {
+      int st;
+      if ((size_t)t < groups) {
+        const size_t i0 = (size_t)t * 8;
+        st = items.run_group(i0, std::min(i0 + 8, count), ws);
+      } else {
+        st = items.run_one(groups * 8 + ((size_t)t - groups), ws);
+      }
+      if (st != MPB_OK) {
+#pragma omp atomic write
+        status = st;
+      }
+    }
+  }
+  return status;
+}
+
+bool lanes_available() { return simd::ifma_available(); }
+
+size_t lanes_itch(size_t width) { return simd::powm_x8_itch(width); }
+
+int exp_lanes(const Lanes &l, size_t ew, const limb *shared_m, size_t width, bool ct, limb *ws) {
+  return shared_m ? simd::powm_x8(l.r, l.b, l.e, ew, shared_m, width, ct, ws)
+                  : simd::powm_x8_multi(l.r, l.b, l.e, ew, l.m, width, ct, ws);
+}
+
+size_t scalar_itch(size_t n, size_t ew, bool ct) { return ct ? mpn::powm_ct_itch(n) : mpn::powm_itch(n, ew); }
+
+void exp_one(limb *r, size_t width, const limb *b, const limb *e, size_t ew, const mpn::MontCtx &mc, bool ct,
+             limb *ws) {
+  if (ct) mpn::powm_ct(r, b, e, ew, mc, ws);
+  else mpn::powm(r, b, e, ew, mc, ws);
+  if (width > mc.n) mpn::zero(r + mc.n, width - mc.n);
+}
+
+} // namespace batch
+} // namespace mpb

@@ -1,0 +1,124 @@
+// cpu/batch/exp_engine.h: the batch layer's one exponentiation engine, behind mpb_batch_powm,
+// the DH calls and mpb_batch_rsa_crt.
+//
+// An operation describes its work (ExpPlan) and its items (ExpItems: what one 8-lane group or
+// one scalar item computes, with its own pre- and post-processing); the engine
+//  - chooses the CPU backend (choose_exp_backend: AUTO's cost model, forced backends and their
+//    fallbacks): AVX-512 IFMA groups of 8 items and the rest scalar, all scalar, or multipartite;
+//  - splits the items into tasks (groups first, then single items), sizes and allocates the
+//    per-thread scratch once (wiped when secret), runs the tasks over the OpenMP threads with a
+//    dynamic schedule, and collects the status (run_exp_tasks).
+// The operations: powm (cpu/batch/powm.cpp: odd moduli shared or per item, and the
+// multipartite path), the shared even modulus 2^s * q (cpu/batch/powm_even.cpp: the odd part
+// through the engine, the 2^s part and the CRT around each task), DH (cpu/batch/dh.cpp, on
+// powm) and RSA-CRT (cpu/batch/rsa_crt.cpp: two half-size exponentiations per item, the
+// reductions of c before and Garner's recombination after).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "batch/call.h"
+#include "batch/cost_model.h"
+#include "batch/validate.h"
+#include "mpn/powm/powm.h"
+
+namespace mpb {
+namespace batch {
+
+// The shape of an exponentiation call, for the backend choice.
+struct ExpPlan {
+  size_t count = 0;           // items
+  size_t lane_limbs = 0;      // limbs of one exponentiation's modulus (IFMA range, lane cost)
+  size_t max_n = 0;           // the largest normalized modulus (multipartite rule)
+  double work_per_item = 0;   // one item's scalar work (cost_model.h units)
+  bool shared_modulus = true; // one modulus for every item
+  bool multipartite = false;  // the operation has a multipartite path
+  bool secret = false;        // constant-time run: scratch wiped
+};
+
+struct ExpChoice {
+  int backend = MPB_BACKEND_CPU;  // MPB_BACKEND_CPU, _CPU_IFMA or _MULTIPARTITE
+  IfmaSplit split;                // IFMA groups (split.use) and the scalar rest
+  const char *why = "";
+};
+ExpChoice choose_exp_backend(const Settings &s, const ExpPlan &p);
+// Everything on the scalar kernels, for the reason given.
+inline ExpChoice scalar_choice(const char *why) {
+  ExpChoice c;
+  c.why = why;
+  return c;
+}
+
+// What the engine runs. scratch_limbs is asked once, before any task runs, and fixes the
+// layout of each thread's scratch; both run_* are called on the thread that owns `ws` (that
+// many limbs) and return MPB_OK or an error status.
+class ExpItems {
+ public:
+  // Per-thread scratch (limbs) of one task; lanes: IFMA groups run.
+  virtual size_t scratch_limbs(bool lanes) const = 0;
+  // Items [i0, i1) as one 8-lane group (i1 - i0 <= 8; the other lanes stay unused).
+  virtual int run_group(size_t i0, size_t i1, limb *ws) = 0;
+  // Item i on the scalar kernels.
+  virtual int run_one(size_t i, limb *ws) = 0;
+
+ protected:
+  ~ExpItems() = default;
+};
+
+// Runs items [0, p.count) as `c` says (CPU or CPU_IFMA; not multipartite) and records the
+// decision in `call`: reason "<prefix><why>; <T> threads<suffix>", or `reason` itself when
+// not NULL (a GPU fallback's). Returns the status (MPB_EMEM already recorded).
+int run_exp_tasks(Call &call, const Settings &s, const ExpPlan &p, const ExpChoice &c, ExpItems &items,
+                  const char *prefix, const char *suffix, const char *reason = nullptr);
+
+// ---- the exponentiation kernels as the items call them ------------------------------------
+// One 8-lane group: lane l < 8 computes r[l] = b[l]^e[l] mod (m shared ? m : mm[l]) over `ew`
+// exponent limbs and `width`-limb moduli; a lane with r[l] == NULL is unused. Constant time
+// with ct. ws: lanes_itch(width) limbs.
+struct Lanes {
+  uint64_t *r[8] = {};
+  const uint64_t *b[8] = {}, *e[8] = {}, *m[8] = {};
+};
+size_t lanes_itch(size_t width);
+int exp_lanes(const Lanes &l, size_t ew, const limb *shared_m, size_t width, bool ct, limb *ws);
+// One scalar exponentiation r = b^e mod the context's modulus (n = mc.n limbs, fully reduced),
+// zero-padded to `width` limbs. ws: scalar_itch(n, ew, ct) limbs.
+size_t scalar_itch(size_t n, size_t ew, bool ct);
+void exp_one(limb *r, size_t width, const limb *b, const limb *e, size_t ew, const mpn::MontCtx &mc, bool ct,
+             limb *ws);
+// The AVX-512 IFMA kernel is there (false also when masked).
+bool lanes_available();
+
+// ---- modular exponentiation on the engine (cpu/batch/powm.cpp) ----------------------------
+// r_i = base_i^e_i mod m_i for validated inputs: the GPU first (AUTO / CUDA), then odd moduli
+// through the engine, a shared even modulus by the 2^s * q split (powm_even.cpp), per-item
+// even moduli item by item. Strides in limbs (0: one row shared by every item); bases < m.
+struct PowmJob {
+  limb *r = nullptr;
+  const limb *base = nullptr;
+  size_t base_stride = 0;
+  const limb *e = nullptr;
+  size_t ew = 0, e_stride = 0;
+  Moduli m;
+  size_t width = 0, count = 0;
+  bool ct = false;
+};
+int run_powm(Call &call, const Settings &s, const PowmJob &job);
+// The odd-modulus part, shared with the even split: runs the engine (or multipartite) on odd
+// moduli, with optional per-task hooks around the items (cpu/batch/powm_even.cpp). Records
+// its choice in `call` but does not finish it.
+struct PowmHooks {
+  virtual size_t scratch_limbs() const = 0;
+  virtual void pre(size_t i0, size_t i1, limb *ws) = 0;   // before items [i0, i1) are computed
+  virtual void post(size_t i0, size_t i1, limb *ws) = 0;  // after their results are written
+
+ protected:
+  ~PowmHooks() = default;
+};
+int run_powm_odd(Call &call, const Settings &s, const PowmJob &job, const char *prefix, const char *reason,
+                 PowmHooks *hooks);
+// The shared even modulus (cpu/batch/powm_even.cpp). reason: a GPU fallback's, or NULL.
+int run_powm_even_shared(Call &call, const Settings &s, const PowmJob &job, const char *reason);
+
+} // namespace batch
+} // namespace mpb
