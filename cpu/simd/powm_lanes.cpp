@@ -28,14 +28,11 @@ using detail::kTable;
 constexpr size_t kMaxLimbs = 256;
 
 size_t max_digits(unsigned K, size_t n) { return (64 * n + 2 + K - 1) / K; }
-// Limbs of the numerator 2^(2KN) used to get R^2 mod m.
-size_t r2_limbs(unsigned K, size_t N) { return (2 * (size_t)K * N) / 64 + 1; }
 
 size_t vec_limbs(unsigned L, size_t N) { return ((6 + kTable + 2) * N + 2) * L; }
 size_t scalar_limbs(unsigned K, size_t N, size_t n) {
-  size_t nn = r2_limbs(K, N);
-  // numerator + quotient + remainder + division scratch; reused for the final subtraction
-  return nn + nn + n + mpn::tdiv_qr_itch(nn, n) + 2 * n;
+  // R^2 mod m (remainder + its scratch); reused for the final subtraction
+  return n + mpn::pow2_divrem_itch(2 * (size_t)K * N, n) + 2 * n;
 }
 
 size_t itch(unsigned L, unsigned K, size_t n) {
@@ -142,13 +139,10 @@ int run(unsigned L, unsigned K, void (*kernel)(const Job &), uint64_t *const r[]
     else for (size_t d = 0; d < N; ++d) job.B[d * L + l] = 0;
     for (size_t d = 0; d < N; ++d) job.ONE[d * L + l] = d == 0;
     // R^2 mod m with R = 2^(K*N)
-    size_t dn = mpn::normalized_size(ml, n);
-    size_t nn = r2_limbs(K, N);
-    uint64_t *num = tmp, *q = num + nn, *rem = q + nn, *ds = rem + n;
-    mpn::zero(num, nn);
-    num[(2 * (size_t)K * N) / 64] = uint64_t(1) << ((2 * K * N) % 64);
+    const size_t dn = mpn::normalized_size(ml, n);
+    uint64_t *rem = tmp, *ds = rem + n;
     mpn::zero(rem, n);
-    mpn::tdiv_qr(q, rem, num, nn, ml, dn, ds);
+    mpn::pow2_divrem(nullptr, rem, 2 * (size_t)K * N, ml, dn, ds);
     to_digits(job.R2, L, l, K, N, rem, n);
   }
   job.ebits = ct ? 64 * en : ebits;

@@ -8,25 +8,20 @@
 // again and r < 4m: barrett_reduce_ct does exactly three masked conditional subtractions.
 #include "core/cpu_features.h"
 #include "mpn/x86_64/redc_row_adx.h"
-#include "mpn/powm/powm.h"
+#include "mpn/mod/barrett.h"
 
 namespace mpb {
 namespace mpn {
 
-size_t barrett_ctx_itch(size_t n) {
-  return n + (n + 2) + (2 * n + 1) + (n + 2) + tdiv_qr_itch(2 * n + 1, n);
-}
+size_t barrett_ctx_itch(size_t n) { return n + (n + 2) + (n + 2) + pow2_divrem_itch(128 * n, n); }
 
 void barrett_ctx_init(BarrettCtx &ctx, const limb *m, size_t n, limb *storage) {
   MPB_ASSERT(n >= 1 && m[n - 1] != 0);
   limb *mc = storage, *mu = storage + n;
-  limb *num = mu + n + 2;       // 2n+1
-  limb *q = num + 2 * n + 1;    // n+2
+  limb *q = mu + n + 2;  // pow2_divrem_qn(128n, n) = n+2
   limb *sc = q + n + 2;
   copy(mc, m, n);
-  zero(num, 2 * n);
-  num[2 * n] = 1;
-  tdiv_qr(q, nullptr, num, 2 * n + 1, mc, n, sc);
+  pow2_divrem(q, nullptr, 128 * n, mc, n, sc);  // floor(B^(2n) / m)
   copy(mu, q, n + 2);
   ctx.m = mc;
   ctx.n = n;

@@ -8,7 +8,7 @@
 //    Montgomery squaring costs about 1.5 n^2 limb products against 2 n^2 for CIOS.
 #include "core/cpu_features.h"
 #include "mpn/x86_64/redc_row_adx.h"
-#include "mpn/powm/powm.h"
+#include "mpn/mod/mont.h"
 
 namespace mpb {
 namespace mpn {

@@ -1,4 +1,5 @@
-// cpu/mpn/powm/powm.h: modular reduction and exponentiation on raw limb arrays (namespace mpb::mpn).
+// cpu/mpn/powm/powm.h: modular exponentiation on raw limb arrays (namespace mpb::mpn), over the
+// Montgomery (cpu/mpn/mod/mont.h) and Barrett (cpu/mpn/mod/barrett.h) contexts.
 //
 // Montgomery (odd moduli) and Barrett (any modulus) contexts that are set up ONCE per modulus
 // and then shared, read-only, by any number of exponentiations (one per batch item, one per
@@ -23,66 +24,11 @@
 //
 // Unless stated otherwise outputs may not overlap inputs or scratch.
 #pragma once
-#include "mpn/mpn.h"
+#include "mpn/mod/barrett.h"
+#include "mpn/mod/mont.h"
 
 namespace mpb {
 namespace mpn {
-
-// ================================ Montgomery =============================================
-
-// A Montgomery context for an odd modulus m of n >= 1 limbs (m[n-1] != 0, m > 1 not required:
-// m == 1 works and gives 0 everywhere). All pointers refer into the caller's storage block.
-struct MontCtx {
-  const limb *m = nullptr;   // the modulus (a copy inside the storage block), n limbs
-  size_t n = 0;              // limbs of m
-  limb minv = 0;             // -m^-1 mod 2^64
-  const limb *r2 = nullptr;  // R^2 mod m, n limbs (to convert into the Montgomery domain)
-  const limb *one = nullptr; // R mod m, n limbs (1 in the Montgomery domain)
-};
-
-// Limbs of the storage block mont_ctx_init needs: 3n limbs are kept by the context (it must
-// outlive every use of ctx), the rest is temporary space used during init only.
-size_t mont_ctx_itch(size_t n);
-// cpu/mpn/mod/mont_ctx_init.cpp. Sets up ctx for m (n limbs, m odd, m[n-1] != 0); copies m.
-// storage: mont_ctx_itch(n) limbs, must not overlap m.
-void mont_ctx_init(MontCtx &ctx, const limb *m, size_t n, limb *storage);
-
-// cpu/mpn/mod/mont_ctx_init.cpp: Montgomery reduction (REDC) of a 2n-limb value, word by word.
-// rp[0..n) + 2^(64n)*carry = (tp + q*m) / R for the q that clears the low n limbs; tp[0..2n)
-// is destroyed. Returns the carry (0 or 1). rp may equal tp + n. Portable C or an x86-64
-// MULX/ADCX/ADOX kernel picked at run time (cpu::has_mulx_adx()).
-limb redc_1(limb *rp, limb *tp, const limb *m, size_t n, limb minv);
-limb redc_1_portable(limb *rp, limb *tp, const limb *m, size_t n, limb minv);
-// redc_1 followed by a masked (constant-time) subtraction of m when the carry is set: for any
-// tp < R^2 (e.g. a product of two almost-reduced values) rp < R and rp == tp/R (mod m).
-// For tp < R*m additionally rp < 2m (so mont_canon gives the canonical residue).
-void mont_redc(limb *rp, limb *tp, const MontCtx &ctx);
-
-// cpu/mpn/mod/mont_mul.cpp: fused Montgomery multiplication (CIOS), rp = a*b/R (mod m), almost
-// reduced (rp < R) for any a, b < R. Constant time (no data-dependent branch or index).
-// rp may equal ap and/or bp. scratch: mont_mul_itch(n) limbs.
-size_t mont_mul_itch(size_t n);
-void mont_mul(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch);
-void mont_mul_portable(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch);
-// Montgomery squaring: mpn::sqr (triangle + diagonal) + REDC, rp = a^2/R (mod m), rp < R.
-// rp may equal ap. scratch: mont_sqr_itch(n) limbs.
-size_t mont_sqr_itch(size_t n);
-void mont_sqr(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch);
-// Same with the schoolbook squaring mpn::sqr_basecase, whose control flow and memory accesses
-// depend only on n (mpn::sqr may switch to Karatsuba, which branches on the data): used by
-// powm_ct. rp may equal ap. scratch: mont_sqr_itch(n) limbs.
-void mont_sqr_ct(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch);
-// Multiplication by product + REDC (mpn::mul_n + redc): rp = a*b/R (mod m), rp < R.
-// rp may equal ap and/or bp. scratch: mont_sqr_itch(n) limbs (the same size).
-void mont_mul_redc(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch);
-
-// Into / out of the Montgomery domain. ap: n limbs, any value < R. rp may equal ap.
-// mont_to: rp = a*R mod m (almost reduced, < R). mont_from: rp = a/R mod m, fully reduced.
-void mont_to(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch);   // scratch: mont_sqr_itch(n)
-void mont_from(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch); // scratch: mont_sqr_itch(n)
-// Constant-time full reduction: rp = ap mod m for an n-limb ap < 2m ("subtract m if ap >= m",
-// with masks). rp may equal ap. scratch: n limbs.
-void mont_canon(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch);
 
 // ============================ exponentiation (odd m) =====================================
 
@@ -164,29 +110,6 @@ size_t powm_split_itch(size_t mn, size_t en);
 void powm_split(limb *rp, const limb *bp, const limb *ep, size_t en, const SplitCtx &ctx, limb *scratch);
 size_t powm_split_ct_itch(size_t mn);
 void powm_split_ct(limb *rp, const limb *bp, const limb *ep, size_t en, const SplitCtx &ctx, limb *scratch);
-
-// ================================ Barrett ================================================
-
-// A Barrett context for any modulus m of n >= 1 limbs (m[n-1] != 0): mu = floor(B^(2n) / m),
-// B = 2^64, of mun (n+1, or n+2 when m is a power of B) limbs.
-struct BarrettCtx {
-  const limb *m = nullptr;   // copy of m, n limbs
-  size_t n = 0;
-  const limb *mu = nullptr;  // mun limbs
-  size_t mun = 0;
-};
-// Storage for barrett_ctx_init: kept part 2n+3 limbs, plus temporaries during init.
-size_t barrett_ctx_itch(size_t n);
-// cpu/mpn/mod/barrett.cpp. storage: barrett_ctx_itch(n) limbs, must outlive ctx, not overlap m.
-void barrett_ctx_init(BarrettCtx &ctx, const limb *m, size_t n, limb *storage);
-// Scratch for barrett_reduce.
-size_t barrett_reduce_itch(size_t n);
-// rp[0..n) = xp mod m for any 2n-limb xp (HAC 14.42). Uses the seed's half-precision
-// products: only the top columns of q1*mu and the low n+1 limbs of q3*m are computed.
-// rp may not overlap xp. scratch: barrett_reduce_itch(n) limbs.
-void barrett_reduce(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *scratch);
-// Same result in constant time: the final corrections are three masked subtractions (r < 4m).
-void barrett_reduce_ct(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *scratch);
 
 // Scratch for powm_barrett with an exponent of at most en limbs.
 size_t powm_barrett_itch(size_t n, size_t en);

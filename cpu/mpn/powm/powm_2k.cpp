@@ -1,9 +1,10 @@
-// Exponentiation modulo 2^s (variable time): rp = b^e mod 2^s with low-half products
-// (mullo_basecase) and no reduction at all, sliding windows as in powm (cpu/mpn/powm/powm_mont.cpp).
+// cpu/mpn/powm/powm_2k.cpp: exponentiation modulo 2^s (variable time): rp = b^e mod 2^s with
+// low-half products (mullo_basecase) and no reduction at all, on the sliding-window loop of
+// cpu/mpn/powm/powm_slide_loop.h.
 // The exponent is first cut to s+1 bits (pow2_exp_reduce): for odd b the group (Z/2^s)^* has
 // exponent dividing 2^s, and for even b every power b^k with k >= s is 0 mod 2^s, so
 // e' = (e mod 2^s) + 2^s*[e >= 2^s] gives the same power for every b (2^s >= s).
-#include "mpn/powm/powm.h"
+#include "mpn/powm/powm_slide_loop.h"
 
 namespace mpb {
 namespace mpn {
@@ -23,11 +24,20 @@ void pow2_exp_reduce(limb *rp, const limb *ep, size_t en, size_t s) {
 
 size_t powm_2k_itch(size_t s) {
   const size_t sn = (s + 63) / 64, ec = pow2_exp_limbs(s);
-  const unsigned w = powm_window(64 * ec);
-  return ec + ((size_t)1 << (w - 1)) * sn + 2 * sn;
+  return ec + slide_loop::table_limbs(sn, 64 * ec) + 2 * sn;
 }
 
-static inline unsigned ebit(const limb *ep, size_t i) { return (unsigned)(ep[i / 64] >> (i % 64)) & 1; }
+namespace {
+struct LowOps {  // products modulo 2^(64 sn): the low half only
+  size_t sn;
+  limb *t;  // sn
+  void sqr(limb *r, const limb *a) { mul(r, a, a); }
+  void mul(limb *r, const limb *a, const limb *b) {
+    mullo_basecase(t, a, b, sn);
+    copy(r, t, sn);
+  }
+};
+} // namespace
 
 void powm_2k(limb *rp, const limb *bp, const limb *ep, size_t en, size_t s, limb *scratch) {
   MPB_ASSERT(s >= 1);
@@ -41,46 +51,12 @@ void powm_2k(limb *rp, const limb *bp, const limb *ep, size_t en, size_t s, limb
     rp[0] = 1;
     return;
   }
-  const size_t ebits = 64 * een - (size_t)__builtin_clzll(e2[een - 1]);
-  const unsigned w = powm_window(ebits);
-  const size_t tsize = (size_t)1 << (w - 1);
+  const size_t ebits = slide_loop::bits(e2, een);
   limb *tab = e2 + ec;
-  limb *acc = tab + tsize * sn;
-  limb *t = acc + sn;
-  copy(tab, bp, sn);  // odd powers b, b^3, b^5, ...
-  if (tsize > 1) {
-    mullo_basecase(t, bp, bp, sn);
-    for (size_t k = 1; k < tsize; k++) mullo_basecase(tab + k * sn, tab + (k - 1) * sn, t, sn);
-  }
-  long pos = (long)ebits - 1;
-  bool first = true;
-  while (pos >= 0) {
-    if (!ebit(e2, (size_t)pos)) {
-      mullo_basecase(t, acc, acc, sn);
-      copy(acc, t, sn);
-      pos--;
-      continue;
-    }
-    long lo = pos - (long)w + 1;
-    if (lo < 0) lo = 0;
-    while (!ebit(e2, (size_t)lo)) lo++;
-    unsigned val = 0;
-    for (long k = pos; k >= lo; k--) {
-      val = (val << 1) | ebit(e2, (size_t)k);
-      if (!first) {
-        mullo_basecase(t, acc, acc, sn);
-        copy(acc, t, sn);
-      }
-    }
-    if (first) {
-      copy(acc, tab + (val >> 1) * sn, sn);
-    } else {
-      mullo_basecase(t, acc, tab + (val >> 1) * sn, sn);
-      copy(acc, t, sn);
-    }
-    first = false;
-    pos = lo - 1;
-  }
+  limb *acc = tab + slide_loop::table_limbs(sn, ebits);
+  LowOps op{sn, acc + sn};
+  copy(tab, bp, sn);
+  slide_loop::run(acc, tab, sn, e2, ebits, op);
   copy(rp, acc, sn);
   rp[sn - 1] &= topmask;
 }

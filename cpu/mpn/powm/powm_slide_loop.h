@@ -1,0 +1,62 @@
+// cpu/mpn/powm/powm_slide_loop.h: the variable-time left-to-right sliding-window exponentiation
+// loop shared by powm (Montgomery, odd moduli: cpu/mpn/powm/powm_mont.cpp), powm_barrett
+// (Barrett, any modulus: cpu/mpn/powm/powm_barrett.cpp) and powm_2k (modulo 2^s, short
+// products: cpu/mpn/powm/powm_2k.cpp). Its constant-time counterpart is powm_ct_loop.h.
+//
+// A table of the odd powers b, b^3, ..., b^(2^w - 1) (w = powm_window(bits of e)); every window
+// starts and ends on a set bit and is at most w bits wide, zero bits between windows cost one
+// squaring each; the first window is copied from the table instead of multiplied.
+#pragma once
+#include "mpn/powm/powm.h"
+
+namespace mpb {
+namespace mpn {
+namespace slide_loop {
+
+// bit i of the exponent
+inline unsigned ebit(const limb *ep, size_t i) { return (unsigned)(ep[i / 64] >> (i % 64)) & 1; }
+
+// Significant bits of the normalized en-limb exponent (en >= 1, ep[en-1] != 0).
+inline size_t bits(const limb *ep, size_t en) { return 64 * en - (size_t)__builtin_clzll(ep[en - 1]); }
+
+// Table limbs for an exponent of `ebits` bits (plus the n-limb accumulator the loop needs).
+inline size_t table_limbs(size_t n, size_t ebits) { return ((size_t)1 << (powm_window(ebits) - 1)) * n; }
+
+// acc (n limbs) = b^e in the Ops' domain, e of `ebits` significant bits (ebits >= 1). tab:
+// table_limbs(n, ebits) limbs whose first entry the caller has set to b (in the domain); the
+// other odd powers are built here. Ops: sqr(r, a) = a^2 and mul(r, a, b) = a*b in the domain,
+// r may equal a.
+template <class Ops>
+void run(limb *acc, limb *tab, size_t n, const limb *ep, size_t ebits, Ops &op) {
+  const unsigned w = powm_window(ebits);
+  const size_t tsize = (size_t)1 << (w - 1);
+  if (tsize > 1) {
+    op.sqr(acc, tab);  // b^2
+    for (size_t k = 1; k < tsize; k++) op.mul(tab + k * n, tab + (k - 1) * n, acc);
+  }
+  long pos = (long)ebits - 1;
+  bool first = true;
+  while (pos >= 0) {
+    if (!ebit(ep, (size_t)pos)) {
+      op.sqr(acc, acc);
+      pos--;
+      continue;
+    }
+    long lo = pos - (long)w + 1;  // the window [lo, pos], trimmed to end on a set bit
+    if (lo < 0) lo = 0;
+    while (!ebit(ep, (size_t)lo)) lo++;
+    unsigned val = 0;
+    for (long k = pos; k >= lo; k--) {
+      val = (val << 1) | ebit(ep, (size_t)k);
+      if (!first) op.sqr(acc, acc);
+    }
+    if (first) copy(acc, tab + (val >> 1) * n, n);
+    else op.mul(acc, acc, tab + (val >> 1) * n);
+    first = false;
+    pos = lo - 1;
+  }
+}
+
+} // namespace slide_loop
+} // namespace mpn
+} // namespace mpb
