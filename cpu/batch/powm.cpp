@@ -71,20 +71,14 @@ class OddItems final : public ExpItems {
   mutable size_t work_itch_ = 0;  // set by scratch_limbs, before any task runs
 };
 
-// One modulus per item, at least one of them even: every item on the scalar kernels, an even
-// modulus split as 2^s * q (powm_split / powm_split_ct: Montgomery on q, short products mod
-// 2^s, CRT), an odd one on Montgomery; contexts built per item in the thread's scratch.
+// One modulus per item, at least one of them even: every item on the scalar kernels by
+// mpn::powm_any (an even modulus split as 2^s * q: Montgomery on q, short products mod 2^s, CRT;
+// an odd one on Montgomery), the context built per item in the thread's scratch.
 class AnyParityItems final : public ExpItems {
  public:
-  explicit AnyParityItems(const PowmJob &job)
-      : j_(job), ctx_itch_(std::max(mpn::split_ctx_itch(job.m.max_n), mpn::mont_ctx_itch(job.m.max_n))) {}
+  explicit AnyParityItems(const PowmJob &job) : j_(job) {}
 
-  size_t scratch_limbs(bool) const override {
-    const size_t n = j_.m.max_n, ew = j_.ew;
-    const size_t work = j_.ct ? std::max(mpn::powm_split_ct_itch(n), mpn::powm_ct_itch(n))
-                              : std::max(mpn::powm_split_itch(n, ew), mpn::powm_itch(n, ew));
-    return ctx_itch_ + work;
-  }
+  size_t scratch_limbs(bool) const override { return mpn::powm_any_itch(j_.m.max_n, j_.ew, j_.ct); }
 
   int run_group(size_t i0, size_t i1, limb *ws) override {  // not chosen (scalar only)
     for (size_t i = i0; i < i1; i++) run_one(i, ws);
@@ -92,27 +86,15 @@ class AnyParityItems final : public ExpItems {
   }
 
   int run_one(size_t i, limb *ws) override {
-    const limb *mi = j_.m.row(i);
     const size_t mn = j_.m.n(i);
-    limb *ri = j_.r + i * j_.width, *work = ws + ctx_itch_;
-    const limb *bi = j_.base + i * j_.base_stride, *ei = j_.e + i * j_.e_stride;
-    if ((mi[0] & 1) == 0) {
-      mpn::SplitCtx sc;
-      mpn::split_ctx_init(sc, mi, mn, ws);
-      if (j_.ct) mpn::powm_split_ct(ri, bi, ei, j_.ew, sc, work);
-      else mpn::powm_split(ri, bi, ei, j_.ew, sc, work);
-      if (j_.width > mn) mpn::zero(ri + mn, j_.width - mn);
-    } else {
-      mpn::MontCtx mc;
-      mpn::mont_ctx_init(mc, mi, mn, ws);
-      exp_one(ri, j_.width, bi, ei, j_.ew, mc, j_.ct, work);
-    }
+    limb *ri = j_.r + i * j_.width;
+    mpn::powm_any(ri, j_.base + i * j_.base_stride, j_.e + i * j_.e_stride, j_.ew, j_.m.row(i), mn, j_.ct, ws);
+    if (j_.width > mn) mpn::zero(ri + mn, j_.width - mn);
     return MPB_OK;
   }
 
  private:
   const PowmJob &j_;
-  size_t ctx_itch_;
 };
 
 // Few items with a huge modulus: items one after another, each multiplication on all threads.

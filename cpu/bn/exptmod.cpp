@@ -1,7 +1,8 @@
-// mp_exptmod / mp_exptmod_ct: the mp_int front ends of the mpn exponentiations
-// (cpu/mpn/powm/powm_mont.cpp, cpu/mpn/powm/powm_ct.cpp; an even modulus is split as 2^s * q, cpu/mpn/powm/powm_split.cpp). One scratch block per call
-// holds the modulus context, the reduced base, the result and the powm scratch; the output is
-// written only at the end, so every aliasing of d with a, b, c works and d is untouched on error.
+// cpu/bn/exptmod.cpp: mp_exptmod / mp_exptmod_ct, the mp_int front ends of the mpn
+// exponentiations (mpn::powm_any: Montgomery, or the 2^s * q split for an even modulus;
+// mpn::powm_ct for the constant-time one). One scratch block per call holds the reduced base,
+// the result, the modulus context and the powm scratch; the output is written only at the end,
+// so every aliasing of d with a, b, c works and d is untouched on error.
 #include "bn/bn_internal.h"
 #include "bn/bn_ops.h"
 #include "mpn/powm/powm.h"
@@ -26,24 +27,14 @@ void reduce_base(limb *bres, const mp_int *a, const mp_int *c, limb *sc) {
 int exptmod_pos(const mp_int *a, const mp_int *b, const mp_int *c, mp_int *d) {
   const size_t n = (size_t)c->used, an = (size_t)a->used;
   const size_t en = (size_t)b->used;
-  const bool odd = c->dp[0] & 1;
   const size_t dn = an > n ? an : n;
   const size_t red = mpn::tdiv_qr_itch(dn, n);
-  const size_t ctxs = odd ? mpn::mont_ctx_itch(n) : mpn::split_ctx_itch(n);
-  const size_t pws = odd ? mpn::powm_itch(n, en) : mpn::powm_split_itch(n, en);
-  ScratchLimbs<512> s(2 * n + ctxs + (red > pws ? red : pws));
+  const size_t pws = mpn::powm_any_itch(n, en, false);
+  ScratchLimbs<512> s(2 * n + (red > pws ? red : pws));
   if (!s.ok()) return MP_MEM;
-  limb *bres = s.get(), *res = bres + n, *store = res + n, *sc = store + ctxs;
+  limb *bres = s.get(), *res = bres + n, *sc = res + n;
   reduce_base(bres, a, c, sc);
-  if (odd) {
-    mpn::MontCtx ctx;
-    mpn::mont_ctx_init(ctx, c->dp, n, store);
-    mpn::powm(res, bres, b->dp, en, ctx, sc);
-  } else {
-    mpn::SplitCtx ctx;  // m = 2^s * q: Montgomery on q, short products mod 2^s, CRT
-    mpn::split_ctx_init(ctx, c->dp, n, store);
-    mpn::powm_split(res, bres, b->dp, en, ctx, sc);
-  }
+  mpn::powm_any(res, bres, b->dp, en, c->dp, n, false, sc);  // odd: Montgomery; even: 2^s * q split
   int e = bn::ensure(d, n);
   if (e != MP_OKAY) return e;
   bn::set_limbs(d, res, n, MP_ZPOS);

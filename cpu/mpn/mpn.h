@@ -119,46 +119,57 @@ size_t pow2_divrem_qn(size_t k, size_t mn);
 size_t pow2_divrem_itch(size_t k, size_t mn);
 void pow2_divrem(limb *qp, limb *rp, size_t k, const limb *mp, size_t mn, limb *scratch);
 
-// ---- gcd and modular inverse (one algorithm per file) ------------------------------------
-// cpu/mpn/gcd/gcd_binary.cpp: binary (Stein) gcd of two n-limb values, whole-limb/multi-bit shifts and
-// shrinking sizes. rp gets n limbs (zero padded); returns the normalized size of the gcd
-// (gcd(0, 0) = 0, gcd(a, 0) = a). rp may equal ap or bp (inputs are copied to scratch first).
-size_t gcd_binary_itch(size_t n);
-size_t gcd_binary(limb *rp, const limb *ap, const limb *bp, size_t n, limb *scratch);
-// cpu/mpn/gcd/gcd_lehmer.cpp: the same contract, by Lehmer's double-digit Euclidean algorithm (about 62
-// bits off both values per big-number pass, cpu/mpn/gcd/lehmer_step.h). The one the batch API uses.
+// ---- gcd and modular inverse (cpu/mpn/gcd/: one algorithm per file, one dispatcher each) --
+// The dispatchers, what the library calls (cpu/mpn/gcd/gcd.cpp, cpu/mpn/gcd/invmod.cpp):
+//  gcd:        gcd of two n-limb values; rp gets n limbs (zero padded); returns the normalized
+//              size of the gcd (gcd(0, 0) = 0, gcd(a, 0) = a). rp may equal ap or bp.
+//              -> gcd_lehmer (which falls back to gcd_binary if a pass ever misbehaves).
+//  invmod:     variable-time inverse modulo any m > 1 (mn limbs, mp[mn-1] != 0) of a (an limbs,
+//              any value); on success rp gets a^-1 mod m (mn limbs) and true is returned; false
+//              (rp untouched) when gcd(a, m) != 1. rp may equal ap or mp.
+//              -> invmod_lehmer (safety net: invmod_swapped).
+//  sec_invmod: constant-time inverse for an odd modulus m > 1 (the modulus and the sizes an, mn
+//              are public, a is secret; a need not be reduced). rp always gets mn limbs (a^-1 mod m
+//              when invertible); returns 1 when gcd(a, m) == 1 else 0, computed without branches.
+//              rp may equal ap or mp. -> sec_invmod_bingcd.
 size_t gcd_itch(size_t n);
 size_t gcd(limb *rp, const limb *ap, const limb *bp, size_t n, limb *scratch);
-// cpu/mpn/gcd/invmod_odd_binary.cpp: variable-time binary extended gcd for an odd modulus. m: mn limbs,
-// odd, > 1, mp[mn-1] != 0; a: an limbs, any value (reduced mod m first). On success rp gets
-// a^-1 mod m (mn limbs) and true is returned; false (rp untouched) when gcd(a, m) != 1.
-// Halvings of the cofactors are done up to 63 bits at a time (x + q*m with q = -x/m mod 2^k).
-// rp may equal ap or mp.
-size_t invmod_odd_binary_itch(size_t an, size_t mn);
-bool invmod_odd_binary(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch);
-// cpu/mpn/gcd/invmod_odd_bingcd.cpp: the same contract, by the optimized binary gcd (cofactors updated
-// once per 31 steps: (f*u + g*v) / 2^31 mod m).
-size_t invmod_odd_itch(size_t an, size_t mn);
-bool invmod_odd(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch);
-// cpu/mpn/gcd/invmod_swapped.cpp: any modulus m > 1 (mn limbs, mp[mn-1] != 0). Odd m: invmod_odd. Even m:
-// a' = a mod m must be odd; y = m^-1 mod a' (invmod_odd with the roles swapped), then
-// t = (m*y - 1) / a' (exact) and a^-1 = m - t, since a'*(m - t) = a'*m - m*y + 1 = 1 mod m.
-// Same contract as invmod_odd (rp may equal ap or mp). The reference and safety net of invmod.
-size_t invmod_swapped_itch(size_t an, size_t mn);
-bool invmod_swapped(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch);
-// cpu/mpn/gcd/invmod_lehmer.cpp: the same contract (any m > 1), by Lehmer's extended Euclidean algorithm
-// (cofactors kept exact and below m, no reduction on the way). The one the batch API uses.
 size_t invmod_itch(size_t an, size_t mn);
 bool invmod(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch);
-// cpu/mpn/gcd/sec_invmod_bingcd.cpp: constant-time inverse for an odd modulus m > 1 (mn limbs,
-// mp[mn-1] != 0; the modulus and the sizes an, mn are public, a is secret). a: an limbs, any
-// value (not reduced first). rp always gets mn limbs (a^-1 mod m when invertible); returns 1
-// when gcd(a, m) == 1 else 0, computed without branches. rp may equal ap or mp. By the
-// constant-time optimized binary gcd
-// (31 masked steps per big-number pass, ceil((64*an + bitlen(m) - 1)/31) + 1 passes). The one
-// the batch API uses.
 size_t sec_invmod_itch(size_t an, size_t mn);
 limb sec_invmod(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch);
+
+// The algorithms (same contracts as their dispatcher unless stated):
+// cpu/mpn/gcd/gcd_lehmer.cpp: Lehmer's double-digit Euclidean algorithm (about 62 bits off both
+// values per big-number pass, cpu/mpn/gcd/lehmer_step.h).
+size_t gcd_lehmer_itch(size_t n);
+size_t gcd_lehmer(limb *rp, const limb *ap, const limb *bp, size_t n, limb *scratch);
+// cpu/mpn/gcd/gcd_binary.cpp: binary (Stein) gcd, whole-limb/multi-bit shifts and shrinking
+// sizes (inputs are copied to scratch first).
+size_t gcd_binary_itch(size_t n);
+size_t gcd_binary(limb *rp, const limb *ap, const limb *bp, size_t n, limb *scratch);
+// cpu/mpn/gcd/invmod_lehmer.cpp: Lehmer's extended Euclidean algorithm, any m > 1 (cofactors kept
+// exact and below m, no reduction on the way).
+size_t invmod_lehmer_itch(size_t an, size_t mn);
+bool invmod_lehmer(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch);
+// cpu/mpn/gcd/invmod_swapped.cpp: any modulus m > 1. Odd m: invmod_odd_bingcd. Even m: a' = a mod m
+// must be odd; y = m^-1 mod a' (invmod_odd_bingcd with the roles swapped), then t = (m*y - 1) / a'
+// (exact) and a^-1 = m - t, since a'*(m - t) = a'*m - m*y + 1 = 1 mod m. The reference and
+// safety net of invmod_lehmer.
+size_t invmod_swapped_itch(size_t an, size_t mn);
+bool invmod_swapped(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch);
+// cpu/mpn/gcd/invmod_odd_bingcd.cpp: odd m > 1 only, by the optimized binary gcd (cofactors
+// updated once per 31 steps: (f*u + g*v) / 2^31 mod m); falls back to invmod_odd_binary.
+size_t invmod_odd_bingcd_itch(size_t an, size_t mn);
+bool invmod_odd_bingcd(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch);
+// cpu/mpn/gcd/invmod_odd_binary.cpp: odd m > 1 only, by the binary extended gcd; halvings of the
+// cofactors up to 63 bits at a time (x + q*m with q = -x/m mod 2^k).
+size_t invmod_odd_binary_itch(size_t an, size_t mn);
+bool invmod_odd_binary(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch);
+// cpu/mpn/gcd/sec_invmod_bingcd.cpp: the constant-time optimized binary gcd (31 masked steps per
+// big-number pass, ceil((64*an + bitlen(m) - 1)/31) + 1 passes).
+size_t sec_invmod_bingcd_itch(size_t an, size_t mn);
+limb sec_invmod_bingcd(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch);
 
 } // namespace mpn
 } // namespace mpb

@@ -1,6 +1,6 @@
 // Batch division with remainder, gcd and modular inverse against GMP (mpz_tdiv_qr, mpz_gcd,
 // mpz_invert) item by item, plus the mpn kernels behind them (mpn::gcd and mpn::gcd_binary,
-// mpn::invmod_odd and mpn::invmod_odd_binary, mpn::invmod (Lehmer) and mpn::invmod_swapped,
+// mpn::invmod_odd_bingcd and mpn::invmod_odd_binary, mpn::invmod (Lehmer) and mpn::invmod_swapped,
 // mpn::sec_invmod and
 // mpb::ref::sec_invmod_binary): widths 1..100 limbs, hard values (0, 1, all-ones limbs,
 // powers of two, long bit runs, a == b, a < b, b = 1, m = 2, even / odd moduli, non-invertible
@@ -112,8 +112,8 @@ TEST_CASE("mpn gcd / invmod / sec_invmod match GMP", "[divgcd][mpn]") {
       if (ok) REQUIRE(outs == out);
       checks++;
       if (b[0] & 1) {
-        Rows out2(mn, CANARY), ws3(mpn::invmod_odd_itch(n, mn));
-        REQUIRE(mpn::invmod_odd(out2.data(), a.data(), n, b.data(), mn, ws3.data()) == ok);
+        Rows out2(mn, CANARY), ws3(mpn::invmod_odd_bingcd_itch(n, mn));
+        REQUIRE(mpn::invmod_odd_bingcd(out2.data(), a.data(), n, b.data(), mn, ws3.data()) == ok);
         if (ok) REQUIRE(out2 == out);
         Rows out4(mn, CANARY), ws5(mpn::invmod_odd_binary_itch(n, mn));
         REQUIRE(mpn::invmod_odd_binary(out4.data(), a.data(), n, b.data(), mn, ws5.data()) == ok);
@@ -717,7 +717,7 @@ TEST_CASE("OpenSSL bngcd.txt GCD through mpb_batch_gcd and mpb_batch_invmod", "[
 }
 
 // ---- the optimized binary gcd against the plain one on adversarial shapes ------------------------
-TEST_CASE("mpn gcd / invmod_odd / sec_invmod (optimized binary gcd): near-ties, tiny vs huge, long runs", "[divgcd][mpn]") {
+TEST_CASE("mpn gcd / invmod_odd_bingcd / sec_invmod (optimized binary gcd): near-ties, tiny vs huge, long runs", "[divgcd][mpn]") {
   using namespace mpb;
   auto rng = mpbt::make_rng(9107);
   Z za, zb, zg, zr;
@@ -751,8 +751,8 @@ TEST_CASE("mpn gcd / invmod_odd / sec_invmod (optimized binary gcd): near-ties, 
       REQUIRE(g == mpbt::limbs_of(zg, n));
       size_t mn = mpn::normalized_size(b.data(), n);
       if (mn == 1 && b[0] == 1) continue;
-      Rows r(mn, CANARY), ws2(mpn::invmod_odd_itch(n, mn));
-      bool ok = mpn::invmod_odd(r.data(), a.data(), n, b.data(), mn, ws2.data());
+      Rows r(mn, CANARY), ws2(mpn::invmod_odd_bingcd_itch(n, mn));
+      bool ok = mpn::invmod_odd_bingcd(r.data(), a.data(), n, b.data(), mn, ws2.data());
       REQUIRE(ok == (mpz_invert(zr, za, zb) != 0));
       if (ok) REQUIRE(r == mpbt::limbs_of(zr, mn));
       Rows rc(mn), ws3(mpn::sec_invmod_itch(n, mn));

@@ -39,12 +39,12 @@ u128 gcd128(u128 a, u128 b) {
 
 } // namespace
 
-size_t gcd_itch(size_t n) {
+size_t gcd_lehmer_itch(size_t n) {
   size_t own = 3 * (n + 1) + tdiv_qr_itch(n, n), fb = gcd_binary_itch(n);
   return own > fb ? own : fb;
 }
 
-size_t gcd(limb *rp, const limb *ap, const limb *bp, size_t n, limb *scratch) {
+size_t gcd_lehmer(limb *rp, const limb *ap, const limb *bp, size_t n, limb *scratch) {
   using namespace lehmer;
   size_t an = normalized_size(ap, n), bn = normalized_size(bp, n);
   if (an == 0 || bn == 0) return gcd_binary(rp, ap, bp, n, scratch);

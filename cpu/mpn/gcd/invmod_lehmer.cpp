@@ -23,13 +23,13 @@ inline size_t vcap(size_t mn) { return mn + 1; }
 inline size_t ucap(size_t mn) { return mn + 2; }
 } // namespace
 
-size_t invmod_itch(size_t an, size_t mn) {
+size_t invmod_lehmer_itch(size_t an, size_t mn) {
   size_t ws = std::max({an >= mn ? tdiv_qr_itch(an, mn) : (size_t)0, tdiv_qr_itch(mn, mn)});
   size_t own = 3 * vcap(mn) + 3 * ucap(mn) + (mn + 1) + (2 * mn + 2) + ws;
   return std::max(own, invmod_swapped_itch(an, mn));
 }
 
-bool invmod(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch) {
+bool invmod_lehmer(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch) {
   using namespace lehmer;
   MPB_ASSERT(mn >= 1 && mp[mn - 1] != 0 && (mn > 1 || mp[0] > 1));
   limb *A = scratch, *B = A + vcap(mn), *R = B + vcap(mn);

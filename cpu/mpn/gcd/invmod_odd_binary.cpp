@@ -5,7 +5,7 @@
 //   is updated mod m. u or v reaching 1 gives the inverse; u == v > 1 means gcd(a, m) > 1.
 // Removing k trailing zeros divides the cofactor by 2^k mod m, done up to 63 bits at a time
 // as (x + q*m) / 2^c with q = -x * m^-1 mod 2^c (one addmul_1 and one shift per chunk).
-// The reference for mpn::invmod_odd (cpu/mpn/gcd/invmod_odd_bingcd.cpp), which falls back to it.
+// The reference for mpn::invmod_odd_bingcd (cpu/mpn/gcd/invmod_odd_bingcd.cpp), which falls back to it.
 #include "core/limb.h"
 
 #include "mpn/gcd/gcd_shift.h"

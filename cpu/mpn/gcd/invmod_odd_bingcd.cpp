@@ -60,14 +60,14 @@ void lin_mod2(limb *ou, limb *ov, const limb *u, const limb *v, const bingcd::Ma
 
 } // namespace
 
-size_t invmod_odd_itch(size_t an, size_t mn) {
+size_t invmod_odd_bingcd_itch(size_t an, size_t mn) {
   size_t div = an >= mn ? tdiv_qr_itch(an, mn) : 0;
   size_t own = 2 * (mn + 2) + 4 * (mn + 1) + div;
   size_t fb = invmod_odd_binary_itch(an, mn);
   return own > fb ? own : fb;
 }
 
-bool invmod_odd(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch) {
+bool invmod_odd_bingcd(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch) {
   using namespace bingcd;
   MPB_ASSERT(mn >= 1 && mp[mn - 1] != 0 && (mp[0] & 1) && (mn > 1 || mp[0] > 1));
   const size_t cap = mn + 2;

@@ -154,12 +154,12 @@ void lin_mod_ct(limb *out, const limb *u, const limb *v, int64_t f, int64_t g, c
 
 } // namespace
 
-size_t sec_invmod_itch(size_t an, size_t mn) {
+size_t sec_invmod_bingcd_itch(size_t an, size_t mn) {
   size_t N = (an > mn ? an : mn) + 1;
   return 2 * N + 2 * mn + 3 * (mn + 1);
 }
 
-limb sec_invmod(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch) {
+limb sec_invmod_bingcd(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch) {
   MPB_ASSERT(mn >= 1 && mp[mn - 1] != 0 && (mp[0] & 1));
   const size_t N = (an > mn ? an : mn) + 1;
   limb *A = scratch, *B = A + N, *u = B + N, *v = u + mn, *tu = v + mn, *tv = tu + mn + 1,

@@ -30,6 +30,15 @@
 namespace mpb {
 namespace mpn {
 
+// ============================ the dispatcher (any m) =====================================
+// cpu/mpn/powm/powm_any.cpp: rp = b^e mod m for one modulus of any parity, m > 1 (n limbs,
+// mp[n-1] != 0), b < m (n limbs), e of en limbs; odd m by Montgomery (powm / powm_ct), even m by
+// the 2^s * q split (powm_split / powm_split_ct); ct: the constant-time kernels. The context is
+// built in the scratch (powm_any_itch(n, en, ct) limbs). rp may equal bp (not ep).
+size_t powm_any_itch(size_t n, size_t en, bool ct);
+void powm_any(limb *rp, const limb *bp, const limb *ep, size_t en, const limb *mp, size_t n, bool ct,
+              limb *scratch);
+
 // ============================ exponentiation (odd m) =====================================
 
 // Sliding-window width used for an exponent of `ebits` bits (1..7).
