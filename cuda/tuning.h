@@ -1,87 +1,60 @@
-// cuda/tuning.h: the CUDA kernels' parameters (host and device code).
-// Each constant says where and when it was measured; `build/bench/tune` measures them again.
+// cuda/tuning.h: the CUDA kernels' parameters (host and device code): thread mappings, window
+// widths, the Montgomery arithmetic of the one-thread kernels, GF(2)[x] and modmul block shapes.
+// One line per constant: value | where and when it was measured. NOT MEASURED YET: no GPU was
+// available when these were set (2026-11-21, AMD EPYC 2-vCPU host, nvcc 13.0): estimates until
+// bench/run_gpu.sh runs on an H100/H200 (bench_gpu times every instantiated alternative). The
+// reasoning behind each estimate: docs/TUNING.md. When AUTO uses the GPU: cpu/batch/tuning.h.
 #pragma once
 #include <stddef.h>
 
 namespace mpb {
 namespace tuning {
 
-/* ---- CUDA kernels: thread mappings, windows, arithmetic variants, block sizes ------------------
- * NOT MEASURED YET: no GPU was available when these were set (2026-11-21, AMD EPYC 2-vCPU
- * host, nvcc 13.0); bench/run_gpu.sh on an H100/H200 measures them. Window widths of the
- * constant-time kernels: 4 bits below 1024-bit moduli, else 5 (cuda/kernels/generic_kernels.cuh).
- * Block size: 128 threads, persistent grid (occupancy). */
-constexpr bool GPU_MUL_DELAYED_CARRY = true;  /* delayed-carry Comba vs carry chains: unmeasured */
-/* Thread mapping of the exponentiation kernels: threads per item (1: one thread per item,
- * cuda/kernels/{powm,rsa}_kernels.cu; 2..32: that many lanes of a warp share the item,
- * cuda/kernels/coop_kernels.cu), by modulus (powm) or prime (RSA) width in 64-bit limbs;
- * 0: no kernel. Instantiated alternatives (bench_gpu --tpi measures them): powm 1024-bit
- * 1 or 4, 2048-bit 4 or 8; RSA-2048 halves 1 or 4. NOT MEASURED (no GPU yet): one thread
- * per item where it fits without spills, else 8 words (256 bits) per lane. */
+// Threads per item of the exponentiation kernels (1: one thread per item, 2..32: lanes of a
+// warp per item) by modulus (powm) or prime (RSA) size.
+constexpr int GPU_POWM_TPI_512 = 1;  // powm, 512-bit moduli | NOT MEASURED: no GPU yet (one thread where it fits without spills)
+constexpr int GPU_POWM_TPI_1024 = 1;  // powm, 1024-bit moduli (4 also instantiated) | NOT MEASURED: no GPU yet (one thread where it fits without spills)
+constexpr int GPU_POWM_TPI_2048 = 8;  // powm, 2048-bit moduli (4 also instantiated) | NOT MEASURED: no GPU yet (8 words per lane)
+constexpr int GPU_POWM_TPI_4096 = 16;  // powm, 4096-bit moduli | NOT MEASURED: no GPU yet (8 words per lane)
+constexpr int GPU_POWM_TPI_8192 = 32;  // powm, 8192-bit moduli | NOT MEASURED: no GPU yet (8 words per lane)
+constexpr int GPU_RSA_TPI_1024 = 1;  // RSA-1024 halves (512-bit primes) | NOT MEASURED: no GPU yet (one thread where it fits without spills)
+constexpr int GPU_RSA_TPI_2048 = 1;  // RSA-2048 halves (4 also instantiated) | NOT MEASURED: no GPU yet (one thread where it fits without spills)
+constexpr int GPU_RSA_TPI_4096 = 8;  // RSA-4096 halves | NOT MEASURED: no GPU yet (8 words per lane)
+constexpr int GPU_RSA_TPI_8192 = 16;  // RSA-8192 halves | NOT MEASURED: no GPU yet (8 words per lane)
+constexpr bool GPU_MUL_DELAYED_CARRY = true;  // integer products: delayed-carry Comba (else carry chains) | NOT MEASURED: no GPU yet
+constexpr int GPU_POWM_MONT = 0;  // one-thread powm arithmetic: 0 CIOS, 1 CIOS + dedicated square, 2 delayed-carry Comba | NOT MEASURED: no GPU yet (0: smallest code)
+constexpr int GPU_SLIDE_W1_MAX_BITS = 6;  // public exponents: sliding window 1 up to this many bits | NOT MEASURED: no GPU yet (operation-count model, 2026-11-21)
+constexpr int GPU_SLIDE_W2_MAX_BITS = 24;  // window 2 up to this many bits | NOT MEASURED: no GPU yet (operation-count model, 2026-11-21)
+constexpr int GPU_SLIDE_W3_MAX_BITS = 80;  // window 3 up to this many bits | NOT MEASURED: no GPU yet (operation-count model, 2026-11-21)
+constexpr int GPU_SLIDE_W4_MAX_BITS = 240;  // window 4 up to this many bits | NOT MEASURED: no GPU yet (operation-count model, 2026-11-21)
+constexpr int GPU_SLIDE_W5_MAX_BITS = 672;  // window 5 up to this many bits | NOT MEASURED: no GPU yet (operation-count model, 2026-11-21)
+constexpr int GPU_SLIDE_W6_MAX_BITS = 1792;  // window 6 up to this many bits, then 7 | NOT MEASURED: no GPU yet (operation-count model, 2026-11-21)
+constexpr int GPU_GF2X_WINDOW_SMALL = 3;  // GF(2)[x] comb window for operands of <= 4 words | NOT MEASURED: no GPU yet
+constexpr int GPU_GF2X_WINDOW = 4;  // GF(2)[x] comb window above that | NOT MEASURED: no GPU yet
+constexpr int GPU_GF2X_PANEL_WORDS = 8;  // words of the tabled operand per window table | NOT MEASURED: no GPU yet
+constexpr int GPU_GF2X_BLOCK = 64;  // threads per block, GF(2)[x] comb kernels (mul, mulmod) | NOT MEASURED: no GPU yet (36 KiB shared memory at most)
+constexpr int GPU_GF2X_SQR_BLOCK = 128;  // threads per block, GF(2)[x] squaring | NOT MEASURED: no GPU yet
+constexpr int GPU_MODMUL_THREAD_MAX_LIMBS = 16;  // modmul: one thread per item up to this width | a kernel limit (kernels for 8/16/32 words)
+constexpr int GPU_MODMUL_BLOCK_MAX_LIMBS = 128;  // modmul: the multipartite block kernel up to this width | a kernel limit (~27 KB shared memory at k = 8)
+constexpr int GPU_MODMUL_K = 8;  // modmul block kernel: operands in k parts (k x k tiles) | NOT MEASURED: no GPU yet
+constexpr int GPU_MODMUL_BLOCK_THREADS = 64;  // modmul block kernel: threads per item (<= 256) | NOT MEASURED: no GPU yet
+constexpr int GPU_MODMUL_EVEN_MAX_LIMBS = 8;  // modmul: even moduli (CRT variant) up to this width | a kernel limit (spills at 1024 bits)
+
+// Threads per item by width in limbs (0: no kernel).
 constexpr int gpu_powm_tpi(size_t width) {
-  return width == 8 || width == 16 ? 1 : width == 32 ? 8 : width == 64 ? 16 : width == 128 ? 32 : 0;
+  return width == 8 ? GPU_POWM_TPI_512 : width == 16 ? GPU_POWM_TPI_1024 : width == 32 ? GPU_POWM_TPI_2048
+       : width == 64 ? GPU_POWM_TPI_4096 : width == 128 ? GPU_POWM_TPI_8192 : 0;
 }
 constexpr int gpu_rsa_tpi(size_t half_width) {
-  return half_width == 8 || half_width == 16 ? 1 : half_width == 32 ? 8 : half_width == 64 ? 16 : 0;
+  return half_width == 8 ? GPU_RSA_TPI_1024 : half_width == 16 ? GPU_RSA_TPI_2048
+       : half_width == 32 ? GPU_RSA_TPI_4096 : half_width == 64 ? GPU_RSA_TPI_8192 : 0;
 }
-/* Exponentiation windows, NOT MEASURED: no GPU (2026-11-21, operation-count model). Public
- * exponents (variable time) use left-to-right sliding windows over a table of the 2^(w-1) odd
- * powers; w per item from the exponent's significant bits: about 2^(w-1) + bits/(w+1)
- * products plus bits squarings, minimal at these widths (capped by the table: the per-thread
- * kernels hold 2^W + 1 entries, so w <= W + 1; the cooperative ones 2^W, so w <= W + 1 too,
- * the square b^2 sharing the last entry). Secret exponents (constant time) keep fixed
- * windows (4 bits below 1024-bit moduli, else 5: Window<N> in cuda/kernels/generic_kernels.cuh). */
-constexpr int GPU_SLIDE_W1_MAX_BITS = 6;     /* exponents up to this many bits: w = 1 */
-constexpr int GPU_SLIDE_W2_MAX_BITS = 24;    /* ... w = 2 */
-constexpr int GPU_SLIDE_W3_MAX_BITS = 80;
-constexpr int GPU_SLIDE_W4_MAX_BITS = 240;
-constexpr int GPU_SLIDE_W5_MAX_BITS = 672;
-constexpr int GPU_SLIDE_W6_MAX_BITS = 1792;  /* above: w = 7 */
-/* (host side; the device code, cuda/thread/powm.cuh slide_window_bits, reads the scalars) */
+// (host side; the device code, cuda/thread/powm.cuh slide_window_bits, reads the scalars)
 constexpr int gpu_slide_window(int bits) {
   return bits <= GPU_SLIDE_W1_MAX_BITS ? 1 : bits <= GPU_SLIDE_W2_MAX_BITS ? 2
        : bits <= GPU_SLIDE_W3_MAX_BITS ? 3 : bits <= GPU_SLIDE_W4_MAX_BITS ? 4
        : bits <= GPU_SLIDE_W5_MAX_BITS ? 5 : bits <= GPU_SLIDE_W6_MAX_BITS ? 6 : 7;
 }
-/* Montgomery arithmetic of the one-thread exponentiation kernels (512 and 1024-bit moduli;
- * cuda/thread/mont.cuh MontVariant), NOT MEASURED: no GPU. 0: one inlined CIOS mont_mul for
- * squarings and products (smallest code: at 1024 bits two unrolled copies may not fit the
- * instruction cache); 1: CIOS products + a dedicated square (cross products once, ~N^2/2
- * products, then REDC); 2: delayed-carry product-scanning (seed-003 Comba) product and square.
- * All three are compiled for powm; bench_gpu times them (rows cuda-mont1, cuda-mont2). */
-constexpr int GPU_POWM_MONT = 0;
-/* GF(2)[x] kernels (cuda/kernels/gf2x_kernels.cu, cuda/thread/gf2x.cuh), NOT MEASURED: no GPU
- * (2026-11-21, estimates). One thread per item, 32-bit words; mul and mulmod: windowed comb,
- * window W = 3 bits for operands up to 128 bits, else 4; the table covers a panel of at most
- * P = 8 words (256 bits) of the tabled operand and lives in shared memory (2^W (P+1) words per
- * thread, interleaved across the block: conflict free), blocks of 64 threads (at most 36 KiB
- * of shared memory each); sqr: bit spreading, blocks of 128. mulmod: compiled sparse fold for
- * the NIST polynomials at their widths, Barrett (3 comb products) for any other f.
- * Kernels: mul/sqr at 1, 2, 3, 4, 5, 7, 8, 9, 16 limbs, mulmod at 1..5, 7, 8, 9 limbs.
- * AUTO thresholds: the CPU multiplies with PCLMUL and every item crosses PCIe twice, so the GPU
- * needs large batches; a square costs the CPU less than its transfer, so squaring goes to the
- * GPU in AUTO only for very large batches. */
-constexpr int GPU_GF2X_WINDOW_SMALL = 3;   /* comb window for operands of <= 4 words (128 bits) */
-constexpr int GPU_GF2X_WINDOW = 4;         /* comb window above that */
-constexpr int GPU_GF2X_PANEL_WORDS = 8;    /* words of the tabled operand per window table */
-constexpr int GPU_GF2X_BLOCK = 64;         /* threads per block, comb kernels (mul, mulmod) */
-constexpr int GPU_GF2X_SQR_BLOCK = 128;    /* threads per block, squaring */
-/* Batch modmul on the GPU (odd moduli; even ones up to GPU_MODMUL_EVEN_MAX_LIMBS). NOT MEASURED: no GPU
- * (2026-11-21, estimates). Widths 1..GPU_MODMUL_THREAD_MAX_LIMBS: one thread per item, two
- * Montgomery products (modulus zero padded to 256/512/1024 bits); wider up to
- * GPU_MODMUL_BLOCK_MAX_LIMBS: the seed-004 multipartite kernel, one block of
- * GPU_MODMUL_BLOCK_THREADS threads per item, operands in GPU_MODMUL_K parts (k x k tiles;
- * 64 threads = one tile each at k = 8). AUTO uses the GPU from these batch sizes (a CPU
- * modmul is one product and one division, ~1 us at 2048 bits, so only large batches pay
- * for the transfers). */
-constexpr int GPU_MODMUL_THREAD_MAX_LIMBS = 16;  /* <= 16 (1024 bits): kernels for 8/16/32 words */
-constexpr int GPU_MODMUL_BLOCK_MAX_LIMBS = 128;  /* 8192 bits; ~27 KB of shared memory at k = 8 */
-constexpr int GPU_MODMUL_K = 8;
-constexpr int GPU_MODMUL_BLOCK_THREADS = 64;     /* <= 256 (kModmulBlockMaxThreads) */
-/* Even moduli: the one-thread kernel's CRT variant (x mod m_o by Montgomery, x mod 2^s by a
- * low product) up to this width; at 1024 bits it spills registers, so wider even moduli stay
- * on the CPU (AUTO) or give MPB_EUNSUPPORTED (CUDA forced). A limit of the kernel, not tuned. */
-constexpr int GPU_MODMUL_EVEN_MAX_LIMBS = 8;
 
 } // namespace tuning
 } // namespace mpb

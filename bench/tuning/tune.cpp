@@ -1,8 +1,10 @@
-// tune: measures the size thresholds of include/mpbatch/tuning.h on this machine and prints
-// a replacement block for that file (with machine, date and command).
+// tune: measures size thresholds and cost-model constants on this machine and rewrites their
+// lines in the library's tuning headers (value, machine, compiler, date, command and commit),
+// leaving every other line as it is; --dry-run prints the new lines instead.
 //
 //   tune --int     integer multiplication / squaring: Comba vs schoolbook, Karatsuba cut-offs
-//   tune --batch   batch backend choices of AUTO (cpu/batch/*.cpp): the cost of one lane of the
+//                  (cpu/mpn/tuning.h)
+//   tune --batch   batch backend choices of AUTO (cpu/batch/tuning.h): the cost of one lane of the
 //                  8-lane IFMA kernel relative to a scalar item, the modulus size from which the multipartite
 //                  backend beats the scalar one for a lone item, and the work below which a
 //                  batch runs on one thread (OpenMP fork/join cost vs the time of a product)
@@ -15,6 +17,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -24,6 +27,7 @@
 #include <mpbatch/batch.h>
 
 #include "common/report.h"
+#include "tuning/tuning_file.h"
 #include "core/cpu_features.h"
 #include "mpn/mpn.h"
 #include "mpn/mul/mul_internal.h"
@@ -87,6 +91,44 @@ void comba_sqr(limb *rp, const limb *ap, size_t n) {
 }
 
 
+// ---- writing the tuning headers --------------------------------------------------------------
+bool g_dry_run = false;
+
+// "<machine>, <compiler>, <date>, <command> (<commit>)": the "where and when" of a measured line.
+std::string measured_where(const std::string &cmd, const char *kernels) {
+  std::string w = mpbench::machine();
+  if (kernels) w += std::string(" (") + kernels + ")";
+#if defined(__clang__)
+  w += ", clang " + std::to_string(__clang_major__) + "." + std::to_string(__clang_minor__);
+#elif defined(__GNUC__)
+  w += ", gcc " + std::to_string(__GNUC__) + "." + std::to_string(__GNUC_MINOR__);
+#endif
+  return w + ", " + mpbench::today() + ", " + cmd + " (" + mpbench::commit() + ")";
+}
+
+// Rewrites (or with --dry-run prints) the measured constants of one tuning header.
+int write_constants(const char *rel, const std::map<std::string, mpbench::tuning_file::Update> &updates) {
+  const std::string path = std::string(MPB_SOURCE_DIR) + "/" + rel;
+  if (g_dry_run) {
+    for (const auto &u : updates) std::printf("%s: %s = %s  | %s\n", rel, u.first.c_str(), u.second.value.c_str(),
+                                              u.second.where.c_str());
+    return 0;
+  }
+  std::string err;
+  if (!mpbench::tuning_file::rewrite_file(path, updates, &err)) {
+    std::fprintf(stderr, "tune: %s: %s\n", rel, err.c_str());
+    return 1;
+  }
+  std::printf("tune: rewrote %zu constant(s) in %s\n", updates.size(), rel);
+  return 0;
+}
+
+std::string fixed(double v, int decimals) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.*f", decimals, v);
+  return b;
+}
+
 // ---- --batch ---------------------------------------------------------------------------------
 template <class F> double best_seconds(F &&f, int reps = 5) {
   double best = 1e300;
@@ -105,9 +147,9 @@ void random_modulus(std::mt19937_64 &rng, std::vector<uint64_t> &m, size_t w) {
   m[w - 1] |= 1ull << 63;
 }
 
-void tune_batch(const std::string &cmd, bool verbose) {
+int tune_batch(const std::string &cmd, bool verbose) {
   mpb_ctx *ctx = nullptr;
-  if (mpb_ctx_create(&ctx) != MPB_OK) return;
+  if (mpb_ctx_create(&ctx) != MPB_OK) return 1;
   std::mt19937_64 rng(2026);
   mpb_call_info info;
 
@@ -177,24 +219,27 @@ void tune_batch(const std::string &cmd, bool verbose) {
   // parallel only when one thread's share of the work takes at least 4x the fork/join cost
   double min_work = 8.0 * fork_ns / prod_ns;
 
-  std::printf("/* ---- batch backend (AUTO) ---------------------------------------------------------------\n");
-  std::printf(" * Machine: %s, %s. Command: %s   (commit %s)\n", mpbench::machine().c_str(), mpbench::today().c_str(),
-              cmd.c_str(), mpbench::commit().c_str());
-  std::printf(" * Fork/join of a 2-thread OpenMP region %.0f ns; one 64x64-bit product in a 16-limb\n", fork_ns);
-  std::printf(" * product %.2f ns: a batch runs on one thread below 8 x fork/join of work. */\n", prod_ns);
-  std::printf("constexpr double BATCH_PARALLEL_MIN_WORK = %.0f;\n", min_work);
-  if (mp_min > 0)
-    std::printf("constexpr int BATCH_MULTIPARTITE_MIN_LIMBS = %d;  /* first size where it won for one item */\n", mp_min);
-  else
-    std::printf("/* multipartite never beat the scalar path for one item up to 65536 bits: AUTO should not pick it (BATCH_MULTIPARTITE_MIN_LIMBS > 1024) */\n");
+  if (verbose)
+    std::fprintf(stderr, "fork/join of a 2-thread region %.0f ns, one 64x64-bit product %.2f ns\n", fork_ns, prod_ns);
+  const std::string where = measured_where(cmd, nullptr);
+  std::map<std::string, mpbench::tuning_file::Update> up;
+  up["BATCH_PARALLEL_MIN_WORK"] = {fixed(min_work, 1), where};
+  if (mp_min > 0) up["BATCH_MULTIPARTITE_MIN_LIMBS"] = {std::to_string(mp_min), where};
+  else std::fprintf(stderr, "tune: multipartite never beat the scalar path for one item up to 65536 bits: "
+                            "BATCH_MULTIPARTITE_MIN_LIMBS left as it is (AUTO should not pick it)\n");
   if (!lane_cost.empty()) {
-    std::printf("constexpr double BATCH_IFMA_LANE_COST[] = {");
-    for (size_t i = 0; i < lane_cost.size(); i++) std::printf("%s%.2f", i ? ", " : "", lane_cost[i]);
-    std::printf("};  /* one IFMA lane / one scalar item, one thread */\n");
+    std::string v = "{", l = "{";
+    for (size_t i = 0; i < lane_cost.size(); i++) {
+      v += (i ? ", " : "") + fixed(lane_cost[i], 2);
+      l += (i ? ", " : "") + std::to_string(mpb::tuning::BATCH_IFMA_COST_LIMBS[i]);
+    }
+    up["BATCH_IFMA_LANE_COST"] = {v + "}", where};
+    up["BATCH_IFMA_COST_LIMBS"] = {l + "}", where};
   } else {
-    std::printf("/* no AVX-512 IFMA on this CPU: BATCH_IFMA_LANE_COST not measured */\n");
+    std::fprintf(stderr, "tune: no AVX-512 IFMA on this CPU: BATCH_IFMA_LANE_COST left as it is\n");
   }
   mpb_ctx_destroy(ctx);
+  return write_constants("cpu/batch/tuning.h", up);
 }
 
 } // namespace
@@ -206,21 +251,23 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--batch")) do_batch = true;
     else if (!std::strcmp(argv[i], "-v")) verbose = true;
     else if (!std::strcmp(argv[i], "--portable")) mpb::cpu::force_portable(true);
+    else if (!std::strcmp(argv[i], "--dry-run")) g_dry_run = true;
     else {
-      std::fprintf(stderr, "usage: tune [--int] [--batch] [-v] [--portable]\n");
+      std::fprintf(stderr, "usage: tune [--int] [--batch] [-v] [--portable] [--dry-run]\n");
       return 2;
     }
   }
   if (!do_int && !do_batch) {
-    std::fprintf(stderr, "usage: tune [--int] [--batch] [-v] [--portable]\n");
+    std::fprintf(stderr, "usage: tune [--int] [--batch] [-v] [--portable] [--dry-run]\n");
     return 2;
   }
+  int status = 0;
   if (do_batch) {
-    std::string bcmd = "bench/tune";
+    std::string bcmd = "tune";
     for (int i = 1; i < argc; i++) bcmd += std::string(" ") + argv[i];
-    tune_batch(bcmd, verbose);
+    status |= tune_batch(bcmd, verbose);
   }
-  if (!do_int) return 0;
+  if (!do_int) return status;
   auto &p = mpb::tuning::params();
   mpb::tuning::reset_params();
   const int BIG = 1 << 30;
@@ -273,19 +320,14 @@ int main(int argc, char **argv) {
   int mul_kara = crossover(kara_lo, 60, [&](int n) { return kara_better(n, false); }, verbose, "mul karatsuba");
   int sqr_kara = crossover(kara_lo, 60, [&](int n) { return kara_better(n, true); }, verbose, "sqr karatsuba");
 
-  std::string cmd = "bench/tune";
+  std::string cmd = "tune";
   for (int i = 1; i < argc; i++) cmd += std::string(" ") + argv[i];
-  std::printf("/* ---- integer multiplication / squaring (limbs of 64 bits) ------------------------------\n");
-  std::printf(" * Machine: %s (%s), %s.\n", mpbench::machine().c_str(),
-              mpb::cpu::portable_forced() ? "portable C kernels" : (mpb::cpu::has_mulx_adx() ? "MULX/ADX kernels" : "portable C kernels"),
-              mpbench::today().c_str());
-  std::printf(" * Command: %s   (commit %s)\n", cmd.c_str(), mpbench::commit().c_str());
-  std::printf(" * With MULX/ADX, n <= 8 always uses the unrolled kernels (mul_fixed_adx.cpp, generated by cpu/mpn/x86_64/mul_fixed_adx_gen.py); the\n");
-  std::printf(" * Comba limits below then only matter for 9..Karatsuba and for the portable path.\n");
-  std::printf(" * Toom-3: not implemented (Karatsuba is used at every size). */\n");
-  std::printf("constexpr int MUL_COMBA_MAX = %d;          /* Comba used up to this many limbs */\n", mul_comba_max);
-  std::printf("constexpr int SQR_COMBA_MAX = %d;\n", sqr_comba_max);
-  std::printf("constexpr int MUL_KARATSUBA_CUTOFF = %d;   /* Karatsuba at n >= this */\n", mul_kara);
-  std::printf("constexpr int SQR_KARATSUBA_CUTOFF = %d;\n", sqr_kara);
-  return 0;
+  const bool adx = !mpb::cpu::portable_forced() && mpb::cpu::has_mulx_adx();
+  const std::string where = measured_where(cmd, adx ? "MULX/ADX kernels" : "portable C kernels");
+  std::map<std::string, mpbench::tuning_file::Update> up;
+  up["MUL_COMBA_MAX"] = {std::to_string(mul_comba_max), where};
+  up["SQR_COMBA_MAX"] = {std::to_string(sqr_comba_max), where};
+  up["MUL_KARATSUBA_CUTOFF"] = {std::to_string(mul_kara), where};
+  up["SQR_KARATSUBA_CUTOFF"] = {std::to_string(sqr_kara), where};
+  return status | write_constants("cpu/mpn/tuning.h", up);
 }
