@@ -270,9 +270,7 @@ MPB_API int mpb_gf2m_add(const mpb_gf2m_field *F, mpb_gf2x *r, const mpb_gf2x *a
   if (!F) return MPB_ENULL;
   View va, vb;
   int st;
-  if ((st = view(a, va))) return st;
-  if ((st = view(b, vb))) return st;
-  if ((st = check_out(r))) return st;
+  if ((st = views(r, a, va, b, vb))) return st;
   size_t n = std::max(std::max(va.n, vb.n), F->fn);
   Buf t;
   if (!t.alloc(n)) return MPB_EMEM;
@@ -286,9 +284,7 @@ MPB_API int mpb_gf2m_mul(const mpb_gf2m_field *F, mpb_gf2x *r, const mpb_gf2x *a
   if (!F) return MPB_ENULL;
   View va, vb;
   int st;
-  if ((st = view(a, va))) return st;
-  if ((st = view(b, vb))) return st;
-  if ((st = check_out(r))) return st;
+  if ((st = views(r, a, va, b, vb))) return st;
   const size_t mn = F->mn;
   size_t tn = std::max(std::max(va.n, vb.n), F->fn);
   // stack scratch for the usual sizes; the result is copied into r (no allocation when r
@@ -306,8 +302,7 @@ MPB_API int mpb_gf2m_sqr(const mpb_gf2m_field *F, mpb_gf2x *r, const mpb_gf2x *a
   if (!F) return MPB_ENULL;
   View va;
   int st;
-  if ((st = view(a, va))) return st;
-  if ((st = check_out(r))) return st;
+  if ((st = views(r, a, va))) return st;
   const size_t mn = F->mn;
   size_t tn = std::max(va.n, F->fn);
   mpb::ScratchLimbs<256> buf(2 * mn + tn + field_work_itch(F));
@@ -323,8 +318,7 @@ MPB_API int mpb_gf2m_exp(const mpb_gf2m_field *F, mpb_gf2x *r, const mpb_gf2x *a
   if (!F) return MPB_ENULL;
   View va;
   int st;
-  if ((st = view(a, va))) return st;
-  if ((st = check_out(r))) return st;
+  if ((st = views(r, a, va))) return st;
   if (en > 0 && !e) return MPB_ENULL;
   en = norm(e, en);
   const size_t mn = F->mn;

@@ -25,6 +25,17 @@ int check_out(const mpb_gf2x *r) {
   return MPB_OK;
 }
 
+int views(const mpb_gf2x *r, const mpb_gf2x *a, View &va) {
+  int st = view(a, va);
+  return st ? st : check_out(r);
+}
+
+int views(const mpb_gf2x *r, const mpb_gf2x *a, View &va, const mpb_gf2x *b, View &vb) {
+  int st = view(a, va);
+  if (!st) st = view(b, vb);
+  return st ? st : check_out(r);
+}
+
 bool Buf::alloc(size_t n, bool zero) {
   release();
   if (n == 0) n = 1;
@@ -342,8 +353,7 @@ MPB_API int mpb_gf2x_is_one(const mpb_gf2x *a, int *yes) {
 MPB_API int mpb_gf2x_lshift(mpb_gf2x *r, const mpb_gf2x *a, uint64_t bits) {
   View va;
   int st;
-  if ((st = view(a, va))) return st;
-  if ((st = check_out(r))) return st;
+  if ((st = views(r, a, va))) return st;
   if (va.n == 0) {
     r->size = 0;
     return MPB_OK;
@@ -360,8 +370,7 @@ MPB_API int mpb_gf2x_lshift(mpb_gf2x *r, const mpb_gf2x *a, uint64_t bits) {
 MPB_API int mpb_gf2x_rshift(mpb_gf2x *r, const mpb_gf2x *a, uint64_t bits) {
   View va;
   int st;
-  if ((st = view(a, va))) return st;
-  if ((st = check_out(r))) return st;
+  if ((st = views(r, a, va))) return st;
   if (bits / 64 >= va.n) {
     r->size = 0;
     return MPB_OK;
@@ -373,45 +382,20 @@ MPB_API int mpb_gf2x_rshift(mpb_gf2x *r, const mpb_gf2x *a, uint64_t bits) {
   return commit(r, b, rn);
 }
 
+// The limb shifts are the bit shifts by 64 * limbs (clamped: beyond kMaxLimbs limbs the result is
+// out of range to the left and zero to the right either way).
 MPB_API int mpb_gf2x_lshift_limbs(mpb_gf2x *r, const mpb_gf2x *a, size_t limbs) {
-  View va;
-  int st;
-  if ((st = view(a, va))) return st;
-  if ((st = check_out(r))) return st;
-  if (va.n == 0) {
-    r->size = 0;
-    return MPB_OK;
-  }
-  if (limbs > kMaxLimbs || va.n + limbs > kMaxLimbs) return MPB_ERANGE;
-  size_t rn = va.n + limbs;
-  Buf b;
-  if (!b.alloc(rn)) return MPB_EMEM;
-  std::memcpy(b.p + limbs, va.p, va.n * sizeof(limb));
-  return commit(r, b, rn);
+  return mpb_gf2x_lshift(r, a, limbs >= kMaxLimbs ? (uint64_t)kMaxLimbs * 64 : (uint64_t)limbs * 64);
 }
 
 MPB_API int mpb_gf2x_rshift_limbs(mpb_gf2x *r, const mpb_gf2x *a, size_t limbs) {
-  View va;
-  int st;
-  if ((st = view(a, va))) return st;
-  if ((st = check_out(r))) return st;
-  if (limbs >= va.n) {
-    r->size = 0;
-    return MPB_OK;
-  }
-  size_t rn = va.n - limbs;
-  Buf b;
-  if (!b.alloc(rn)) return MPB_EMEM;
-  std::memcpy(b.p, va.p + limbs, rn * sizeof(limb));
-  return commit(r, b, rn);
+  return mpb_gf2x_rshift(r, a, limbs >= kMaxLimbs ? (uint64_t)kMaxLimbs * 64 : (uint64_t)limbs * 64);
 }
 
 MPB_API int mpb_gf2x_add(mpb_gf2x *r, const mpb_gf2x *a, const mpb_gf2x *b) {
   View va, vb;
   int st;
-  if ((st = view(a, va))) return st;
-  if ((st = view(b, vb))) return st;
-  if ((st = check_out(r))) return st;
+  if ((st = views(r, a, va, b, vb))) return st;
   if (va.n < vb.n) std::swap(va, vb);
   size_t rn = va.n;
   if (r->alloc >= rn) {

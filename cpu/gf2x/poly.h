@@ -43,6 +43,9 @@ struct View {
 int view(const mpb_gf2x *a, View &v);
 // Validates an output polynomial (must be initialised).
 int check_out(const mpb_gf2x *r);
+// The common start of an operation: view(a) (and view(b)), then check_out(r); the first error.
+int views(const mpb_gf2x *r, const mpb_gf2x *a, View &va);
+int views(const mpb_gf2x *r, const mpb_gf2x *a, View &va, const mpb_gf2x *b, View &vb);
 
 // A private limb buffer from the hook; commit() hands it (or its contents) to an output.
 class Buf {

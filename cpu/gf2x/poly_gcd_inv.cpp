@@ -157,9 +157,7 @@ extern "C" {
 MPB_API int mpb_gf2x_gcd(mpb_gf2x *gout, const mpb_gf2x *a, const mpb_gf2x *b) {
   View va, vb;
   int st;
-  if ((st = view(a, va))) return st;
-  if ((st = view(b, vb))) return st;
-  if ((st = check_out(gout))) return st;
+  if ((st = views(gout, a, va, b, vb))) return st;
   size_t n = std::max(std::max(va.n, vb.n), (size_t)1);
   Buf bu, bv;
   if (!bu.alloc(n) || !bv.alloc(n)) return MPB_EMEM;
@@ -179,9 +177,7 @@ MPB_API int mpb_gf2x_gcd(mpb_gf2x *gout, const mpb_gf2x *a, const mpb_gf2x *b) {
 MPB_API int mpb_gf2x_invmod(mpb_gf2x *r, const mpb_gf2x *a, const mpb_gf2x *f) {
   View va, vf;
   int st;
-  if ((st = view(a, va))) return st;
-  if ((st = view(f, vf))) return st;
-  if ((st = check_out(r))) return st;
+  if ((st = views(r, a, va, f, vf))) return st;
   if (vf.n == 0 || deg(vf.p, vf.n) < 1) return MPB_EVAL;
   const size_t fn = vf.n;
   size_t an = std::max(va.n, fn);
@@ -197,8 +193,7 @@ MPB_API int mpb_gf2m_inv(const mpb_gf2m_field *F, mpb_gf2x *r, const mpb_gf2x *a
   if (!F) return MPB_ENULL;
   View va;
   int st;
-  if ((st = view(a, va))) return st;
-  if ((st = check_out(r))) return st;
+  if ((st = views(r, a, va))) return st;
   const size_t fn = F->fn;
   size_t tn = std::max(va.n, fn);
   Buf bx, tmp, work, res;
@@ -212,9 +207,7 @@ MPB_API int mpb_gf2m_div(const mpb_gf2m_field *F, mpb_gf2x *r, const mpb_gf2x *b
   if (!F) return MPB_ENULL;
   View va, vb;
   int st;
-  if ((st = view(a, va))) return st;
-  if ((st = view(b, vb))) return st;
-  if ((st = check_out(r))) return st;
+  if ((st = views(r, a, va, b, vb))) return st;
   const size_t fn = F->fn;
   size_t tn = std::max(std::max(va.n, vb.n), fn);
   Buf bx, by, tmp, work, res;

@@ -17,9 +17,7 @@ namespace {
 int prologue(mpb_gf2x *r, const mpb_gf2x *a, const mpb_gf2x *b, View &va, View &vb, bool &done) {
   int st;
   done = false;
-  if ((st = view(a, va))) return st;
-  if ((st = view(b, vb))) return st;
-  if ((st = check_out(r))) return st;
+  if ((st = views(r, a, va, b, vb))) return st;
   if (va.n == 0 || vb.n == 0) {
     r->size = 0;
     done = true;
@@ -41,7 +39,18 @@ int run_mul(mpb_gf2x *r, const View &va, const View &vb, size_t itch, Fn fn) {
   return commit(r, c, cn);
 }
 
-}  // namespace
+
+// An mpb_gf2x_mul_* entry point over one limb-level multiplication (gf2x/mul/gf2x_mul.h).
+using ItchFn = size_t (*)(size_t, size_t);
+using MulFn = void (*)(limb *, const limb *, size_t, const limb *, size_t, limb *);
+int mul_with(mpb_gf2x *r, const mpb_gf2x *a, const mpb_gf2x *b, ItchFn itch, MulFn mul) {
+  View va, vb;
+  bool done;
+  int st = prologue(r, a, b, va, vb, done);
+  if (st || done) return st;
+  return run_mul(r, va, vb, itch(va.n, vb.n), [&](limb *c, limb *s) { mul(c, va.p, va.n, vb.p, vb.n, s); });
+}
+} // namespace
 
 extern "C" {
 
@@ -49,9 +58,7 @@ MPB_API int mpb_gf2x_mul_shift_add(mpb_gf2x *r, const mpb_gf2x *a, const mpb_gf2
   View va, vb, vf;
   int st;
   if ((st = view(a, va))) return st;
-  if ((st = view(b, vb))) return st;
-  if ((st = view(f, vf))) return st;
-  if ((st = check_out(r))) return st;
+  if ((st = views(r, b, vb, f, vf))) return st;
   if (vf.n == 0 || deg(vf.p, vf.n) < 1) return MPB_EVAL;
   const size_t fn = vf.n;
   const uint64_t m = (uint64_t)deg(vf.p, fn);
@@ -77,31 +84,17 @@ MPB_API int mpb_gf2x_mul_shift_add(mpb_gf2x *r, const mpb_gf2x *a, const mpb_gf2
 }
 
 MPB_API int mpb_gf2x_mul_comb_rtl(mpb_gf2x *r, const mpb_gf2x *a, const mpb_gf2x *b) {
-  View va, vb;
-  bool done;
-  int st = prologue(r, a, b, va, vb, done);
-  if (st || done) return st;
-  return run_mul(r, va, vb, g::mul_comb_itch(va.n, vb.n), [&](limb *c, limb *s) {
-    g::mul_comb_rtl(c, va.p, va.n, vb.p, vb.n, s);
-  });
+  return mul_with(r, a, b, g::mul_comb_itch, g::mul_comb_rtl);
 }
 
 MPB_API int mpb_gf2x_mul_comb_ltr(mpb_gf2x *r, const mpb_gf2x *a, const mpb_gf2x *b) {
-  View va, vb;
-  bool done;
-  int st = prologue(r, a, b, va, vb, done);
-  if (st || done) return st;
-  return run_mul(r, va, vb, g::mul_comb_itch(va.n, vb.n), [&](limb *c, limb *s) {
-    g::mul_comb_ltr(c, va.p, va.n, vb.p, vb.n, s);
-  });
+  return mul_with(r, a, b, g::mul_comb_itch, g::mul_comb_ltr);
 }
 
 MPB_API int mpb_gf2x_mul_comb_ltr_w(mpb_gf2x *r, const mpb_gf2x *a, const mpb_gf2x *b, unsigned w) {
   View va, vb;
   int st;
-  if ((st = view(a, va))) return st;
-  if ((st = view(b, vb))) return st;
-  if ((st = check_out(r))) return st;
+  if ((st = views(r, a, va, b, vb))) return st;
   if (w != 2 && w != 4 && w != 8) return MPB_EVAL;
   bool done;
   st = prologue(r, a, b, va, vb, done);
@@ -112,42 +105,22 @@ MPB_API int mpb_gf2x_mul_comb_ltr_w(mpb_gf2x *r, const mpb_gf2x *a, const mpb_gf
 }
 
 MPB_API int mpb_gf2x_mul_karatsuba(mpb_gf2x *r, const mpb_gf2x *a, const mpb_gf2x *b) {
-  View va, vb;
-  bool done;
-  int st = prologue(r, a, b, va, vb, done);
-  if (st || done) return st;
-  return run_mul(r, va, vb, g::mul_karatsuba_itch(va.n, vb.n), [&](limb *c, limb *s) {
-    g::mul_karatsuba(c, va.p, va.n, vb.p, vb.n, s);
-  });
+  return mul_with(r, a, b, g::mul_karatsuba_itch, g::mul_karatsuba);
 }
 
 MPB_API int mpb_gf2x_mul_toom3(mpb_gf2x *r, const mpb_gf2x *a, const mpb_gf2x *b) {
-  View va, vb;
-  bool done;
-  int st = prologue(r, a, b, va, vb, done);
-  if (st || done) return st;
-  return run_mul(r, va, vb, g::mul_toom3_itch(va.n, vb.n), [&](limb *c, limb *s) {
-    g::mul_toom3(c, va.p, va.n, vb.p, vb.n, s);
-  });
+  return mul_with(r, a, b, g::mul_toom3_itch, g::mul_toom3);
 }
 
 MPB_API int mpb_gf2x_mul_toom4(mpb_gf2x *r, const mpb_gf2x *a, const mpb_gf2x *b) {
-  View va, vb;
-  bool done;
-  int st = prologue(r, a, b, va, vb, done);
-  if (st || done) return st;
-  return run_mul(r, va, vb, g::mul_toom4_itch(va.n, vb.n), [&](limb *c, limb *s) {
-    g::mul_toom4(c, va.p, va.n, vb.p, vb.n, s);
-  });
+  return mul_with(r, a, b, g::mul_toom4_itch, g::mul_toom4);
 }
 
 MPB_API int mpb_gf2x_mul_clmul(mpb_gf2x *r, const mpb_gf2x *a, const mpb_gf2x *b) {
   View va, vb;
   bool done;
   int st;
-  if ((st = view(a, va))) return st;
-  if ((st = view(b, vb))) return st;
-  if ((st = check_out(r))) return st;
+  if ((st = views(r, a, va, b, vb))) return st;
   if (!g::cpu_has_clmul_path(g::ClmulPath::Pclmul)) return MPB_EUNSUPPORTED;
   st = prologue(r, a, b, va, vb, done);
   if (st || done) return st;
@@ -155,13 +128,7 @@ MPB_API int mpb_gf2x_mul_clmul(mpb_gf2x *r, const mpb_gf2x *a, const mpb_gf2x *b
 }
 
 MPB_API int mpb_gf2x_mul(mpb_gf2x *r, const mpb_gf2x *a, const mpb_gf2x *b) {
-  View va, vb;
-  bool done;
-  int st = prologue(r, a, b, va, vb, done);
-  if (st || done) return st;
-  return run_mul(r, va, vb, g::mul_itch(va.n, vb.n), [&](limb *c, limb *s) {
-    g::mul(c, va.p, va.n, vb.p, vb.n, s);
-  });
+  return mul_with(r, a, b, g::mul_itch, g::mul);
 }
 
 MPB_API int mpb_gf2x_sqr(mpb_gf2x *r, const mpb_gf2x *a) {

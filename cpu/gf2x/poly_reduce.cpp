@@ -78,8 +78,7 @@ int reduce_common(const mpb_gf2m_field *F, mpb_gf2x *r, const mpb_gf2x *a, bool 
   int st;
   if ((st = field_ok(F))) return st;
   View va;
-  if ((st = view(a, va))) return st;
-  if ((st = check_out(r))) return st;
+  if ((st = views(r, a, va))) return st;
   if (!generic && F->mu && va.n <= 2 * F->mn && deg(va.p, va.n) < (int64_t)(2 * F->m)) {
     // generic-kind modulus, input of degree < 2m: Barrett (two multiplications)
     size_t wk = field_work_itch(F);

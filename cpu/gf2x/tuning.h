@@ -12,15 +12,16 @@ constexpr int GF2X_MUL_TOOM4_CUTOFF = 400;  // Toom-4 from n limbs | AMD EPYC Ze
 static_assert(GF2X_MUL_KARA_CUTOFF >= 2 && GF2X_MUL_TOOM3_CUTOFF >= 3 && GF2X_MUL_TOOM4_CUTOFF >= 4,
               "gf2x cut-offs below the algorithms' minimum sizes");
 
-// Runtime copy of the cut-offs (cpu/gf2x/tuning.cpp): the library reads these; the tuner and
-// the tests may override them to force an algorithm.
+// Runtime copy of the cut-offs: the library reads these; the tuner and the tests may override
+// them to force an algorithm (reset_gf2x_params: back to the compiled defaults).
 struct Gf2xParams {
-  int kara = GF2X_MUL_KARA_CUTOFF;
-  int toom3 = GF2X_MUL_TOOM3_CUTOFF;
-  int toom4 = GF2X_MUL_TOOM4_CUTOFF;
+  int kara = GF2X_MUL_KARA_CUTOFF, toom3 = GF2X_MUL_TOOM3_CUTOFF, toom4 = GF2X_MUL_TOOM4_CUTOFF;
 };
-Gf2xParams &gf2x_params();  // the live values
-void reset_gf2x_params();   // back to the compiled defaults
+inline Gf2xParams &gf2x_params() {
+  static Gf2xParams live;
+  return live;
+}
+inline void reset_gf2x_params() { gf2x_params() = Gf2xParams(); }
 
 } // namespace tuning
 } // namespace mpb

@@ -18,16 +18,19 @@ constexpr int POWM_W4_MAXBITS = 140;  // window 4 up to e bits | set 2026-11-21 
 constexpr int POWM_W5_MAXBITS = 450;  // window 5 up to e bits | set 2026-11-21 with the table, not measured on its own
 constexpr int POWM_W6_MAXBITS = 3529;  // window 6 up to e bits (then 7) | AMD EPYC Zen 4 2 vCPU, gcc 12.2, 2026-11-21, mpn::powm w = 4..8 forced at 1024..4096 bits: 6 and 7 within noise
 
-// Runtime copy of the multiplication cut-offs (cpu/mpn/tuning.cpp): the library reads these;
-// the tuner and the tests may override them to force an algorithm.
+// Runtime copy of the multiplication cut-offs: the library reads these; the tuner and the tests
+// may override them to force an algorithm (reset_params: back to the compiled defaults).
 struct Params {
   int mul_comba_max = MUL_COMBA_MAX;
   int sqr_comba_max = SQR_COMBA_MAX;
   int mul_karatsuba = MUL_KARATSUBA_CUTOFF;
   int sqr_karatsuba = SQR_KARATSUBA_CUTOFF;
 };
-Params &params();     // the live values
-void reset_params();  // back to the compiled defaults
+inline Params &params() {
+  static Params live;
+  return live;
+}
+inline void reset_params() { params() = Params(); }
 
 } // namespace tuning
 } // namespace mpb

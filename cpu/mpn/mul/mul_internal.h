@@ -60,5 +60,29 @@ void mul_n_small(limb *rp, const limb *ap, const limb *bp, size_t n);
 void sqr_small(limb *rp, const limb *ap, size_t n);
 
 } // namespace kern
+// rp[0..2) = a^2 (one limb).
+inline void sqr_limb(limb *rp, limb a) {
+  limb lo, hi = detail::mul_wide(a, a, &lo);
+  rp[0] = lo;
+  rp[1] = hi;
+}
+
+// Karatsuba's |x - y| for x of l limbs and y of h <= l limbs (the halves of an operand);
+// returns 1 when x < y.
+inline int karatsuba_abs_diff(limb *rp, const limb *xp, const limb *yp, size_t l, size_t h) {
+  if (h < l) {
+    // x - y is negative only if x's top (l - h) limbs are zero and x_low < y
+    if (normalized_size(xp + h, l - h) == 0 && cmp(xp, yp, h) < 0) {
+      sub_n(rp, yp, xp, h);
+      zero(rp + h, l - h);
+      return 1;
+    }
+    limb bw = sub_n(rp, xp, yp, h);
+    sub_1(rp + h, xp + h, l - h, bw);
+    return 0;
+  }
+  return sub_abs_n(rp, xp, yp, l);
+}
+
 } // namespace mpn
 } // namespace mpb

@@ -19,22 +19,6 @@ size_t mul_karatsuba_itch(size_t n) {
 }
 
 namespace {
-// |x - y| where x has l limbs and y has h <= l limbs; returns 1 when x < y.
-int abs_diff(limb *rp, const limb *xp, const limb *yp, size_t l, size_t h) {
-  if (h < l) {
-    // x - y is negative only if x's top (l - h) limbs are zero and x_low < y
-    if (normalized_size(xp + h, l - h) == 0 && cmp(xp, yp, h) < 0) {
-      sub_n(rp, yp, xp, h);
-      zero(rp + h, l - h);
-      return 1;
-    }
-    limb bw = sub_n(rp, xp, yp, h);
-    sub_1(rp + h, xp + h, l - h, bw);
-    return 0;
-  }
-  return sub_abs_n(rp, xp, yp, l);
-}
-
 void mul_n_rec(limb *rp, const limb *ap, const limb *bp, size_t n, limb *scratch) {
   if ((int)n < tuning::params().mul_karatsuba)
     kern::mul_n_small(rp, ap, bp, n);
@@ -55,8 +39,8 @@ void mul_karatsuba(limb *rp, const limb *ap, const limb *bp, size_t n, limb *scr
   const size_t l = (n + 1) / 2, h = n - l;
   limb *da = scratch, *db = scratch + l, *zm = scratch + 2 * l, *next = scratch + 4 * l;
 
-  int sa = abs_diff(da, ap, ap + l, l, h);
-  int sb = abs_diff(db, bp, bp + l, l, h);
+  int sa = karatsuba_abs_diff(da, ap, ap + l, l, h);
+  int sb = karatsuba_abs_diff(db, bp, bp + l, l, h);
   mul_n_rec(zm, da, db, l, next);             // zm: 2l limbs
   mul_n_rec(rp, ap, bp, l, next);             // z0 -> rp[0 .. 2l)
   mul_n_rec(rp + 2 * l, ap + l, bp + l, h, next);  // z2 -> rp[2l .. 2n)

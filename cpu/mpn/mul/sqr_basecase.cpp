@@ -8,12 +8,7 @@ namespace mpn {
 void sqr_basecase(limb *rp, const limb *ap, size_t n) {
   MPB_ASSERT(n >= 1);
   MPB_ASSERT(!overlap(rp, 2 * n, ap, n));
-  if (n == 1) {
-    limb lo, hi = detail::mul_wide(ap[0], ap[0], &lo);
-    rp[0] = lo;
-    rp[1] = hi;
-    return;
-  }
+  if (n == 1) return sqr_limb(rp, ap[0]);
   // Triangle into rp[1 .. 2n-1): row i holds a_i * a[i+1..n) at offset 2i+1.
   rp[0] = 0;
   rp[n] = mul_1(rp + 1, ap + 1, n - 1, ap[0]);

@@ -15,20 +15,6 @@ size_t sqr_karatsuba_itch(size_t n) {
 }
 
 namespace {
-void abs_diff(limb *rp, const limb *xp, const limb *yp, size_t l, size_t h) {
-  if (h < l) {
-    if (normalized_size(xp + h, l - h) == 0 && cmp(xp, yp, h) < 0) {
-      sub_n(rp, yp, xp, h);
-      zero(rp + h, l - h);
-      return;
-    }
-    limb bw = sub_n(rp, xp, yp, h);
-    sub_1(rp + h, xp + h, l - h, bw);
-    return;
-  }
-  sub_abs_n(rp, xp, yp, l);
-}
-
 void sqr_rec(limb *rp, const limb *ap, size_t n, limb *scratch) {
   if ((int)n < tuning::params().sqr_karatsuba)
     kern::sqr_small(rp, ap, n);
@@ -40,16 +26,11 @@ void sqr_rec(limb *rp, const limb *ap, size_t n, limb *scratch) {
 void sqr_karatsuba(limb *rp, const limb *ap, size_t n, limb *scratch) {
   MPB_ASSERT(n >= 1);
   MPB_ASSERT(!overlap(rp, 2 * n, ap, n));
-  if (n == 1) {
-    limb lo, hi = detail::mul_wide(ap[0], ap[0], &lo);
-    rp[0] = lo;
-    rp[1] = hi;
-    return;
-  }
+  if (n == 1) return sqr_limb(rp, ap[0]);
   const size_t l = (n + 1) / 2, h = n - l;
   limb *da = scratch, *zm = scratch + 2 * l, *next = scratch + 4 * l;
 
-  abs_diff(da, ap, ap + l, l, h);
+  karatsuba_abs_diff(da, ap, ap + l, l, h);
   sqr_rec(zm, da, l, next);
   sqr_rec(rp, ap, l, next);
   sqr_rec(rp + 2 * l, ap + l, h, next);
