@@ -117,15 +117,15 @@ def main(argv=None):
         t_c.append(best_of(c_api, 1)[0])
         t_np.append(best_of(numpy_variant, 1)[0])
         t_list.append(best_of(lists, 1)[0])
-    from mpbatch import batch as _batch
+    from mpbatch import pipeline as _pipeline
 
     def lists_unpipelined():
-        saved = _batch.PIPELINE_MIN
-        _batch.PIPELINE_MIN = 1 << 62
+        saved = _pipeline.PIPELINE_MIN
+        _pipeline.PIPELINE_MIN = 1 << 62
         try:
             return mpbatch.mulmod(a, b, m, ctx=ctx)
         finally:
-            _batch.PIPELINE_MIN = saved
+            _pipeline.PIPELINE_MIN = saved
 
     t_l1 = [best_of(lists_unpipelined, 1)[0] for _ in range(max(1, args.reps // 2))]
     R_out = np.empty((n, w), dtype=np.uint64)

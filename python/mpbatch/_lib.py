@@ -107,13 +107,17 @@ class mpb_gf2x(Structure):
     _fields_ = [("limbs", POINTER(c_uint64)), ("size", c_size_t), ("alloc", c_size_t)]
 
 
+# bytes of mpb_call_info.reason (include/mpbatch/batch.h; tests/test_abi.py checks it)
+REASON_LEN = 112
+
+
 class mpb_call_info(Structure):
     """mpb_call_info of include/mpbatch/batch.h (fields in the header's order)."""
     _fields_ = [("status", ctypes.c_int32), ("backend", ctypes.c_int32),
                 ("threads", ctypes.c_int32), ("constant_time", ctypes.c_int32),
                 ("bad_index", ctypes.c_int64), ("bad_arg", ctypes.c_int32),
                 ("simd_items", ctypes.c_int32), ("seconds", ctypes.c_double),
-                ("reason", ctypes.c_char * 112)]
+                ("reason", ctypes.c_char * REASON_LEN)]
 
 
 # mpb_arg names (batch.h), for error messages

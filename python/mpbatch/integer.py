@@ -135,36 +135,37 @@ class Integer:
     def __format__(self, spec: str) -> str:
         return format(int(self), spec)
 
+    def _export(self, size_fn, write_fn) -> bytes:
+        n = size_fn(byref(self._mp))
+        buf = ctypes.create_string_buffer(max(n, 1))
+        write_fn(byref(self._mp), buf)
+        return buf.raw[:n]
+
+    @classmethod
+    def _import(cls, read_fn, data) -> "Integer":
+        r = cls()
+        read_fn(byref(r._mp), data, len(data))
+        return r
+
     def to_bytes(self) -> bytes:
         """Big-endian magnitude (mp_to_unsigned_bin); b'' for zero."""
-        n = C.mpb_mp_unsigned_bin_size(byref(self._mp))
-        buf = ctypes.create_string_buffer(max(n, 1))
-        C.mpb_mp_to_unsigned_bin(byref(self._mp), buf)
-        return buf.raw[:n]
+        return self._export(C.mpb_mp_unsigned_bin_size, C.mpb_mp_to_unsigned_bin)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "Integer":
         """Non-negative Integer from big-endian bytes (mp_read_unsigned_bin)."""
-        data = bytes(data)
-        r = cls()
-        C.mpb_mp_read_unsigned_bin(byref(r._mp), data, len(data))
-        return r
+        return cls._import(C.mpb_mp_read_unsigned_bin, bytes(data))
 
     def to_signed_bytes(self) -> bytes:
         """The seed's signed format: one sign byte (0 = +, 1 = -) then the magnitude."""
-        n = C.mpb_mp_signed_bin_size(byref(self._mp))
-        buf = ctypes.create_string_buffer(max(n, 1))
-        C.mpb_mp_to_signed_bin(byref(self._mp), buf)
-        return buf.raw[:n]
+        return self._export(C.mpb_mp_signed_bin_size, C.mpb_mp_to_signed_bin)
 
     @classmethod
     def from_signed_bytes(cls, data: bytes) -> "Integer":
         data = bytes(data)
         if not data:
             raise ValueError("signed binary needs at least the sign byte")
-        r = cls()
-        C.mpb_mp_read_signed_bin(byref(r._mp), data, len(data))
-        return r
+        return cls._import(C.mpb_mp_read_signed_bin, data)
 
     def bit_length(self) -> int:
         return C.mpb_mp_count_bits(byref(self._mp))

@@ -9,7 +9,7 @@ from mpbatch import (Context, RSAKey, mul, sqr, mulmod, powmod, rsa_private, dh,
                      gf2x_sqr, gf2x_mulmod, gf2x_inv, mul_limbs, sqr_limbs, mulmod_limbs,
                      powmod_limbs, ints_to_limbs, limbs_to_ints)
 from mpbatch._lib import C
-import gf2ref
+from mpbatch import gf2ref
 from conftest import EDGE, need, hard_values
 
 SIZES = [64, 128, 192, 256, 521, 1024, 2048, 4096]
@@ -447,9 +447,9 @@ def test_library_validation_error_details():
 @pytest.fixture
 def small_pipeline(monkeypatch):
     """Make the chunked (pipelined) list path run on small batches."""
-    from mpbatch import batch
-    monkeypatch.setattr(batch, "PIPELINE_MIN", 16)
-    monkeypatch.setattr(batch, "PIPELINE_CHUNK", 8)
+    from mpbatch import pipeline
+    monkeypatch.setattr(pipeline, "PIPELINE_MIN", 16)
+    monkeypatch.setattr(pipeline, "PIPELINE_CHUNK", 8)
 
 
 def test_pipelined_list_path(rng, small_pipeline):
@@ -508,7 +508,7 @@ def test_fast_int_packing_matches_to_bytes():
     """ints_to_limbs reads CPython int digits in C when the layout self-check passed; it must
     equal int.to_bytes for every value, and leave negative / too wide values to the checked
     path (which raises with the item's index)."""
-    from mpbatch import batch as B
+    from mpbatch import convert as B
     import random
     rng = random.Random(7)
     for width in (1, 2, 3, 7, 32, 65):

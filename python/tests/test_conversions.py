@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import mpbatch
-from mpbatch import batch as B, mul, mulmod, powmod, sqr, ints_to_limbs, limbs_to_ints
+from mpbatch import convert as CV, pipeline as PL
+from mpbatch import mul, mulmod, powmod, sqr, ints_to_limbs, limbs_to_ints
 from conftest import need
 
 
@@ -19,14 +20,14 @@ def odd_modulus(rng, bits):
 @pytest.fixture
 def small_pipeline(monkeypatch):
     """Chunked, pipelined list path on small batches (chunks of 8 items)."""
-    monkeypatch.setattr(B, "PIPELINE_MIN", 16)
-    monkeypatch.setattr(B, "PIPELINE_CHUNK", 8)
+    monkeypatch.setattr(PL, "PIPELINE_MIN", 16)
+    monkeypatch.setattr(PL, "PIPELINE_CHUNK", 8)
 
 
 @pytest.fixture
 def small_seq_chunks(monkeypatch):
     """The sequential path cut into several chunks (SEQ_CHUNK_BYTES of 2 rows of 64 limbs)."""
-    monkeypatch.setattr(B, "SEQ_CHUNK_BYTES", 8 * 64 * 16)
+    monkeypatch.setattr(PL, "SEQ_CHUNK_BYTES", 8 * 64 * 16)
 
 
 def test_list_helpers_active_on_cpython():
@@ -34,7 +35,7 @@ def test_list_helpers_active_on_cpython():
     (otherwise the tests below only cover the pure-Python fallback)."""
     if sys.implementation.name == "cpython" and sys.int_info.bits_per_digit == 30 and \
             not hasattr(sys, "gettotalrefcount"):
-        assert B._INT_LAYOUT is not None and B._INT_MAKERS is not None and B._LIST_HELPERS
+        assert CV._INT_LAYOUT is not None and CV._INT_MAKERS is not None and CV._LIST_HELPERS
 
 
 def test_threaded_conversions_match_bytes(rng):
@@ -49,27 +50,27 @@ def test_threaded_conversions_match_bytes(rng):
         back = limbs_to_ints(want)
         assert back == xs and all(type(x) is int for x in back)
         out = [None] * (count + 2)
-        B._unpack_into(out, 1, want)
+        CV._unpack_into(out, 1, want)
         assert out[0] is None and out[-1] is None and out[1:-1] == xs
 
 
 def test_pack_into_offsets_and_failures(rng):
     need("mpb_pack_cpython_list")
-    if not B._LIST_HELPERS:
+    if not CV._LIST_HELPERS:
         pytest.skip("library list helpers not active")
     xs = [rng.getrandbits(200) for _ in range(50)]
     out = np.full((20, 4), 9, dtype="<u8")
-    assert B._pack_into(out, xs, 17, 1)
+    assert CV._pack_into(out, xs, 17, 1)
     assert np.array_equal(out, ints_to_limbs(xs[17:37], 4))
     out[:] = 9
-    assert not B._pack_into(out, xs, 40, 1)  # runs past the end: nothing written
+    assert not CV._pack_into(out, xs, 40, 1)  # runs past the end: nothing written
     assert (out == 9).all()
     for bad in (-3, 2**256, False, 7.0, "1", None, np.int64(5)):
         ys = list(xs)
         ys[25] = bad
-        assert not B._pack_into(out, ys, 17, 2)
+        assert not CV._pack_into(out, ys, 17, 2)
         assert (out == 9).all()
-    assert not B._pack_into(out, tuple(xs), 17, 1)  # only lists
+    assert not CV._pack_into(out, tuple(xs), 17, 1)  # only lists
 
 
 def _check_mulmod(rng, n, bits, ctx=None):
@@ -83,24 +84,24 @@ def test_scratch_reused_across_sizes(rng, monkeypatch):
     """One thread, calls of growing and shrinking sizes and widths, both chunk loops: results
     stay right, the kept buffers stay within SCRATCH_KEEP_BYTES, release_scratch frees them."""
     need("mpb_batch_modmul", "mpb_batch_mul")
-    B.release_scratch()
+    PL.release_scratch()
     for n, bits in ((10, 256), (300, 2048), (5, 64), (40, 4096), (1, 128), (200, 1024)):
         _check_mulmod(rng, n, bits)
         a = [rng.getrandbits(bits) for _ in range(n)]
         assert mul(a, a[::-1]) == [x * y for x, y in zip(a, a[::-1])]
-    kept = getattr(B._tls, "scratch", None)
-    assert kept is not None and 0 < kept.nbytes() <= B.SCRATCH_KEEP_BYTES
-    monkeypatch.setattr(B, "PIPELINE_MIN", 16)
-    monkeypatch.setattr(B, "PIPELINE_CHUNK", 8)
+    kept = getattr(PL._tls, "scratch", None)
+    assert kept is not None and 0 < kept.nbytes() <= PL.SCRATCH_KEEP_BYTES
+    monkeypatch.setattr(PL, "PIPELINE_MIN", 16)
+    monkeypatch.setattr(PL, "PIPELINE_CHUNK", 8)
     for n, bits in ((17, 2048), (64, 320), (33, 4096), (16, 64)):
         _check_mulmod(rng, n, bits)
     # a small cap: the largest buffers are dropped, what is kept fits
-    monkeypatch.setattr(B, "SCRATCH_KEEP_BYTES", 4096)
+    monkeypatch.setattr(PL, "SCRATCH_KEEP_BYTES", 4096)
     _check_mulmod(rng, 40, 2048)
-    kept = getattr(B._tls, "scratch", None)
+    kept = getattr(PL._tls, "scratch", None)
     assert kept is None or kept.nbytes() <= 4096
-    B.release_scratch()
-    assert getattr(B._tls, "scratch", None) is None
+    PL.release_scratch()
+    assert getattr(PL._tls, "scratch", None) is None
     _check_mulmod(rng, 20, 512)
 
 
@@ -125,8 +126,8 @@ def test_threads_calling_at_once(rng, monkeypatch, pipelined):
     pipelined ones share the worker thread)."""
     need("mpb_batch_modmul", "mpb_batch_mul", "mpb_batch_powm")
     if pipelined:
-        monkeypatch.setattr(B, "PIPELINE_MIN", 16)
-        monkeypatch.setattr(B, "PIPELINE_CHUNK", 8)
+        monkeypatch.setattr(PL, "PIPELINE_MIN", 16)
+        monkeypatch.setattr(PL, "PIPELINE_CHUNK", 8)
     seeds = [rng.getrandbits(32) for _ in range(4)]
     errors = []
     ctx = mpbatch.Context("cpu", threads=2)
@@ -175,8 +176,8 @@ class _NestedIndex:
 def test_nested_call_on_same_thread(rng, monkeypatch, pipelined):
     need("mpb_batch_modmul")
     if pipelined:
-        monkeypatch.setattr(B, "PIPELINE_MIN", 16)
-        monkeypatch.setattr(B, "PIPELINE_CHUNK", 8)
+        monkeypatch.setattr(PL, "PIPELINE_MIN", 16)
+        monkeypatch.setattr(PL, "PIPELINE_CHUNK", 8)
     m = odd_modulus(rng, 2048)
     a = [rng.randrange(m) for _ in range(40)]
     b = [rng.randrange(m) for _ in range(40)]
@@ -194,8 +195,8 @@ def test_errors_then_reuse(rng, monkeypatch, pipelined):
     for the next call."""
     need("mpb_batch_modmul")
     if pipelined:
-        monkeypatch.setattr(B, "PIPELINE_MIN", 16)
-        monkeypatch.setattr(B, "PIPELINE_CHUNK", 8)
+        monkeypatch.setattr(PL, "PIPELINE_MIN", 16)
+        monkeypatch.setattr(PL, "PIPELINE_CHUNK", 8)
     m = odd_modulus(rng, 1024)
     a = [rng.randrange(m) for _ in range(45)]
     for i, bad, exc, msg in ((30, -1, ValueError, r"a\[30\] is negative"),

@@ -1,4 +1,5 @@
-"""A tiny pure-Python GF(2)[x] reference (polynomials as ints, bit i = coefficient of x^i)."""
+"""A tiny pure-Python GF(2)[x] reference (polynomials as ints, bit i = coefficient of x^i), bit by
+bit and independent of the library: the tests' oracle and the sweep's result check."""
 
 
 def clmul(a: int, b: int) -> int:
