@@ -3,7 +3,7 @@
 set(found 0)
 string(REPLACE "|" ";" OBJECTS "${OBJECTS}")
 foreach(obj ${OBJECTS})
-  if(NOT obj MATCHES "(powm|rsa|coop|gf2x|modmul|barrett)_kernels")
+  if(NOT obj MATCHES "(powm|rsa|coop|gf2x|modmul|barrett)_kernels|powm_variants|mpb_cuda_variants")
     continue()
   endif()
   execute_process(COMMAND ${CUOBJDUMP} --dump-resource-usage ${obj}

@@ -35,6 +35,7 @@
 #include "cuda/tuning.h"
 
 #include "cuda/host/gpu_backend.h"
+#include "cuda/variants/powm_variants.h"
 #include "common/gmp_rows.h"
 #include "common/report.h"
 #include "common/rsa_key.h"
@@ -101,6 +102,7 @@ std::vector<Config> configs(int tpi_default, const std::vector<int> &tpis, bool 
 } // namespace
 
 int main(int argc, char **argv) {
+  mpb::gpu::variants::install();  // the comparison kernels (rows cuda-mont<V>, cuda-fixed)
   std::string out = "bench/results";
   size_t max_batch = (size_t)1 << 20, check = 2000;
   double cap = 2.0;

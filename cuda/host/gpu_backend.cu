@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -41,14 +42,12 @@ void say(char *why, size_t len, const char *fmt, ...) {
   } while (0)
 
 // ---- host precomputation of the Montgomery constants (library's own mpn layer) -------------
-// rem = (2^(64*k) ) mod n, n of w limbs (w >= 1, may have leading zero limbs), rem w limbs.
+// rem = 2^(64*k) mod n, n of w limbs (w >= 1, may have leading zero limbs), rem w limbs.
 void pow2_mod(uint64_t *rem, size_t k, const uint64_t *n, size_t w) {
-  size_t dn = mpn::normalized_size(n, w);
-  std::vector<uint64_t> num(k + 1, 0), scratch(mpn::tdiv_qr_itch(k + 1, dn)), r(dn);
-  num[k] = 1;
-  mpn::tdiv_qr(nullptr, r.data(), num.data(), k + 1, n, dn, scratch.data());
+  const size_t dn = mpn::normalized_size(n, w);
+  std::vector<uint64_t> scratch(mpn::pow2_divrem_itch(64 * k, dn));
   std::fill(rem, rem + w, 0);
-  std::copy(r.begin(), r.end(), rem);
+  mpn::pow2_divrem(nullptr, rem, 64 * k, n, dn, scratch.data());
 }
 // rem = (a * 2^(64*k)) mod n, a of w limbs
 void shl_mod(uint64_t *rem, const uint64_t *a, size_t k, const uint64_t *n, size_t w) {
@@ -223,6 +222,11 @@ int run_split(size_t count, const Options &opt, char *why, size_t why_len,
 
 namespace {
 
+// An Options asking for a comparison kernel (cuda/variants/) rather than the library's own.
+bool comparison_kernel(const Options &o) {
+  return o.fixed_window || (o.mont_variant >= 0 && o.mont_variant != tuning::GPU_POWM_MONT);
+}
+
 // barrett: every item by the Barrett kernels (BarrettModCtx), else Montgomery (ModCtx).
 template <int N>
 int powm_n(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width, size_t e_rows,
@@ -239,9 +243,11 @@ int powm_n(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width,
   const void *ctx_host = barrett ? (const void *)bctx.data() : (const void *)ctx.data();
   const size_t ctx_bytes = barrett ? sizeof(BarrettModCtx<N>) : sizeof(ModCtx<N>);
   return run_split(count, opt, why, why_len, [&](int dev, size_t first, size_t n, char *w, size_t wl) -> int {
+    const PowmVariants *var = !barrett && comparison_kernel(opt) ? installed_powm_variants() : nullptr;
     int grid = barrett ? powm_barrett_grid(N, tpi, opt.constant_time, dev)
-               : tpi > 1 ? powm_coop_grid(N, tpi, opt.constant_time, dev, opt.fixed_window)
-                         : powm_grid(N, opt.constant_time, dev, opt.mont_variant, opt.fixed_window);
+               : var   ? var->grid(N, tpi, opt.constant_time, opt.mont_variant, opt.fixed_window, dev)
+               : tpi > 1 ? powm_coop_grid(N, tpi, opt.constant_time, dev)
+                         : powm_grid(N, opt.constant_time, dev);
     if (grid <= 0) return say(w, wl, "device %d: no resident blocks for the kernel", dev), MPB_EDEVICE;
     std::vector<Input> ins = {
         {base, N * 4, true},
@@ -269,6 +275,7 @@ int powm_n(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width,
           L.count = cn;
           L.grid = grid;
           if (barrett) return launch_powm_barrett(L, s);
+          if (var) return var->launch(L, s);
           return tpi > 1 ? launch_powm_coop(L, s) : launch_powm(L, s);
         },
         w, wl);
@@ -316,6 +323,12 @@ int rsa_n(uint64_t *out, const uint64_t *c, const uint64_t *p, const uint64_t *q
 } // namespace
 
 bool built() { return true; }
+
+namespace {
+std::atomic<const PowmVariants *> g_variants{nullptr};
+} // namespace
+void install_powm_variants(const PowmVariants *v) { g_variants.store(v); }
+const PowmVariants *installed_powm_variants() { return g_variants.load(); }
 
 int device_count(char *why, size_t why_len) {
   int n = 0;
@@ -389,12 +402,6 @@ int powm(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width, s
     say(why, why_len, "no GPU kernel for %zu-bit moduli with %d threads per item", width * 64, opt.tpi);
     return MPB_EUNSUPPORTED;
   }
-  if (opt.mont_variant >= 0 && opt.mont_variant != tuning::GPU_POWM_MONT &&
-      (tpi > 1 || !powm_variant_exists((int)(2 * width), opt.constant_time, opt.mont_variant, opt.fixed_window))) {
-    say(why, why_len, "no GPU powm kernel for %zu-bit moduli with Montgomery variant %d%s", width * 64,
-        opt.mont_variant, opt.constant_time ? " (constant time)" : "");
-    return MPB_EUNSUPPORTED;
-  }
   // Any even modulus row: the whole call on the Barrett kernels (one kernel per call; odd rows
   // of a mixed batch are served correctly by Barrett too).
   bool barrett = false;
@@ -402,6 +409,15 @@ int powm(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width, s
   if (barrett && !powm_barrett_supported((int)(2 * width), tpi)) {
     say(why, why_len, "no GPU Barrett kernel for %zu-bit even moduli with %d threads per item", width * 64, tpi);
     return MPB_EUNSUPPORTED;
+  }
+  if (!barrett && comparison_kernel(opt)) {  // the Barrett kernels have no comparison forms
+    const PowmVariants *var = installed_powm_variants();
+    if (!var || !var->exists((int)(2 * width), tpi, opt.constant_time, opt.mont_variant, opt.fixed_window)) {
+      say(why, why_len, "no GPU powm kernel for %zu-bit moduli with Montgomery variant %d%s%s%s", width * 64,
+          opt.mont_variant, opt.fixed_window ? ", fixed windows" : "", opt.constant_time ? " (constant time)" : "",
+          var ? "" : " (comparison kernels not installed: cuda/variants/)");
+      return MPB_EUNSUPPORTED;
+    }
   }
 #define MPB_POWM_CASE(w)                                                                            \
   case w:                                                                                           \

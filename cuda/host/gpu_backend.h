@@ -21,13 +21,19 @@ struct Options {
   bool constant_time = true;
   size_t chunk_items = 0;        // 0: chosen from device memory
   int tpi = 0;                   // threads per item of powm/RSA kernels (0: tuning.h's choice)
-  // powm only (bench_gpu compares them): Montgomery arithmetic of the one-thread kernels
-  // (-1: tuning::GPU_POWM_MONT; 0..2: cuda/thread/mont.cuh MontVariant), and fixed windows
-  // instead of sliding ones for variable-time exponentiation. A combination without a kernel
-  // gives MPB_EUNSUPPORTED.
+  // powm only, for the comparison kernels outside the library (cuda/variants/, installed by
+  // bench_gpu and the device tests with install_powm_variants): the Montgomery arithmetic of
+  // the one-thread kernels (-1: tuning::GPU_POWM_MONT; 0..2: cuda/thread/mont.cuh MontVariant),
+  // and fixed windows instead of sliding ones for variable-time exponentiation. A combination
+  // without a kernel, or any of them when none is installed, gives MPB_EUNSUPPORTED.
   int mont_variant = -1;
   bool fixed_window = false;
 };
+
+// The comparison kernels' table (cuda/kernels/launch.h), installed by their own library
+// (cuda/variants/powm_variants.h: variants::install()); nullptr uninstalls them.
+struct PowmVariants;
+void install_powm_variants(const PowmVariants *v);
 
 // True when the CUDA backend is built in; false in a build without CUDA, where every function
 // here comes from cuda/host/gpu_stub.cpp (no device, no kernel, MPB_EUNSUPPORTED).

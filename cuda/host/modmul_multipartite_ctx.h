@@ -35,20 +35,13 @@ inline size_t ctx_stride(int nmax, int k) { return (size_t)ctx_words(nmax, k < 2
 namespace detail {
 // q = floor(2^bit / D), r = 2^bit mod D (D: dl limbs, normalized); q gets ql limbs (truncated).
 inline void pow2_divmod(uint64_t *q, size_t ql, uint64_t *r, size_t bit, const uint64_t *D, size_t dl) {
-  size_t nn = bit / 64 + 1;
-  std::vector<uint64_t> num(nn, 0);
-  num[bit / 64] = (uint64_t)1 << (bit % 64);
-  if (q) std::memset(q, 0, ql * 8);
-  if (nn < dl || (nn == dl && mpn::cmp(num.data(), D, dl) < 0)) {
-    if (r) {
-      std::memset(r, 0, dl * 8);
-      std::memcpy(r, num.data(), nn * 8);
-    }
-    return;
+  const size_t qn = mpn::pow2_divrem_qn(bit, dl);
+  std::vector<uint64_t> qq(qn), rr(dl), scr(mpn::pow2_divrem_itch(bit, dl));
+  mpn::pow2_divrem(qq.data(), rr.data(), bit, D, dl, scr.data());
+  if (q) {
+    std::memset(q, 0, ql * 8);
+    std::memcpy(q, qq.data(), 8 * (qn < ql ? qn : ql));
   }
-  std::vector<uint64_t> qq(nn - dl + 1), rr(dl), scr(mpn::tdiv_qr_itch(nn, dl));
-  mpn::tdiv_qr(qq.data(), rr.data(), num.data(), nn, D, dl, scr.data());
-  if (q) std::memcpy(q, qq.data(), 8 * (qq.size() < ql ? qq.size() : ql));
   if (r) std::memcpy(r, rr.data(), dl * 8);
 }
 inline void put_words(uint32_t *dst, const uint64_t *src, int words) {

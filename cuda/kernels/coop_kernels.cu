@@ -5,9 +5,9 @@
 // Persistent grid with a warp-uniform item loop (for_group_items, cuda/grid/powm_bodies.cuh); inside an
 // item, the sliding-window loop (variable time) runs to the warp's largest step count
 // (coop_powm.cuh, warp_any).
-// powm: constant time (fixed windows, masked reads), sliding windows, and fixed windows with
-// direct reads (PowmLaunch::fixed_window, for comparison) per (words, threads per item). The
-// window table is in global memory (StridedCoopTable, cuda/grid/powm_bodies.cuh: coalesced across the warp).
+// powm: constant time (fixed windows, masked reads) and sliding windows per (words, threads per
+// item); the fixed-window variable-time comparison kernels are in cuda/variants/. The window
+// table is in global memory (StridedCoopTable, cuda/grid/powm_bodies.cuh: coalesced across the warp).
 #include <cuda_runtime.h>
 
 #include "cuda/warp/coop_powm.cuh"
@@ -23,19 +23,18 @@ template <int N>
 using CoopPowmKernel = void (*)(uint32_t *, const uint32_t *, const uint32_t *, int, size_t,
                                 const ModCtx<N> *, int, uint32_t *, size_t);
 template <int N, int TPI>
-CoopPowmKernel<N> coop_powm_kernel_for(bool ct, bool fixed) {
+CoopPowmKernel<N> coop_powm_kernel_for(bool ct) {
   constexpr int W = N / TPI, WIN = Window<N>::W;
-  if (ct) return coop_powm_kernel<TPI, W, CoopMontItem<N, WIN, true, false>>;
-  return fixed ? coop_powm_kernel<TPI, W, CoopMontItem<N, WIN, false, false>>
-               : coop_powm_kernel<TPI, W, CoopMontItem<N, WIN, false, true>>;
+  return ct ? coop_powm_kernel<TPI, W, CoopMontItem<N, WIN, true, false>>
+            : coop_powm_kernel<TPI, W, CoopMontItem<N, WIN, false, true>>;
 }
 template <int N, int TPI>
 cudaError_t powm_coop(const PowmLaunch &L, cudaStream_t s) {
-  return launch_powm_kernel<ModCtx<N>>(coop_powm_kernel_for<N, TPI>(L.constant_time, L.fixed_window), L, s);
+  return launch_powm_kernel<ModCtx<N>>(coop_powm_kernel_for<N, TPI>(L.constant_time), L, s);
 }
 template <int N, int TPI>
-int powm_coop_grid_n(bool ct, bool fixed, int device) {
-  return full_grid(coop_powm_kernel_for<N, TPI>(ct, fixed), device);
+int powm_coop_grid_n(bool ct, int device) {
+  return full_grid(coop_powm_kernel_for<N, TPI>(ct), device);
 }
 template <int N, int TPI>
 cudaError_t rsa_coop(const RsaLaunch &L, cudaStream_t s) {
@@ -75,8 +74,8 @@ cudaError_t launch_powm_coop(const PowmLaunch &L, cudaStream_t s) {
 #undef X
   return cudaErrorInvalidValue;
 }
-int powm_coop_grid(int nwords, int tpi, bool ct, int device, bool fixed_window) {
-#define X(n, t) if (nwords == n && tpi == t) return powm_coop_grid_n<n, t>(ct, fixed_window, device);
+int powm_coop_grid(int nwords, int tpi, bool ct, int device) {
+#define X(n, t) if (nwords == n && tpi == t) return powm_coop_grid_n<n, t>(ct, device);
   MPB_COOP_POWM_PAIRS(X)
 #undef X
   return 0;

@@ -26,12 +26,23 @@ struct PowmLaunch {
   uint32_t *table;       // table_words(nwords, grid*kBlockThreads) words
   size_t count;
   int grid;
-  // Variable time: sliding windows unless fixed_window (fixed windows, direct table reads;
-  // for comparison). mont: Montgomery arithmetic of the one-thread kernels (MontVariant in
+  // The comparison kernels only (cuda/variants/): variable time with fixed windows instead of
+  // sliding ones, and the Montgomery arithmetic of the one-thread kernels (MontVariant in
   // cuda/thread/mont.cuh; -1: tuning::GPU_POWM_MONT; the cooperative kernels ignore it).
   bool fixed_window = false;
   int mont = -1;
 };
+
+// The comparison kernels that no library path uses, built into mpb_cuda_variants
+// (cuda/variants/) for bench_gpu and the device tests, which install them
+// (install_powm_variants, cuda/host/gpu_backend.h); gpu::powm uses them for an Options with a
+// Montgomery arithmetic other than tuning::GPU_POWM_MONT or with fixed_window.
+struct PowmVariants {
+  bool (*exists)(int nwords, int tpi, bool constant_time, int mont, bool fixed_window);
+  int (*grid)(int nwords, int tpi, bool constant_time, int mont, bool fixed_window, int device);
+  cudaError_t (*launch)(const PowmLaunch &L, cudaStream_t s);  // L.tpi, L.mont, L.fixed_window
+};
+const PowmVariants *installed_powm_variants();  // nullptr: none installed
 
 struct RsaLaunch {
   int half_nwords;       // words per prime (16 .. 128)
@@ -71,10 +82,7 @@ int modmul_grid(int nwords, bool any_parity, int block_threads, size_t smem_byte
 
 size_t table_words(int nwords, size_t threads);
 // Blocks of kBlockThreads that fill `device` once (0 when the size has no kernel).
-// mont, fixed_window: as in PowmLaunch (0 when that variant has no kernel).
-int powm_grid(int nwords, bool constant_time, int device, int mont = -1, bool fixed_window = false);
-// True when the one-thread powm kernel for this mode exists (mont: -1 or a MontVariant).
-bool powm_variant_exists(int nwords, bool constant_time, int mont, bool fixed_window);
+int powm_grid(int nwords, bool constant_time, int device);
 int rsa_grid(int half_nwords, int device);
 size_t modctx_bytes(int nwords);      // 0 when the size has no kernel
 size_t rsactx_bytes(int half_nwords); // 0 when the size has no kernel
@@ -83,7 +91,7 @@ cudaError_t launch_rsa_crt(const RsaLaunch &L, cudaStream_t s);
 // Cooperative kernels (coop_kernels.cu): `tpi` threads of a warp per item.
 bool powm_coop_supported(int nwords, int tpi);
 bool rsa_coop_supported(int half_nwords, int tpi);
-int powm_coop_grid(int nwords, int tpi, bool constant_time, int device, bool fixed_window = false);
+int powm_coop_grid(int nwords, int tpi, bool constant_time, int device);
 int rsa_coop_grid(int half_nwords, int tpi, int device);
 size_t coop_table_words(int nwords, int tpi, size_t threads);
 cudaError_t launch_powm_coop(const PowmLaunch &L, cudaStream_t s);

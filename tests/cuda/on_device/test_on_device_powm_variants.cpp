@@ -6,6 +6,8 @@
 // a WARN, MPB_EDEVICE from a kernel that exists and MPB_EUNSUPPORTED from one that does not.
 #include <catch2/catch.hpp>
 
+#include <string>
+
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -14,6 +16,7 @@
 
 
 #include "cuda/host/gpu_backend.h"
+#include "cuda/variants/powm_variants.h"
 #include "device_test_util.h"
 #include "support/oracle.h"
 
@@ -62,6 +65,14 @@ void check_variant(std::mt19937_64 &rng, size_t width, int tpi, bool ct, int mon
 TEST_CASE("GPU powm variants: sliding/fixed windows, Montgomery arithmetics, mixed exponent lengths", "[cuda]") {
   char why[160] = {0};
   std::vector<uint64_t> x(16, 1), m(16, 3);
+  mpb::gpu::Options other;  // the comparison kernels live outside the library: refused until installed
+  other.constant_time = false;
+  other.mont_variant = 1;
+  mpb::gpu::install_powm_variants(nullptr);
+  CHECK(mpb::gpu::powm(x.data(), x.data(), x.data(), 1, 1, m.data(), 1, 8, 1, other, why, sizeof why) ==
+        MPB_EUNSUPPORTED);
+  CHECK(std::string(why).find("not installed") != std::string::npos);
+  mpb::gpu::variants::install();
   mpb::gpu::Options bad;
   bad.mont_variant = 7;  // no such arithmetic: refused before any device work
   CHECK(mpb::gpu::powm(x.data(), x.data(), x.data(), 1, 1, m.data(), 1, 16, 1, bad, why, sizeof why) ==
