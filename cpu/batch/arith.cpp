@@ -1,7 +1,5 @@
 // cpu/batch/arith.cpp: batch integer add / sub / mul / sqr on fixed-width rows, items spread
 // over the context's OpenMP threads; products use the mpn dispatchers with per-thread scratch.
-#include <omp.h>
-
 #include "batch/call.h"
 #include "batch/cost_model.h"
 #include "batch/gpu_attempt.h"
@@ -21,12 +19,11 @@ int addsub(bool sub, mpb_ctx *ctx, uint64_t *r, uint64_t *cy, const uint64_t *a,
   if ((st = check_ptrs(call, {{r, MPB_ARG_R}, {a, MPB_ARG_A}, {b, MPB_ARG_B}}))) return st;
   int T = threads_for(s, count, (double)width);
   call.choose(MPB_BACKEND_CPU, T, T > 1 ? "cpu: items over threads" : "cpu: batch too small to thread");
-#pragma omp parallel for num_threads(T) schedule(static) if (T > 1)
-  for (int64_t i = 0; i < (int64_t)count; i++) {
-    size_t o = (size_t)i * width;
+  for_items(T, nullptr, count, 0, [&](size_t i, limb *) {
+    const size_t o = i * width;
     limb c = sub ? mpn::sub_n(r + o, a + o, b + o, width) : mpn::add_n(r + o, a + o, b + o, width);
     if (cy) cy[i] = c;
-  }
+  });
   return call.finish(MPB_OK);
 }
 
@@ -47,16 +44,11 @@ int mulsqr(bool sqr, mpb_ctx *ctx, uint64_t *r, const uint64_t *a, const uint64_
   ThreadScratch scr(T, itch, false);
   if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
   call.choose(MPB_BACKEND_CPU, T, T > 1 ? "cpu: items over threads" : "cpu: batch too small to thread");
-#pragma omp parallel num_threads(T) if (T > 1)
-  {
-    limb *ws = scr.get(omp_get_thread_num());
-#pragma omp for schedule(static)
-    for (int64_t i = 0; i < (int64_t)count; i++) {
-      size_t o = (size_t)i * width;
-      if (sqr) mpn::sqr(r + 2 * o, a + o, width, ws);
-      else mpn::mul_n(r + 2 * o, a + o, b + o, width, ws);
-    }
-  }
+  for_items(T, &scr, count, 0, [&](size_t i, limb *ws) {
+    const size_t o = i * width;
+    if (sqr) mpn::sqr(r + 2 * o, a + o, width, ws);
+    else mpn::mul_n(r + 2 * o, a + o, b + o, width, ws);
+  });
   return call.finish(MPB_OK);
 }
 

@@ -2,6 +2,8 @@
 // the per-call report (Call -> mpb_call_info), the common start of a call (begin_call), and
 // the per-call memory blocks (ThreadScratch per thread, SecretBlock for shared contexts).
 #pragma once
+#include <omp.h>
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -126,6 +128,24 @@ class ThreadScratch {
   size_t stride_ = 0, bytes_ = 0;
   bool secret_;
 };
+
+// Calls f(i, ws) for the items i = 0..count-1 on T threads, ws the calling thread's row of `scr`
+// (nullptr without scratch): a dynamic schedule of `grain` items per grab, or a static one for
+// grain 0.
+template <class F>
+void for_items(int T, ThreadScratch *scr, size_t count, int grain, F &&f) {
+#pragma omp parallel num_threads(T) if (T > 1)
+  {
+    limb *ws = scr ? scr->get(omp_get_thread_num()) : nullptr;
+    if (grain > 0) {
+#pragma omp for schedule(dynamic, grain)
+      for (int64_t i = 0; i < (int64_t)count; i++) f((size_t)i, ws);
+    } else {
+#pragma omp for schedule(static)
+      for (int64_t i = 0; i < (int64_t)count; i++) f((size_t)i, ws);
+    }
+  }
+}
 
 // A block of limbs owned by one call (a shared modulus or key context, a residue block):
 // allocated once, wiped on release when `secret`.

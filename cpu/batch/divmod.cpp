@@ -1,8 +1,6 @@
 // cpu/batch/divmod.cpp: batch integer division with remainder, mpb_batch_divmod (shared divisor or
 // one per item, mpn::tdiv_qr), items spread over the context's OpenMP threads with per-thread
 // scratch sized once per call. CPU only: no CUDA kernel (forced CUDA fails with MPB_EUNSUPPORTED).
-#include <omp.h>
-
 #include "batch/call.h"
 #include "batch/cost_model.h"
 #include "batch/validate.h"
@@ -41,32 +39,26 @@ extern "C" MPB_API int mpb_batch_divmod(mpb_ctx *ctx, uint64_t *q, uint64_t *r, 
   if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
   call.choose(MPB_BACKEND_CPU, T, T > 1 ? "cpu: Knuth division per item, items over threads"
                                         : "cpu: Knuth division per item");
-#pragma omp parallel num_threads(T) if (T > 1)
-  {
-    limb *qs = scr.get(omp_get_thread_num());
-    limb *rs = qs + width + 1;
-    limb *ws = rs + width;
-#pragma omp for schedule(dynamic, grain)
-    for (int64_t i = 0; i < (int64_t)count; i++) {
-      const size_t o = (size_t)i * width;
-      const limb *ai = a + o, *bi = b + (shared ? 0 : o);
-      size_t an = mpn::normalized_size(ai, width), bn = mpn::normalized_size(bi, width);
-      if (an < bn) {  // q = 0, r = a (r first: q may be the rows of a)
-        if (r) mpn::copy(r + o, ai, width);
-        if (q) mpn::zero(q + o, width);
-        continue;
-      }
-      mpn::tdiv_qr(q ? qs : nullptr, r ? rs : nullptr, ai, an, bi, bn, ws);
-      if (q) {
-        size_t qn = an - bn + 1;
-        mpn::copy(q + o, qs, qn);
-        mpn::zero(q + o + qn, width - qn);
-      }
-      if (r) {
-        mpn::copy(r + o, rs, bn);
-        mpn::zero(r + o + bn, width - bn);
-      }
+  for_items(T, &scr, count, grain, [&](size_t i, limb *qs) {  // scratch: [q: width+1][r: width][work]
+    limb *rs = qs + width + 1, *ws = rs + width;
+    const size_t o = i * width;
+    const limb *ai = a + o, *bi = b + (shared ? 0 : o);
+    size_t an = mpn::normalized_size(ai, width), bn = mpn::normalized_size(bi, width);
+    if (an < bn) {  // q = 0, r = a (r first: q may be the rows of a)
+      if (r) mpn::copy(r + o, ai, width);
+      if (q) mpn::zero(q + o, width);
+      return;
     }
-  }
+    mpn::tdiv_qr(q ? qs : nullptr, r ? rs : nullptr, ai, an, bi, bn, ws);
+    if (q) {
+      size_t qn = an - bn + 1;
+      mpn::copy(q + o, qs, qn);
+      mpn::zero(q + o + qn, width - qn);
+    }
+    if (r) {
+      mpn::copy(r + o, rs, bn);
+      mpn::zero(r + o + bn, width - bn);
+    }
+  });
   return call.finish(MPB_OK);
 }

@@ -1,8 +1,6 @@
 // cpu/batch/gcd.cpp: batch gcd, mpb_batch_gcd (mpn::gcd: Lehmer's double-digit Euclid), items
 // spread over the context's OpenMP threads with per-thread scratch sized once per call. CPU
 // only: no CUDA kernel (forced CUDA fails with MPB_EUNSUPPORTED).
-#include <omp.h>
-
 #include "batch/call.h"
 #include "batch/cost_model.h"
 #include "batch/validate.h"
@@ -29,14 +27,9 @@ extern "C" MPB_API int mpb_batch_gcd(mpb_ctx *ctx, uint64_t *r, const uint64_t *
   if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
   call.choose(MPB_BACKEND_CPU, T, T > 1 ? "cpu: Lehmer gcd per item, items over threads"
                                         : "cpu: Lehmer gcd per item");
-#pragma omp parallel num_threads(T) if (T > 1)
-  {
-    limb *ws = scr.get(omp_get_thread_num());
-#pragma omp for schedule(dynamic, grain)
-    for (int64_t i = 0; i < (int64_t)count; i++) {
-      const size_t o = (size_t)i * width;
-      mpn::gcd(r + o, a + o, b + o, width, ws);
-    }
-  }
+  for_items(T, &scr, count, grain, [&](size_t i, limb *ws) {
+    const size_t o = i * width;
+    mpn::gcd(r + o, a + o, b + o, width, ws);
+  });
   return call.finish(MPB_OK);
 }

@@ -5,8 +5,6 @@
 // the OpenMP threads with per-thread scratch. mul, sqr and mulmod first try the CUDA backend
 // (cpu/batch/gpu.cpp: AUTO from tuning::GPU_MIN_BATCH_GF2X_*, or forced); inv always runs
 // here (no GPU kernel: extended Euclid per item).
-#include <omp.h>
-
 #include <cstdio>
 
 #include "batch/call.h"
@@ -54,13 +52,9 @@ MPB_API int mpb_batch_gf2x_mul(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, con
   ThreadScratch scr(T, gf2x::mul_itch(width, width), false);
   if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
   call.choose(MPB_BACKEND_CPU, T, T > 1 ? "cpu: gf2x items over threads" : "cpu: gf2x, batch too small to thread");
-#pragma omp parallel num_threads(T) if (T > 1)
-  {
-    limb *ws = scr.get(omp_get_thread_num());
-#pragma omp for schedule(static)
-    for (int64_t i = 0; i < (int64_t)count; i++)
-      gf2x::mul(r + 2 * width * i, a + width * i, width, b + width * i, width, ws);
-  }
+  for_items(T, &scr, count, 0, [&](size_t i, limb *ws) {
+    gf2x::mul(r + 2 * width * i, a + width * i, width, b + width * i, width, ws);
+  });
   return call.finish(MPB_OK);
 }
 
@@ -75,8 +69,7 @@ MPB_API int mpb_batch_gf2x_sqr(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, siz
   if (g.finished()) return g.result(call);
   int T = threads_for(s, count, (double)width);
   call.choose(MPB_BACKEND_CPU, T, T > 1 ? "cpu: gf2x items over threads" : "cpu: gf2x, batch too small to thread");
-#pragma omp parallel for num_threads(T) schedule(static) if (T > 1)
-  for (int64_t i = 0; i < (int64_t)count; i++) gf2x::sqr(r + 2 * width * i, a + width * i, width);
+  for_items(T, nullptr, count, 0, [&](size_t i, limb *) { gf2x::sqr(r + 2 * width * i, a + width * i, width); });
   return call.finish(MPB_OK);
 }
 
@@ -96,19 +89,13 @@ MPB_API int mpb_batch_gf2x_mulmod(mpb_ctx *ctx, uint64_t *r, const uint64_t *a,
   ThreadScratch scr(T, 2 * w + gf2x::mul_itch(w, w), false);
   if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
   call.choose(MPB_BACKEND_CPU, T, "cpu: gf2x product + generic reduction mod f");
-#pragma omp parallel num_threads(T) if (T > 1)
-  {
-    limb *prod = scr.get(omp_get_thread_num());
-    limb *ws = prod + 2 * w;
-#pragma omp for schedule(static)
-    for (int64_t i = 0; i < (int64_t)count; i++) {
-      gf2x::mul(prod, a + w * i, w, b + w * i, w, ws);
-      gf2xapi::divrem_generic(nullptr, prod, 2 * w, f, fn);
-      limb *ri = r + w * i;
-      mpn::copy(ri, prod, fn);
-      if (w > fn) mpn::zero(ri + fn, w - fn);
-    }
-  }
+  for_items(T, &scr, count, 0, [&](size_t i, limb *prod) {  // scratch: [product: 2w][work]
+    gf2x::mul(prod, a + w * i, w, b + w * i, w, prod + 2 * w);
+    gf2xapi::divrem_generic(nullptr, prod, 2 * w, f, fn);
+    limb *ri = r + w * i;
+    mpn::copy(ri, prod, fn);
+    if (w > fn) mpn::zero(ri + fn, w - fn);
+  });
   return call.finish(MPB_OK);
 }
 
@@ -133,23 +120,18 @@ MPB_API int mpb_batch_gf2x_inv(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, con
     return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
   }
   int64_t first_bad = -1;
-#pragma omp parallel num_threads(T) if (T > 1)
-  {
-    limb *ws = scr.get(omp_get_thread_num());
-#pragma omp for schedule(dynamic, 4)
-    for (int64_t i = 0; i < (int64_t)count; i++) {
-      const limb *ai = a + w * i;
-      limb *ri = tmp + w * i;
-      size_t an = mpn::normalized_size(ai, w);
-      bool ok = an > 0 && gf2xapi::inv_euclid(ri, ai, an, f, fn, ws);
-      if (ok) {
-        if (w > fn) mpn::zero(ri + fn, w - fn);
-      } else {
+  for_items(T, &scr, count, 4, [&](size_t i, limb *ws) {
+    const limb *ai = a + w * i;
+    limb *ri = tmp + w * i;
+    size_t an = mpn::normalized_size(ai, w);
+    bool ok = an > 0 && gf2xapi::inv_euclid(ri, ai, an, f, fn, ws);
+    if (ok) {
+      if (w > fn) mpn::zero(ri + fn, w - fn);
+    } else {
 #pragma omp critical(mpb_gf2x_inv_bad)
-        if (first_bad < 0 || i < first_bad) first_bad = i;
-      }
+      if (first_bad < 0 || (int64_t)i < first_bad) first_bad = (int64_t)i;
     }
-  }
+  });
   if (first_bad >= 0) {
     mem_free(tmp, tmp_bytes);
     return call.fail(MPB_ENOTINV, MPB_ARG_A, first_bad, "element not invertible mod f");

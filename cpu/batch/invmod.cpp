@@ -5,8 +5,6 @@
 // invertibility flag is computed without branches and looked at only after the whole batch.
 // Results are gathered in a temporary block (invertibility is known only after computing, and a
 // failing call writes nothing), so r may overlap the inputs. CPU only (no CUDA kernel).
-#include <omp.h>
-
 #include <cstring>
 
 #include "batch/call.h"
@@ -67,23 +65,15 @@ extern "C" MPB_API int mpb_batch_invmod(mpb_ctx *ctx, uint64_t *r, const uint64_
   call.choose(MPB_BACKEND_CPU, T,
               ct ? "cpu: constant-time binary gcd inversion per item (MPB_CT_ON)"
                  : "cpu: variable-time Lehmer extended gcd inversion per item");
-#pragma omp parallel num_threads(T) if (T > 1)
-  {
-    limb *ws = scr.get(omp_get_thread_num());
-#pragma omp for schedule(dynamic, grain)
-    for (int64_t i = 0; i < (int64_t)count; i++) {
-      const size_t o = (size_t)i * width;
-      const limb *mi = m + (shared ? 0 : o);
-      const size_t mn = mpn::normalized_size(mi, width);
-      limb *ti = tmp + o;
-      if (ct) {
-        okf[i] = (uint8_t)mpn::sec_invmod(ti, a + o, width, mi, mn, ws);
-      } else {
-        okf[i] = mpn::invmod(ti, a + o, width, mi, mn, ws) ? 1 : 0;
-      }
-      if (width > mn) mpn::zero(ti + mn, width - mn);
-    }
-  }
+  for_items(T, &scr, count, grain, [&](size_t i, limb *ws) {
+    const size_t o = i * width;
+    const limb *mi = m + (shared ? 0 : o);
+    const size_t mn = mpn::normalized_size(mi, width);
+    limb *ti = tmp + o;
+    if (ct) okf[i] = (uint8_t)mpn::sec_invmod(ti, a + o, width, mi, mn, ws);
+    else okf[i] = mpn::invmod(ti, a + o, width, mi, mn, ws) ? 1 : 0;
+    if (width > mn) mpn::zero(ti + mn, width - mn);
+  });
   int64_t bad = -1;
   for (size_t i = 0; i < count; i++)
     if (!okf[i]) {

@@ -2,8 +2,6 @@
 // one product (mpn::mul_n) and one division (mpn::tdiv_qr) per item with per-thread scratch;
 // few items with a huge odd shared modulus go to the multipartite backend; large batches with
 // odd moduli go to the GPU when there is one (cpu/batch/gpu.cpp: gpu_try_modmul).
-#include <omp.h>
-
 #include <cstdio>
 
 #include "batch/tuning.h"
@@ -71,28 +69,22 @@ extern "C" MPB_API int mpb_batch_modmul(mpb_ctx *ctx, uint64_t *r, const uint64_
   std::snprintf(buf, sizeof buf, "%s; %d threads%s", why, T,
                 s.backend == MPB_BACKEND_CPU_IFMA ? " (no IFMA kernel for modmul)" : "");
   call.choose(MPB_BACKEND_CPU, T, buf);
-#pragma omp parallel num_threads(T) if (T > 1)
-  {
-    limb *prod = scr.get(omp_get_thread_num());
-    limb *rem = prod + 2 * width;
-    limb *ws = rem + width;
-#pragma omp for schedule(dynamic, grain)
-    for (int64_t i = 0; i < (int64_t)count; i++) {
-      const limb *mi = m + (shared ? 0 : (size_t)i * width);
-      size_t mn = mpn::normalized_size(mi, width);
-      size_t o = (size_t)i * width;
-      mpn::mul_n(prod, a + o, b + o, width, ws);
-      size_t pn = mpn::normalized_size(prod, 2 * width);
-      limb *ri = r + o;
-      if (pn < mn) {
-        mpn::copy(ri, prod, pn);
-        mpn::zero(ri + pn, width - pn);
-      } else {
-        mpn::tdiv_qr(nullptr, rem, prod, pn, mi, mn, ws);
-        mpn::copy(ri, rem, mn);
-        mpn::zero(ri + mn, width - mn);
-      }
+  for_items(T, &scr, count, grain, [&](size_t i, limb *prod) {  // scratch: [prod: 2 width][rem: width][work]
+    limb *rem = prod + 2 * width, *ws = rem + width;
+    const size_t o = i * width;
+    const limb *mi = m + (shared ? 0 : o);
+    const size_t mn = mpn::normalized_size(mi, width);
+    mpn::mul_n(prod, a + o, b + o, width, ws);
+    const size_t pn = mpn::normalized_size(prod, 2 * width);
+    limb *ri = r + o;
+    if (pn < mn) {
+      mpn::copy(ri, prod, pn);
+      mpn::zero(ri + pn, width - pn);
+    } else {
+      mpn::tdiv_qr(nullptr, rem, prod, pn, mi, mn, ws);
+      mpn::copy(ri, rem, mn);
+      mpn::zero(ri + mn, width - mn);
     }
-  }
+  });
   return call.finish(MPB_OK);
 }

@@ -45,10 +45,7 @@ __attribute__((noinline)) int sqr_into(const mp_int *a, mp_int *c) {
   const size_t itch = mpn::sqr_itch(n);
   ScratchLimbs<STACK_LIMBS> s(itch + (alias ? rn : 0));
   if (!s.ok()) return MP_MEM;
-  if (c->alloc < (int)rn) {
-    int e = bn::grow(c, (int)rn);
-    if (e != MP_OKAY) return e;
-  }
+  if (int e = bn::ensure(c, rn)) return e;
   size_t old = bn::used(c);
   if (!alias) {
     mpn::sqr(c->dp, a->dp, n, s.get());
@@ -75,10 +72,7 @@ __attribute__((noinline)) int mul_general(const mp_int *a, const mp_int *b, mp_i
   const size_t itch = an == bnn ? mpn::mul_n_itch(an) : mpn::mul_itch(an, bnn);
   ScratchLimbs<STACK_LIMBS> s(itch + (alias ? rn : 0));
   if (!s.ok()) return MP_MEM;
-  if (c->alloc < (int)rn) {
-    int e = bn::grow(c, (int)rn);
-    if (e != MP_OKAY) return e;
-  }
+  if (int e = bn::ensure(c, rn)) return e;
   size_t old = bn::used(c);
   limb *rp = alias ? s.get() + itch : c->dp;
   // operand pointers are read after the grow (c may be a or b)

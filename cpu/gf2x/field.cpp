@@ -199,6 +199,26 @@ int new_field(mpb_gf2m_field **out, const limb *f, size_t fn) {
 
 }  // namespace
 
+namespace {
+// One operand loaded into the field (x, reduced, mn limbs), a result row (res, mn limbs) and the
+// field's work space, on the stack for the usual sizes.
+class UnaryScratch {
+ public:
+  UnaryScratch(const mpb_gf2m_field *F, const View &va)
+      : tn_(std::max(va.n, F->fn)), buf_(2 * F->mn + tn_ + field_work_itch(F)) {
+    if (!buf_.ok()) return;
+    x = buf_.get(), res = x + F->mn, work = res + F->mn + tn_;
+    field_load(F, va, x, res + F->mn);
+  }
+  bool ok() const { return buf_.ok(); }
+  limb *x = nullptr, *res = nullptr, *work = nullptr;
+
+ private:
+  size_t tn_;
+  mpb::ScratchLimbs<256> buf_;
+};
+} // namespace
+
 extern "C" {
 
 MPB_API int mpb_gf2x_is_irreducible(const mpb_gf2x *f, int *yes) {
@@ -303,14 +323,10 @@ MPB_API int mpb_gf2m_sqr(const mpb_gf2m_field *F, mpb_gf2x *r, const mpb_gf2x *a
   View va;
   int st;
   if ((st = views(r, a, va))) return st;
-  const size_t mn = F->mn;
-  size_t tn = std::max(va.n, F->fn);
-  mpb::ScratchLimbs<256> buf(2 * mn + tn + field_work_itch(F));
-  if (!buf.ok()) return MPB_EMEM;
-  limb *x = buf.get(), *res = x + mn, *tmp = res + mn, *work = tmp + tn;
-  field_load(F, va, x, tmp);
-  field_sqrmod(F, res, x, work);
-  return assign(r, res, mn);
+  UnaryScratch u(F, va);
+  if (!u.ok()) return MPB_EMEM;
+  field_sqrmod(F, u.res, u.x, u.work);
+  return assign(r, u.res, F->mn);
 }
 
 MPB_API int mpb_gf2m_exp(const mpb_gf2m_field *F, mpb_gf2x *r, const mpb_gf2x *a, const uint64_t *e,
@@ -321,12 +337,10 @@ MPB_API int mpb_gf2m_exp(const mpb_gf2m_field *F, mpb_gf2x *r, const mpb_gf2x *a
   if ((st = views(r, a, va))) return st;
   if (en > 0 && !e) return MPB_ENULL;
   en = norm(e, en);
+  UnaryScratch u(F, va);
+  if (!u.ok()) return MPB_EMEM;
   const size_t mn = F->mn;
-  size_t tn = std::max(va.n, F->fn);
-  mpb::ScratchLimbs<256> buf(2 * mn + tn + field_work_itch(F));
-  if (!buf.ok()) return MPB_EMEM;
-  limb *x = buf.get(), *res = x + mn, *tmp = res + mn, *work = tmp + tn;
-  field_load(F, va, x, tmp);
+  limb *x = u.x, *res = u.res, *work = u.work;
   // res = 1 mod f (f of degree >= 1, so 1 is reduced)
   std::memset(res, 0, mn * sizeof(limb));
   res[0] = 1;

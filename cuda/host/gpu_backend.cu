@@ -9,6 +9,7 @@
 #include <cstring>
 #include <functional>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include <mpbatch/common.h>
@@ -222,6 +223,16 @@ int run_split(size_t count, const Options &opt, char *why, size_t why_len,
 
 namespace {
 
+// f(std::integral_constant<int, 2 * w>) (32-bit words) for the one w of Ws (64-bit limbs) equal to
+// `width`; kNoSuchWidth when none is.
+constexpr int kNoSuchWidth = 1;
+template <int... Ws, class F>
+int by_width(size_t width, F &&f) {
+  int st = kNoSuchWidth;
+  (void)((width == (size_t)Ws ? (st = f(std::integral_constant<int, 2 * Ws>{}), true) : false) || ...);
+  return st;
+}
+
 // An Options asking for a comparison kernel (cuda/variants/) rather than the library's own.
 bool comparison_kernel(const Options &o) {
   return o.fixed_window || (o.mont_variant >= 0 && o.mont_variant != tuning::GPU_POWM_MONT);
@@ -419,20 +430,11 @@ int powm(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width, s
       return MPB_EUNSUPPORTED;
     }
   }
-#define MPB_POWM_CASE(w)                                                                            \
-  case w:                                                                                           \
-    return powm_n<2 * w>(r, base, e, e_width, e_rows, m, m_rows, count, tpi, barrett, opt, why, why_len);
-  switch (width) {
-    MPB_POWM_CASE(8)
-    MPB_POWM_CASE(16)
-    MPB_POWM_CASE(32)
-    MPB_POWM_CASE(64)
-    MPB_POWM_CASE(128)
-    default: break;
-  }
-#undef MPB_POWM_CASE
-  say(why, why_len, "no GPU kernel for %zu-bit moduli", width * 64);
-  return MPB_EUNSUPPORTED;
+  int st = by_width<8, 16, 32, 64, 128>(width, [&](auto n) {
+    return powm_n<n.value>(r, base, e, e_width, e_rows, m, m_rows, count, tpi, barrett, opt, why, why_len);
+  });
+  if (st == kNoSuchWidth) say(why, why_len, "no GPU kernel for %zu-bit moduli", width * 64);
+  return st == kNoSuchWidth ? MPB_EUNSUPPORTED : st;
 }
 
 int rsa_crt(uint64_t *out, const uint64_t *c, const uint64_t *p, const uint64_t *q,
@@ -449,19 +451,11 @@ int rsa_crt(uint64_t *out, const uint64_t *c, const uint64_t *p, const uint64_t 
     say(why, why_len, "no GPU kernel for RSA-%zu with %d threads per item", width * 64, opt.tpi);
     return MPB_EUNSUPPORTED;
   }
-#define MPB_RSA_CASE(w)                                                                             \
-  case w:                                                                                           \
-    return rsa_n<2 * w>(out, c, p, q, dp, dq, qinv, key_rows, count, tpi, opt, why, why_len);
-  switch (half_width) {
-    MPB_RSA_CASE(8)
-    MPB_RSA_CASE(16)
-    MPB_RSA_CASE(32)
-    MPB_RSA_CASE(64)
-    default: break;
-  }
-#undef MPB_RSA_CASE
-  say(why, why_len, "no GPU kernel for RSA-%zu", width * 64);
-  return MPB_EUNSUPPORTED;
+  int st = by_width<8, 16, 32, 64>(half_width, [&](auto n) {
+    return rsa_n<n.value>(out, c, p, q, dp, dq, qinv, key_rows, count, tpi, opt, why, why_len);
+  });
+  if (st == kNoSuchWidth) say(why, why_len, "no GPU kernel for RSA-%zu", width * 64);
+  return st == kNoSuchWidth ? MPB_EUNSUPPORTED : st;
 }
 
 int mul(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t width, size_t count, bool dc,

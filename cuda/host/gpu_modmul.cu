@@ -23,6 +23,28 @@ namespace mpb {
 namespace gpu {
 namespace {
 
+// The inputs of a modmul call: a and b per item, the modulus contexts (ctx_bytes each) shared
+// or per item.
+std::vector<Input> modmul_inputs(const uint64_t *a, const uint64_t *b, size_t width, const void *ctx,
+                                 size_t ctx_bytes, size_t m_rows) {
+  return {{a, width * 8, true}, {b, width * 8, true}, {ctx, ctx_bytes, m_rows != 1}};
+}
+// The launch fields both modmul kernels share, for one chunk of cn items.
+ModmulLaunch modmul_launch(int nwords, int row_words, void *const *d_in, void *d_out, size_t m_rows, size_t cn,
+                           int grid) {
+  ModmulLaunch L{};
+  L.nwords = nwords;
+  L.out = (uint32_t *)d_out;
+  L.a = (const uint32_t *)d_in[0];
+  L.b = (const uint32_t *)d_in[1];
+  L.row_words = row_words;
+  L.mods = d_in[2];
+  L.m_stride = m_rows == 1 ? 0 : 1;
+  L.count = cn;
+  L.grid = grid;
+  return L;
+}
+
 template <int N>
 void make_ctx_n(ModCtx<N> &c, const uint64_t *m) { make_modctx<N>(c, m); }
 template <int N>
@@ -53,24 +75,11 @@ int modmul_thread_n(uint64_t *r, const uint64_t *a, const uint64_t *b, const uin
   return run_split(count, opt, why, why_len, [&](int dev, size_t first, size_t n, char *wy, size_t wl) -> int {
     int grid = modmul_grid(N, any, kBlockThreads, 0, dev);
     if (grid <= 0) return say(wy, wl, "device %d: no resident blocks for the modmul kernel", dev), MPB_EDEVICE;
-    std::vector<Input> ins = {
-        {a, width * 8, true},
-        {b, width * 8, true},
-        {ctx.data(), sizeof(Ctx), m_rows != 1},
-    };
-    return run_device(dev, first, n, ins, r, width * 8, 0, opt.chunk_items,
+    return run_device(dev, first, n, modmul_inputs(a, b, width, ctx.data(), sizeof(Ctx), m_rows), r, width * 8, 0,
+        opt.chunk_items,
         [&](void *const *d_in, void *d_out, void *, size_t cn, cudaStream_t s) {
-          ModmulLaunch L{};
-          L.nwords = N;
+          ModmulLaunch L = modmul_launch(N, rw, d_in, d_out, m_rows, cn, grid);
           L.any_parity = any;
-          L.out = (uint32_t *)d_out;
-          L.a = (const uint32_t *)d_in[0];
-          L.b = (const uint32_t *)d_in[1];
-          L.row_words = rw;
-          L.mods = d_in[2];
-          L.m_stride = m_rows == 1 ? 0 : 1;
-          L.count = cn;
-          L.grid = grid;
           return launch_modmul(L, s);
         },
         wy, wl);
@@ -107,24 +116,11 @@ int modmul_block(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64
     if (grid <= 0)
       return say(wy, wl, "device %d: the block modmul kernel does not fit (%zu bytes of shared memory)", dev, smem),
              MPB_EDEVICE;
-    std::vector<Input> ins = {
-        {a, width * 8, true},
-        {b, width * 8, true},
-        {ctx.data(), stride * 4, m_rows != 1},
-    };
-    return run_device(dev, first, n, ins, r, width * 8, 0, opt.chunk_items,
+    return run_device(dev, first, n, modmul_inputs(a, b, width, ctx.data(), stride * 4, m_rows), r, width * 8, 0,
+        opt.chunk_items,
         [&](void *const *d_in, void *d_out, void *, size_t cn, cudaStream_t s) {
-          ModmulLaunch L{};
-          L.nwords = 0;
-          L.out = (uint32_t *)d_out;
-          L.a = (const uint32_t *)d_in[0];
-          L.b = (const uint32_t *)d_in[1];
-          L.row_words = rw;
-          L.mods = d_in[2];
-          L.m_stride = m_rows == 1 ? 0 : 1;
+          ModmulLaunch L = modmul_launch(0, rw, d_in, d_out, m_rows, cn, grid);
           L.ctx_stride = stride;
-          L.count = cn;
-          L.grid = grid;
           L.block_threads = T;
           L.smem_bytes = smem;
           return launch_modmul(L, s);

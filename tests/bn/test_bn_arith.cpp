@@ -2,6 +2,7 @@
 // GMP: sizes 0..70 limbs and the multiplication thresholds +-2, hard operands, all sign
 // combinations, every aliasing pattern, bad input, and simulated allocation failure.
 #include "support/bn_test_common.h"
+#include "support/forced_thresholds.h"
 
 using namespace bnt;
 
@@ -271,11 +272,7 @@ TEST_CASE("mp_mul / mp_sqr fast path: output with room and stale digits, every s
 
 TEST_CASE("mp_mul / mp_sqr / mp_mod with thresholds forced low (Karatsuba scratch at small sizes)",
           "[bn][arith][mul]") {
-  auto &p = mpb::tuning::params();
-  p.mul_karatsuba = 2;
-  p.sqr_karatsuba = 2;
-  p.mul_comba_max = 1;
-  p.sqr_comba_max = 1;
+  ForcedMulThresholds forced(1, 2);
   auto rng = make_rng(107);
   for (size_t n = 0; n <= 40; n++)
     for (size_t m : {size_t(1), n / 2, n}) {
@@ -286,7 +283,6 @@ TEST_CASE("mp_mul / mp_sqr / mp_mod with thresholds forced low (Karatsuba scratc
       check_binop(bn_sqr2, gmp_sqr, za, za);
       if (mpz_sgn(zb.v)) check_binop(mp_mod, gmp_mod, za, zb, true);
     }
-  mpb::tuning::reset_params();
 }
 
 TEST_CASE("cleared mp_int as input and output; size limits", "[bn][arith]") {

@@ -13,6 +13,8 @@ namespace {
 
 struct Loaded {
   M m;
+  Loaded() = default;
+  Loaded(const Stanza &s, const char *key) { set(s, key); }
   void set(const Stanza &s, const char *key) {
     auto it = s.find(key);
     if (it == s.end()) throw std::runtime_error(std::string("stanza lacks key ") + key);
@@ -44,17 +46,14 @@ size_t for_each(const std::string &file, const char *type,
 
 TEST_CASE("OpenSSL bnsum.txt: Sum", "[vectors][openssl]") {
   size_t n = for_each("openssl-bn/bnsum.txt", "sum", [](const Stanza &s, size_t i) {
-    Loaded a, b;
-    a.set(s, "a");
-    b.set(s, "b");
+    Loaded a(s, "a"), b(s, "b");
     M r;
     REQUIRE(mp_add(&a.m, &b.m, &r) == MP_OKAY);
     check_eq(&r, s, "sum", "Sum a+b", i);
     REQUIRE(mp_add(&b.m, &a.m, &r) == MP_OKAY);
     check_eq(&r, s, "sum", "Sum b+a", i);
     // Sum - A = B and Sum - B = A
-    Loaded sum;
-    sum.set(s, "sum");
+    Loaded sum(s, "sum");
     REQUIRE(mp_sub(&sum.m, &a.m, &r) == MP_OKAY);
     check_eq(&r, s, "b", "Sum-A", i);
     REQUIRE(mp_sub(&sum.m, &b.m, &r) == MP_OKAY);
@@ -68,8 +67,7 @@ TEST_CASE("OpenSSL bnsum.txt: Sum", "[vectors][openssl]") {
 
 TEST_CASE("OpenSSL bnmul.txt: Square, Product, Quotient", "[vectors][openssl]") {
   size_t sq = for_each("openssl-bn/bnmul.txt", "square", [](const Stanza &s, size_t i) {
-    Loaded a;
-    a.set(s, "a");
+    Loaded a(s, "a");
     M r;
     REQUIRE(mp_sqr(&a.m, &r) == MP_OKAY);
     check_eq(&r, s, "square", "Square", i);
@@ -77,9 +75,7 @@ TEST_CASE("OpenSSL bnmul.txt: Square, Product, Quotient", "[vectors][openssl]") 
     check_eq(&r, s, "square", "Square via mul", i);
   });
   size_t pr = for_each("openssl-bn/bnmul.txt", "product", [](const Stanza &s, size_t i) {
-    Loaded a, b;
-    a.set(s, "a");
-    b.set(s, "b");
+    Loaded a(s, "a"), b(s, "b");
     M r;
     REQUIRE(mp_mul(&a.m, &b.m, &r) == MP_OKAY);
     check_eq(&r, s, "product", "Product", i);
@@ -87,9 +83,7 @@ TEST_CASE("OpenSSL bnmul.txt: Square, Product, Quotient", "[vectors][openssl]") 
     check_eq(&b.m, s, "product", "Product aliased", i);
   });
   size_t qu = for_each("openssl-bn/bnmul.txt", "quotient", [](const Stanza &s, size_t i) {
-    Loaded a, b;
-    a.set(s, "a");
-    b.set(s, "b");
+    Loaded a(s, "a"), b(s, "b");
     M q, r;
     REQUIRE(mp_div(&a.m, &b.m, &q, &r) == MP_OKAY);
     check_eq(&q, s, "quotient", "Quotient", i);
@@ -108,8 +102,7 @@ TEST_CASE("OpenSSL bnmul.txt: Square, Product, Quotient", "[vectors][openssl]") 
 
 TEST_CASE("OpenSSL bnshift.txt: LShift1, LShift, RShift", "[vectors][openssl]") {
   size_t l1 = for_each("openssl-bn/bnshift.txt", "lshift1", [](const Stanza &s, size_t i) {
-    Loaded a;
-    a.set(s, "a");
+    Loaded a(s, "a");
     M r;
     REQUIRE(mp_mul_2(&a.m, &r) == MP_OKAY);
     check_eq(&r, s, "lshift1", "LShift1", i);
@@ -117,16 +110,14 @@ TEST_CASE("OpenSSL bnshift.txt: LShift1, LShift, RShift", "[vectors][openssl]") 
     check_eq(&r, s, "lshift1", "LShift1 via mul_2d", i);
   });
   size_t l = for_each("openssl-bn/bnshift.txt", "lshift", [](const Stanza &s, size_t i) {
-    Loaded a;
-    a.set(s, "a");
+    Loaded a(s, "a");
     int n = (int)std::stol(s.at("n"), nullptr, 16);
     M r;
     REQUIRE(mp_mul_2d(&a.m, n, &r) == MP_OKAY);
     check_eq(&r, s, "lshift", "LShift", i);
   });
   size_t rs = for_each("openssl-bn/bnshift.txt", "rshift", [](const Stanza &s, size_t i) {
-    Loaded a;
-    a.set(s, "a");
+    Loaded a(s, "a");
     int n = (int)std::stol(s.at("n"), nullptr, 16);
     M r;
     REQUIRE(mp_div_2d(&a.m, n, &r, nullptr) == MP_OKAY);
@@ -143,19 +134,13 @@ TEST_CASE("OpenSSL bnshift.txt: LShift1, LShift, RShift", "[vectors][openssl]") 
 
 TEST_CASE("OpenSSL bnmod.txt: ModMul, ModExp (+ ModSqr extra)", "[vectors][openssl]") {
   size_t mm = for_each("openssl-bn/bnmod.txt", "modmul", [](const Stanza &s, size_t i) {
-    Loaded a, b, m;
-    a.set(s, "a");
-    b.set(s, "b");
-    m.set(s, "m");
+    Loaded a(s, "a"), b(s, "b"), m(s, "m");
     M r;
     REQUIRE(mp_mulmod(&a.m, &b.m, &m.m, &r) == MP_OKAY);
     check_eq(&r, s, "modmul", "ModMul", i);
   });
   size_t me = for_each("openssl-bn/bnmod.txt", "modexp", [](const Stanza &s, size_t i) {
-    Loaded a, e, m;
-    a.set(s, "a");
-    e.set(s, "e");
-    m.set(s, "m");
+    Loaded a(s, "a"), e(s, "e"), m(s, "m");
     M r;
     REQUIRE(mp_exptmod(&a.m, &e.m, &m.m, &r) == MP_OKAY);
     check_eq(&r, s, "modexp", "ModExp", i);
@@ -166,9 +151,7 @@ TEST_CASE("OpenSSL bnmod.txt: ModMul, ModExp (+ ModSqr extra)", "[vectors][opens
     }
   });
   size_t ms = for_each("openssl-bn-extra/bnmod-modsqr.txt", "modsqr", [](const Stanza &s, size_t i) {
-    Loaded a, m;
-    a.set(s, "a");
-    m.set(s, "m");
+    Loaded a(s, "a"), m(s, "m");
     M r;
     REQUIRE(mp_sqrmod(&a.m, &m.m, &r) == MP_OKAY);
     check_eq(&r, s, "modsqr", "ModSqr", i);
@@ -180,9 +163,7 @@ TEST_CASE("OpenSSL bnmod.txt: ModMul, ModExp (+ ModSqr extra)", "[vectors][opens
 
 TEST_CASE("OpenSSL bnexp.txt: Exp (no modulus, by repeated squaring with mp_sqr/mp_mul)", "[vectors][openssl]") {
   size_t n = for_each("openssl-bn/bnexp.txt", "exp", [](const Stanza &s, size_t i) {
-    Loaded a, e;
-    a.set(s, "a");
-    e.set(s, "e");
+    Loaded a(s, "a"), e(s, "e");
     M r;
     mp_set(&r, 1);
     for (int bit = mp_count_bits(&e.m) - 1; bit >= 0; bit--) {
@@ -196,9 +177,7 @@ TEST_CASE("OpenSSL bnexp.txt: Exp (no modulus, by repeated squaring with mp_sqr/
 
 TEST_CASE("OpenSSL bngcd.txt: GCD", "[vectors][openssl]") {
   size_t n = for_each("openssl-bn/bngcd.txt", "gcd", [](const Stanza &s, size_t i) {
-    Loaded a, b;
-    a.set(s, "a");
-    b.set(s, "b");
+    Loaded a(s, "a"), b(s, "b");
     M r;
     REQUIRE(mp_gcd(&a.m, &b.m, &r) == MP_OKAY);
     check_eq(&r, s, "gcd", "GCD", i);

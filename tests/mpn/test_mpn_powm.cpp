@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "mpn/tuning.h"
+#include "support/forced_thresholds.h"
 
 #include "core/cpu_features.h"
 #include "mpn/powm/powm.h"
@@ -387,11 +388,7 @@ TEST_CASE("mp_exptmod / mp_exptmod_ct bad input: MP_VAL, output untouched", "[po
 
 TEST_CASE("mpn powm with forced-low multiplication thresholds (Karatsuba at small n)",
           "[powm][mpn][thresholds]") {
-  auto &p = mpb::tuning::params();
-  p.mul_comba_max = 2;
-  p.sqr_comba_max = 2;
-  p.mul_karatsuba = 4;
-  p.sqr_karatsuba = 4;
+  ForcedMulThresholds forced(2, 4);
   auto rng = make_rng(41);
   for (size_t n = 1; n <= 40; n++) {
     V m = make_mod(rng, n, true);
@@ -416,5 +413,4 @@ TEST_CASE("mpn powm with forced-low multiplication thresholds (Karatsuba at smal
     mpn::powm_barrett(r.data(), bm.data(), e.data(), n, bc, sb.data());
     REQUIRE(r == zpowm(bm, e, me));
   }
-  mpb::tuning::reset_params();
 }

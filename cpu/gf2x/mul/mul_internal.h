@@ -37,6 +37,18 @@ inline void xor_into(limb *r, const limb *a, size_t n) {
 inline void xor3(limb *r, const limb *a, const limb *b, size_t n) {
   for (size_t i = 0; i < n; ++i) r[i] = a[i] ^ b[i];
 }
+// r (rn limbs) ^= a (an limbs) * x^s, 1 <= s < 64, one limb at a time.
+inline void xor_shl_limbs(limb *r, size_t rn, const limb *a, size_t an, unsigned s) {
+  size_t m = an < rn ? an : rn;
+  limb prev = 0;
+  for (size_t i = 0; i < m; ++i) {
+    limb v = a[i];
+    r[i] ^= (v << s) | (prev >> (64 - s));
+    prev = v;
+  }
+  if (m < rn && m == an) r[m] ^= prev >> (64 - s);
+}
+
 // r (rn limbs) ^= a (an limbs) * x^s, 0 <= s < 64; bits beyond rn limbs are dropped.
 inline void xor_shl(limb *r, size_t rn, const limb *a, size_t an, unsigned s) {
   size_t m = an < rn ? an : rn;
@@ -48,13 +60,7 @@ inline void xor_shl(limb *r, size_t rn, const limb *a, size_t an, unsigned s) {
     g_linear.xor_shl(r, rn, a, an, s);
     return;
   }
-  limb prev = 0;
-  for (size_t i = 0; i < m; ++i) {
-    limb v = a[i];
-    r[i] ^= (v << s) | (prev >> (64 - s));
-    prev = v;
-  }
-  if (m < rn && m == an) r[m] ^= prev >> (64 - s);
+  xor_shl_limbs(r, rn, a, an, s);
 }
 
 // Kernel table of the selected carry-less path (cpu/gf2x/mul/mul_clmul.cpp).

@@ -17,14 +17,7 @@ static void xor_into_scalar(limb *r, const limb *a, size_t n) {
   for (size_t i = 0; i < n; ++i) r[i] ^= a[i];
 }
 static void xor_shl_scalar(limb *r, size_t rn, const limb *a, size_t an, unsigned s) {
-  size_t m = an < rn ? an : rn;
-  limb prev = 0;
-  for (size_t i = 0; i < m; ++i) {
-    limb v = a[i];
-    r[i] ^= (v << s) | (prev >> (64 - s));
-    prev = v;
-  }
-  if (m < rn && m == an) r[m] ^= prev >> (64 - s);
+  xor_shl_limbs(r, rn, a, an, s);
 }
 
 #if defined(__x86_64__)

@@ -7,25 +7,23 @@ namespace mpb {
 namespace mpn {
 namespace kern {
 
-limb mul_1_portable(limb *rp, const limb *ap, size_t n, limb b) {
+namespace {
+// rp = ap * b (+ rp when ADD), returns the high limb.
+template <bool ADD>
+inline limb mul_row(limb *rp, const limb *ap, size_t n, limb b) {
   limb c = 0;
   for (size_t i = 0; i < n; i++) {
-    dlimb p = (dlimb)ap[i] * b + c;
+    dlimb p = (dlimb)ap[i] * b + c + (ADD ? rp[i] : 0);  // < 2^128: (2^64-1)^2 + 2(2^64-1)
     rp[i] = (limb)p;
     c = (limb)(p >> 64);
   }
   return c;
 }
+} // namespace
 
-limb addmul_1_portable(limb *rp, const limb *ap, size_t n, limb b) {
-  limb c = 0;
-  for (size_t i = 0; i < n; i++) {
-    dlimb p = (dlimb)ap[i] * b + rp[i] + c;  // < 2^128: (2^64-1)^2 + 2(2^64-1)
-    rp[i] = (limb)p;
-    c = (limb)(p >> 64);
-  }
-  return c;
-}
+limb mul_1_portable(limb *rp, const limb *ap, size_t n, limb b) { return mul_row<false>(rp, ap, n, b); }
+
+limb addmul_1_portable(limb *rp, const limb *ap, size_t n, limb b) { return mul_row<true>(rp, ap, n, b); }
 
 limb submul_1_portable(limb *rp, const limb *ap, size_t n, limb b) {
   limb c = 0;

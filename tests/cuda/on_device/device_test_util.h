@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "cuda/host/gpu_backend.h"
@@ -22,6 +23,23 @@ inline bool have_gpu_device(const char *what) {
   int n = mpb::gpu::device_count(why, sizeof why);
   if (n == 0) WARN("no CUDA device, " << what << " not tested here: " << why);
   return n > 0;
+}
+
+// Reduces every row of v (width limbs) below the matching row of m (m_rows 1 or rows); with
+// `edges`, rows 1, 1001, ... become m - 1 and rows 2, 1002, ... zero.
+inline void reduce_rows(std::vector<uint64_t> &v, const std::vector<uint64_t> &m, size_t width, size_t rows,
+                        size_t m_rows, bool edges = false) {
+#pragma omp parallel for
+  for (size_t i = 0; i < rows; i++) {
+    Z a, n;
+    to_mpz(a, &v[i * width], width);
+    to_mpz(n, &m[(m_rows == 1 ? 0 : i) * width], width);
+    mpz_mod(a, a, n);
+    if (edges && i % 1000 == 1) mpz_sub_ui(a, n, 1);  // m - 1
+    if (edges && i % 1000 == 2) mpz_set_ui(a, 0);
+    auto l = limbs_of(a, width);
+    std::memcpy(&v[i * width], l.data(), width * 8);
+  }
 }
 
 // Items i < count whose r row differs from GMP's base^e mod m (rows of `width` limbs; e rows

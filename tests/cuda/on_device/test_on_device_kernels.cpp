@@ -21,20 +21,6 @@ std::vector<uint64_t> random_rows(std::mt19937_64 &rng, size_t rows, size_t widt
   return v;
 }
 
-// Reduces every row of v (width limbs) below the matching row of m (m_rows 1 or rows).
-void reduce_rows(std::vector<uint64_t> &v, const std::vector<uint64_t> &m, size_t width, size_t rows,
-                 size_t m_rows) {
-#pragma omp parallel for
-  for (size_t i = 0; i < rows; i++) {
-    Z a, n;
-    to_mpz(a, &v[i * width], width);
-    to_mpz(n, &m[(m_rows == 1 ? 0 : i) * width], width);
-    mpz_mod(a, a, n);
-    auto l = limbs_of(a, width);
-    std::memcpy(&v[i * width], l.data(), width * 8);
-  }
-}
-
 // One powm run on the device checked against mpz_powm: `count` items, modulus shared
 // (m_rows 1) or per item, exponents of e_width limbs, `tpi` threads per item (0: default).
 // even: even moduli (the Barrett kernels); per item, rows cycle through random even, shorter

@@ -36,17 +36,7 @@ std::vector<uint64_t> below(std::mt19937_64 &rng, const std::vector<uint64_t> &m
                             size_t m_rows) {
   std::vector<uint64_t> v(rows * width);
   for (auto &x : v) x = rng();
-#pragma omp parallel for
-  for (size_t i = 0; i < rows; i++) {
-    Z a, n;
-    to_mpz(a, &v[i * width], width);
-    to_mpz(n, &m[(m_rows == 1 ? 0 : i) * width], width);
-    mpz_mod(a, a, n);
-    if (i % 1000 == 1) mpz_sub_ui(a, n, 1);  // m - 1
-    if (i % 1000 == 2) mpz_set_ui(a, 0);
-    auto l = limbs_of(a, width);
-    std::memcpy(&v[i * width], l.data(), width * 8);
-  }
+  reduce_rows(v, m, width, rows, m_rows, true);
   return v;
 }
 
