@@ -64,6 +64,27 @@ double rate(F fn, size_t count, double secs) {
   return best;
 }
 
+// The context set to T threads and constant-time mode ct, and rate()'s CPU-time accounting to T.
+void use_threads(mpb_ctx *ctx, int T, int ct) {
+  mpb_ctx_set_threads(ctx, T);
+  mpb_ctx_set_constant_time(ctx, ct);
+  g_threads = T;
+}
+
+// count random values below m: their w-limb rows appended to rows, each also as an mpz (zs[i],
+// initialised here; zs has count entries).
+void random_below(gmp_randstate_t rs, mpz_srcptr m, size_t w, size_t count, std::vector<uint64_t> &rows,
+                  std::vector<mpz_t> &zs) {
+  mpz_t x;
+  mpz_init(x);
+  for (size_t i = 0; i < count; i++) {
+    mpz_urandomm(x, rs, m);
+    append(rows, x, w);
+    mpz_init_set(zs[i], x);
+  }
+  mpz_clear(x);
+}
+
 // multi > 0: `openssl speed -multi N` (its rates are wall-clock based); multi == 0: one
 // process without -multi (its rate is divided by CPU user time).
 std::map<int, double> openssl_speed(int multi, double secs, const std::vector<int> &bits) {
@@ -126,44 +147,30 @@ int main(int argc, char **argv) {
     mpz_urandomb(e, rs, bits);
     std::vector<uint64_t> M = limbs(m, w), E = limbs(e, w), B, R(count * w);
     std::vector<mpz_t> zb(count);
-    for (size_t i = 0; i < count; i++) {
-      mpz_urandomm(x, rs, m);
-      append(B, x, w);
-      mpz_init_set(zb[i], x);
-    }
+    random_below(rs, m, w, count, B, zb);
     for (int ct : {MPB_CT_OFF, MPB_CT_ON})
       for (int T : threads) {
-        mpb_ctx_set_threads(ctx, T);
-        mpb_ctx_set_constant_time(ctx, ct);
+        use_threads(ctx, T, ct);
         mpb_call_info info;
-        g_threads = T;
         double rm = rate([&] {
           mpb_batch_powm(ctx, R.data(), B.data(), E.data(), w, 1, M.data(), 1, w, count, &info);
         }, count, secs);
         double rmc = g_cpu_rate;
-        double rg = 0, rgs = 0;
-        rate([&] {
-#pragma omp parallel for num_threads(T)
-          for (size_t i = 0; i < count; i++) {
-            mpz_t t;
-            mpz_init(t);
-            mpz_powm(t, zb[i], e, m);
-            mpz_clear(t);
-          }
-        }, count, secs);
-        rg = g_cpu_rate;
-        if (!even) {  // mpz_powm_sec wants an odd modulus
+        // GMP's rate for the same items (CPU time), by mpz_powm or mpz_powm_sec
+        auto gmp_rate = [&](void (*powm)(mpz_ptr, mpz_srcptr, mpz_srcptr, mpz_srcptr)) {
           rate([&] {
 #pragma omp parallel for num_threads(T)
             for (size_t i = 0; i < count; i++) {
               mpz_t t;
               mpz_init(t);
-              mpz_powm_sec(t, zb[i], e, m);
+              powm(t, zb[i], e, m);
               mpz_clear(t);
             }
           }, count, secs);
-          rgs = g_cpu_rate;
-        }
+          return g_cpu_rate;
+        };
+        const double rg = gmp_rate(mpz_powm);
+        const double rgs = even ? 0 : gmp_rate(mpz_powm_sec);  // mpz_powm_sec wants an odd modulus
         std::string op = std::string(ct == MPB_CT_ON ? "modexp (constant time)" : "modexp") +
                          (even ? ", even modulus" : "");
         rep.row({op, std::to_string(bits), std::to_string(T), mpbench::fmt(rm, 0), mpbench::fmt(rmc, 0),
@@ -192,16 +199,10 @@ int main(int argc, char **argv) {
     std::vector<uint64_t> N = limbs(n, w), P = limbs(p, hw), Q = limbs(q, hw), DP = limbs(dp, hw),
                           DQ = limbs(dq, hw), QI = limbs(qi, hw), C, R(count * w);
     std::vector<mpz_t> zc(count);
-    for (size_t i = 0; i < count; i++) {
-      mpz_urandomm(x, rs, n);
-      append(C, x, w);
-      mpz_init_set(zc[i], x);
-    }
+    random_below(rs, n, w, count, C, zc);
     for (int T : threads) {
-      mpb_ctx_set_threads(ctx, T);
-      mpb_ctx_set_constant_time(ctx, MPB_CT_DEFAULT);
+      use_threads(ctx, T, MPB_CT_DEFAULT);
       mpb_call_info info;
-      g_threads = T;
       double rm = rate([&] {
         mpb_batch_rsa_crt(ctx, R.data(), C.data(), N.data(), P.data(), Q.data(), DP.data(), DQ.data(), QI.data(), w,
                           hw, 1, count, &info);

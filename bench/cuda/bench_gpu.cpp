@@ -46,6 +46,20 @@ double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// Seconds one run of call() took (it returns an mpb status), or -1 after reporting its error
+// (`why`, the reason buffer the call filled) as "<op> <bits> <name> failed".
+template <class F>
+double timed_run(const char *op, int bits, const char *name, const char *why, F &&call) {
+  const double t0 = now();
+  const int st = call();
+  const double dt = now() - t0;
+  if (st != MPB_OK) {
+    std::fprintf(stderr, "%s %d %s failed: %d %s\n", op, bits, name, st, why);
+    return -1;
+  }
+  return dt;
+}
+
 struct Row {
   std::string op, backend;
   int bits, tpi;
@@ -227,25 +241,19 @@ int main(int argc, char **argv) {
         sweep(
             [&](size_t batch) -> double {
               ensure(batch);
-              double t0 = now();
-              int st;
-              if (cf.backend < 0) {
-                mpb::gpu::Options o;
-                o.tpi = cf.tpi;
-                st = mpb::gpu::rsa_crt(r.data(), c.data(), vp.data(), vq.data(), vdp.data(), vdq.data(), vqi.data(),
-                                       w, hw, 1, batch, o, why, sizeof why);
-              } else {
-                mpb_ctx_set_constant_time(ctx, MPB_CT_DEFAULT);
-                mpb_ctx_set_backend(ctx, cf.backend);
-                st = mpb_batch_rsa_crt(ctx, r.data(), c.data(), vn.data(), vp.data(), vq.data(), vdp.data(),
-                                       vdq.data(), vqi.data(), w, hw, 1, batch, nullptr);
-              }
-              double dt = now() - t0;
-              if (st != MPB_OK) {
-                std::fprintf(stderr, "rsa_crt %d %s failed: %d %s\n", bits, cf.name.c_str(), st, why);
-                return -1;
-              }
-              return dt;
+              return timed_run("rsa_crt", bits, cf.name.c_str(), why, [&]() -> int {
+                if (cf.backend < 0) {
+                  mpb::gpu::Options o;
+                  o.tpi = cf.tpi;
+                  return mpb::gpu::rsa_crt(r.data(), c.data(), vp.data(), vq.data(), vdp.data(), vdq.data(),
+                                           vqi.data(), w, hw, 1, batch, o, why, sizeof why);
+                } else {
+                  mpb_ctx_set_constant_time(ctx, MPB_CT_DEFAULT);
+                  mpb_ctx_set_backend(ctx, cf.backend);
+                  return mpb_batch_rsa_crt(ctx, r.data(), c.data(), vn.data(), vp.data(), vq.data(), vdp.data(),
+                                           vdq.data(), vqi.data(), w, hw, 1, batch, nullptr);
+                }
+              });
             },
             [&](size_t batch, double dt) {
               // out^e = c (mod n) with out < n pins out = c^d: cheap enough to check many
@@ -307,26 +315,20 @@ int main(int argc, char **argv) {
         sweep(
             [&](size_t batch) -> double {
               ensure(batch);
-              double t0 = now();
-              int st;
-              if (cf.backend < 0) {
-                mpb::gpu::Options o;
-                o.constant_time = ct;
-                o.tpi = cf.tpi;
-                o.mont_variant = cf.mont;
-                o.fixed_window = cf.fixed;
-                st = mpb::gpu::powm(r.data(), base.data(), e.data(), w, batch, m.data(), 1, w, batch, o, why, sizeof why);
-              } else {
-                mpb_ctx_set_constant_time(ctx, ct ? MPB_CT_ON : MPB_CT_OFF);
-                mpb_ctx_set_backend(ctx, cf.backend);
-                st = mpb_batch_powm(ctx, r.data(), base.data(), e.data(), w, batch, m.data(), 1, w, batch, nullptr);
-              }
-              double dt = now() - t0;
-              if (st != MPB_OK) {
-                std::fprintf(stderr, "%s %d %s failed: %d %s\n", op, bits, cf.name.c_str(), st, why);
-                return -1;
-              }
-              return dt;
+              return timed_run(op, bits, cf.name.c_str(), why, [&]() -> int {
+                if (cf.backend < 0) {
+                  mpb::gpu::Options o;
+                  o.constant_time = ct;
+                  o.tpi = cf.tpi;
+                  o.mont_variant = cf.mont;
+                  o.fixed_window = cf.fixed;
+                  return mpb::gpu::powm(r.data(), base.data(), e.data(), w, batch, m.data(), 1, w, batch, o, why, sizeof why);
+                } else {
+                  mpb_ctx_set_constant_time(ctx, ct ? MPB_CT_ON : MPB_CT_OFF);
+                  mpb_ctx_set_backend(ctx, cf.backend);
+                  return mpb_batch_powm(ctx, r.data(), base.data(), e.data(), w, batch, m.data(), 1, w, batch, nullptr);
+                }
+              });
             },
             [&](size_t batch, double dt) {
               // GMP's check of 8192-bit exponentiations is slow: fewer samples for large sizes
@@ -415,21 +417,15 @@ int main(int argc, char **argv) {
         sweep(
             [&](size_t batch) -> double {
               ensure(batch);
-              double t0 = now();
-              int st;
-              if (cf.backend < 0) {
-                mpb::gpu::Options o;
-                st = mpb::gpu::modmul(r.data(), a.data(), b.data(), m.data(), 1, w, batch, o, why, sizeof why);
-              } else {
-                mpb_ctx_set_backend(ctx, cf.backend);
-                st = mpb_batch_modmul(ctx, r.data(), a.data(), b.data(), m.data(), 1, w, batch, nullptr);
-              }
-              double dt = now() - t0;
-              if (st != MPB_OK) {
-                std::fprintf(stderr, "%s %d %s failed: %d %s\n", op, bits, cf.name.c_str(), st, why);
-                return -1;
-              }
-              return dt;
+              return timed_run(op, bits, cf.name.c_str(), why, [&]() -> int {
+                if (cf.backend < 0) {
+                  mpb::gpu::Options o;
+                  return mpb::gpu::modmul(r.data(), a.data(), b.data(), m.data(), 1, w, batch, o, why, sizeof why);
+                } else {
+                  mpb_ctx_set_backend(ctx, cf.backend);
+                  return mpb_batch_modmul(ctx, r.data(), a.data(), b.data(), m.data(), 1, w, batch, nullptr);
+                }
+              });
             },
             [&](size_t batch, double dt) {
               size_t nc = std::min(batch, check);
@@ -493,18 +489,12 @@ int main(int argc, char **argv) {
               ensure(batch);
               mpb_ctx_set_backend(ctx, MPB_BACKEND_CPU);
               mpb::gpu::Options o;
-              double t0 = now();
-              int st;
-              if (be == 1) st = run_api(r.data(), a.data(), b.data(), batch);
-              else if (mm) st = mpb::gpu::gf2x_mulmod(r.data(), a.data(), b.data(), f.data(), w, batch, o, why, sizeof why);
-              else if (sq) st = mpb::gpu::gf2x_sqr(r.data(), a.data(), w, batch, o, why, sizeof why);
-              else st = mpb::gpu::gf2x_mul(r.data(), a.data(), b.data(), w, batch, o, why, sizeof why);
-              double dt = now() - t0;
-              if (st != MPB_OK) {
-                std::fprintf(stderr, "%s %d %s failed: %d %s\n", g.op, g.bits, bname, st, why);
-                return -1;
-              }
-              return dt;
+              return timed_run(g.op, g.bits, bname, why, [&]() -> int {
+                if (be == 1) return run_api(r.data(), a.data(), b.data(), batch);
+                else if (mm) return mpb::gpu::gf2x_mulmod(r.data(), a.data(), b.data(), f.data(), w, batch, o, why, sizeof why);
+                else if (sq) return mpb::gpu::gf2x_sqr(r.data(), a.data(), w, batch, o, why, sizeof why);
+                else return mpb::gpu::gf2x_mul(r.data(), a.data(), b.data(), w, batch, o, why, sizeof why);
+              });
             },
             [&](size_t batch, double dt) {
               size_t nc = std::min(batch, check), bad = 0;

@@ -15,8 +15,9 @@ int addsub(bool sub, mpb_ctx *ctx, uint64_t *r, uint64_t *cy, const uint64_t *a,
   Call call(info);
   Settings s;
   int st;
-  if (begin_call(call, ctx, CallShape(width, count), s, &st)) return st;
-  if ((st = check_ptrs(call, {{r, MPB_ARG_R}, {a, MPB_ARG_A}, {b, MPB_ARG_B}}))) return st;
+  if (begin_call(call, ctx, CallShape(width, count), s, &st,
+                 {{r, MPB_ARG_R}, {a, MPB_ARG_A}, {b, MPB_ARG_B}}))
+    return st;
   int T = threads_for(s, count, (double)width);
   call.choose(MPB_BACKEND_CPU, T, T > 1 ? "cpu: items over threads" : "cpu: batch too small to thread");
   for_items(T, nullptr, count, 0, [&](size_t i, limb *) {
@@ -32,8 +33,9 @@ int mulsqr(bool sqr, mpb_ctx *ctx, uint64_t *r, const uint64_t *a, const uint64_
   Call call(info);
   Settings s;
   int st;
-  if (begin_call(call, ctx, CallShape(width, count).products().gpu(!sqr), s, &st)) return st;
-  if ((st = check_ptrs(call, {{r, MPB_ARG_R}, {a, MPB_ARG_A}}))) return st;
+  if (begin_call(call, ctx, CallShape(width, count).products().gpu(!sqr), s, &st,
+                 {{r, MPB_ARG_R}, {a, MPB_ARG_A}}))
+    return st;
   if (!sqr && (st = check_ptr(call, b, MPB_ARG_B))) return st;
   if (!sqr) {
     const GpuAttempt g = gpu_try_mul(call, s, r, a, b, width, count);

@@ -74,7 +74,8 @@ int Call::finish(int status) {
   return status;
 }
 
-bool begin_call(Call &call, const mpb_ctx *ctx, const CallShape &shape, Settings &s, int *status) {
+bool begin_call(Call &call, const mpb_ctx *ctx, const CallShape &shape, Settings &s, int *status,
+                std::initializer_list<PtrArg> ptrs) {
   const size_t width = shape.width, count = shape.count;
   if ((*status = check_shape(call, ctx, width, count, shape.row_mult))) return true;
   const size_t w2 = shape.extra_width;
@@ -85,7 +86,7 @@ bool begin_call(Call &call, const mpb_ctx *ctx, const CallShape &shape, Settings
   s = snapshot(ctx);
   if ((*status = check_backend(call, s, shape.has_gpu))) return true;
   if (shape.early_arg != MPB_ARG_NONE && (*status = check_ptr(call, shape.early_ptr, shape.early_arg))) return true;
-  if (count > 0) return false;
+  if (count > 0) return (*status = check_ptrs(call, ptrs)) != MPB_OK;
   call.set_ct(shape.ct == CallShape::Ct::WhenOn ? s.ct == MPB_CT_ON
               : shape.ct == CallShape::Ct::UnlessOff ? s.ct != MPB_CT_OFF : false);
   call.choose(MPB_BACKEND_CPU, 1, "empty batch");

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 
 #include <mpbatch/batch.h>
 
@@ -92,9 +93,16 @@ struct CallShape {
   CallShape &ct_unless_off() { return ct = Ct::UnlessOff, *this; }
   CallShape &needs(const void *p, int arg) { return early_ptr = p, early_arg = arg, *this; }
 };
+// An operand pointer that must not be NULL, and the argument it is.
+struct PtrArg {
+  const void *p;
+  int arg;
+};
 // True when the call is over (a bad argument, or an empty batch): return *status. Else the
-// settings are in s and the call goes on.
-bool begin_call(Call &call, const mpb_ctx *ctx, const CallShape &shape, Settings &s, int *status);
+// settings are in s and the call goes on. ptrs are checked once the batch is known not to be
+// empty (an empty batch may pass NULL operands).
+bool begin_call(Call &call, const mpb_ctx *ctx, const CallShape &shape, Settings &s, int *status,
+                std::initializer_list<PtrArg> ptrs = {});
 // The start of a conversion call (no context): the width, and the empty batch.
 bool begin_conversion(Call &call, size_t width, size_t count, int *status);
 

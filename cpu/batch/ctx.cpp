@@ -9,6 +9,16 @@
 
 using namespace mpb::batch;
 
+namespace {
+// A setting that takes one int in lo..hi (MPB_EVAL outside).
+int set_in_range(mpb_ctx *ctx, std::atomic<int> mpb_ctx::*setting, int v, int lo, int hi) {
+  if (!ctx) return MPB_ENULL;
+  if (v < lo || v > hi) return MPB_EVAL;
+  (ctx->*setting).store(v);
+  return MPB_OK;
+}
+} // namespace
+
 extern "C" {
 
 MPB_API int mpb_ctx_create(mpb_ctx **out) {
@@ -38,19 +48,13 @@ MPB_API int mpb_ctx_get_threads(const mpb_ctx *ctx) {
 }
 
 MPB_API int mpb_ctx_set_backend(mpb_ctx *ctx, int backend) {
-  if (!ctx) return MPB_ENULL;
-  if (backend < MPB_BACKEND_AUTO || backend > MPB_BACKEND_CUDA) return MPB_EVAL;
-  ctx->backend.store(backend);
-  return MPB_OK;
+  return set_in_range(ctx, &mpb_ctx::backend, backend, MPB_BACKEND_AUTO, MPB_BACKEND_CUDA);
 }
 
 MPB_API int mpb_ctx_get_backend(const mpb_ctx *ctx) { return ctx ? ctx->backend.load() : MPB_BACKEND_AUTO; }
 
 MPB_API int mpb_ctx_set_constant_time(mpb_ctx *ctx, int mode) {
-  if (!ctx) return MPB_ENULL;
-  if (mode < MPB_CT_DEFAULT || mode > MPB_CT_ON) return MPB_EVAL;
-  ctx->ct.store(mode);
-  return MPB_OK;
+  return set_in_range(ctx, &mpb_ctx::ct, mode, MPB_CT_DEFAULT, MPB_CT_ON);
 }
 
 MPB_API int mpb_ctx_get_constant_time(const mpb_ctx *ctx) { return ctx ? ctx->ct.load() : MPB_CT_DEFAULT; }

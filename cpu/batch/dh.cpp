@@ -16,11 +16,11 @@ namespace {
 // The common start and checks; true when the call is over (*status to return).
 bool dh_begin(Call &call, mpb_ctx *ctx, uint64_t *r, const uint64_t *x, size_t x_width, const uint64_t *p,
               size_t width, size_t count, Settings &s, int *status) {
-  if (begin_call(call, ctx, CallShape(width, count).gpu().exponent(x_width), s, status)) return true;
+  if (begin_call(call, ctx, CallShape(width, count).gpu().exponent(x_width), s, status,
+                 {{r, MPB_ARG_R}, {x, MPB_ARG_E}, {p, MPB_ARG_M}}))
+    return true;
   int st;
-  if ((st = check_ptrs(call, {{r, MPB_ARG_R}, {x, MPB_ARG_E}, {p, MPB_ARG_M}})) ||
-      (st = check_modulus(call, p, 1, width, true, MPB_ARG_M)))
-    return *status = st, true;
+  if ((st = check_modulus(call, p, 1, width, true, MPB_ARG_M))) return *status = st, true;
   if (mpn::normalized_size(p, width) == 1 && p[0] <= 3)
     return *status = call.fail(MPB_EVAL, MPB_ARG_M, 0, "DH modulus must be > 3"), true;
   return false;

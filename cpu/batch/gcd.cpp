@@ -18,8 +18,9 @@ extern "C" MPB_API int mpb_batch_gcd(mpb_ctx *ctx, uint64_t *r, const uint64_t *
   Call call(info);
   Settings s;
   int st;
-  if (begin_call(call, ctx, CallShape(width, count), s, &st)) return st;
-  if ((st = check_ptrs(call, {{r, MPB_ARG_R}, {a, MPB_ARG_A}, {b, MPB_ARG_B}}))) return st;
+  if (begin_call(call, ctx, CallShape(width, count), s, &st,
+                 {{r, MPB_ARG_R}, {a, MPB_ARG_A}, {b, MPB_ARG_B}}))
+    return st;
   if ((st = check_aliases(call, r, MPB_ARG_R, a, b, count, width, count))) return st;
   int T = threads_for(s, count, work_gcd(width));
   const int grain = grain_for(work_gcd(width));

@@ -44,8 +44,9 @@ MPB_API int mpb_batch_gf2x_mul(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, con
   Call call(info);
   Settings s;
   int st;
-  if (begin_call(call, ctx, CallShape(width, count).products().gpu(), s, &st)) return st;
-  if ((st = check_ptrs(call, {{r, MPB_ARG_R}, {a, MPB_ARG_A}, {b, MPB_ARG_B}}))) return st;
+  if (begin_call(call, ctx, CallShape(width, count).products().gpu(), s, &st,
+                 {{r, MPB_ARG_R}, {a, MPB_ARG_A}, {b, MPB_ARG_B}}))
+    return st;
   const GpuAttempt g = gpu_try_gf2x_mul(call, s, r, a, b, width, count);
   if (g.finished()) return g.result(call);
   int T = threads_for(s, count, work_mul(width) / 4);
@@ -63,8 +64,9 @@ MPB_API int mpb_batch_gf2x_sqr(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, siz
   Call call(info);
   Settings s;
   int st;
-  if (begin_call(call, ctx, CallShape(width, count).products().gpu(), s, &st)) return st;
-  if ((st = check_ptrs(call, {{r, MPB_ARG_R}, {a, MPB_ARG_A}}))) return st;
+  if (begin_call(call, ctx, CallShape(width, count).products().gpu(), s, &st,
+                 {{r, MPB_ARG_R}, {a, MPB_ARG_A}}))
+    return st;
   const GpuAttempt g = gpu_try_gf2x_sqr(call, s, r, a, width, count);
   if (g.finished()) return g.result(call);
   int T = threads_for(s, count, (double)width);
@@ -79,8 +81,9 @@ MPB_API int mpb_batch_gf2x_mulmod(mpb_ctx *ctx, uint64_t *r, const uint64_t *a,
   Call call(info);
   Settings s;
   int st;
-  if (begin_call(call, ctx, CallShape(f_width, count).products().gpu().needs(f, MPB_ARG_M), s, &st)) return st;
-  if ((st = check_ptrs(call, {{r, MPB_ARG_R}, {a, MPB_ARG_A}, {b, MPB_ARG_B}}))) return st;
+  if (begin_call(call, ctx, CallShape(f_width, count).products().gpu().needs(f, MPB_ARG_M), s, &st,
+                 {{r, MPB_ARG_R}, {a, MPB_ARG_A}, {b, MPB_ARG_B}}))
+    return st;
   if ((st = check_field(call, f, f_width, a, b, count))) return st;
   const GpuAttempt g = gpu_try_gf2x_mulmod(call, s, r, a, b, f, f_width, count);
   if (g.finished()) return g.result(call);
@@ -104,8 +107,9 @@ MPB_API int mpb_batch_gf2x_inv(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, con
   Call call(info);
   Settings s;
   int st;
-  if (begin_call(call, ctx, CallShape(f_width, count).needs(f, MPB_ARG_M), s, &st)) return st;
-  if ((st = check_ptrs(call, {{r, MPB_ARG_R}, {a, MPB_ARG_A}}))) return st;
+  if (begin_call(call, ctx, CallShape(f_width, count).needs(f, MPB_ARG_M), s, &st,
+                 {{r, MPB_ARG_R}, {a, MPB_ARG_A}}))
+    return st;
   if ((st = check_field(call, f, f_width, a, nullptr, count))) return st;
   const size_t w = f_width, fn = mpn::normalized_size(f, w);
   // results go to a temporary block first: invertibility is only known after computing, and

@@ -29,9 +29,10 @@ extern "C" MPB_API int mpb_batch_invmod(mpb_ctx *ctx, uint64_t *r, const uint64_
   Call call(info);
   Settings s;
   int st;
-  if (begin_call(call, ctx, CallShape(width, count).ct_when_on(), s, &st)) return st;
+  if (begin_call(call, ctx, CallShape(width, count).ct_when_on(), s, &st,
+                 {{r, MPB_ARG_R}, {a, MPB_ARG_A}, {m, MPB_ARG_M}}))
+    return st;
   const bool ct = (s.ct == MPB_CT_ON);
-  if ((st = check_ptrs(call, {{r, MPB_ARG_R}, {a, MPB_ARG_A}, {m, MPB_ARG_M}}))) return st;
   if ((st = check_rows(call, m_rows, count, MPB_ARG_M))) return st;
   size_t per = 0;
   for (size_t i = 0; i < m_rows; i++) {

@@ -21,8 +21,9 @@ extern "C" MPB_API int mpb_batch_modmul(mpb_ctx *ctx, uint64_t *r, const uint64_
   Call call(info);
   Settings s;
   int st;
-  if (begin_call(call, ctx, CallShape(width, count).products().gpu(), s, &st)) return st;
-  if ((st = check_ptrs(call, {{r, MPB_ARG_R}, {a, MPB_ARG_A}, {b, MPB_ARG_B}, {m, MPB_ARG_M}}))) return st;
+  if (begin_call(call, ctx, CallShape(width, count).products().gpu(), s, &st,
+                 {{r, MPB_ARG_R}, {a, MPB_ARG_A}, {b, MPB_ARG_B}, {m, MPB_ARG_M}}))
+    return st;
   if ((st = check_rows(call, m_rows, count, MPB_ARG_M))) return st;
   if ((st = check_modulus(call, m, m_rows, width, false, MPB_ARG_M))) return st;
   if ((st = check_below(call, a, width, count, m, m_rows, width, MPB_ARG_A))) return st;

@@ -190,8 +190,9 @@ extern "C" MPB_API int mpb_batch_powm(mpb_ctx *ctx, uint64_t *r, const uint64_t 
   Call call(info);
   Settings s;
   int st;
-  if (begin_call(call, ctx, CallShape(width, count).gpu().exponent(e_width), s, &st)) return st;
-  if ((st = check_ptrs(call, {{r, MPB_ARG_R}, {base, MPB_ARG_A}, {e, MPB_ARG_E}, {m, MPB_ARG_M}}))) return st;
+  if (begin_call(call, ctx, CallShape(width, count).gpu().exponent(e_width), s, &st,
+                 {{r, MPB_ARG_R}, {base, MPB_ARG_A}, {e, MPB_ARG_E}, {m, MPB_ARG_M}}))
+    return st;
   if ((st = check_rows(call, e_rows, count, MPB_ARG_E)) || (st = check_rows(call, m_rows, count, MPB_ARG_M)))
     return st;
   PowmJob job;

@@ -205,9 +205,9 @@ extern "C" MPB_API int mpb_batch_rsa_crt(mpb_ctx *ctx, uint64_t *out, const uint
   Call call(info);
   Settings s;
   int st;
-  if (begin_call(call, ctx, CallShape(width, count).gpu().half(half_width).ct_unless_off(), s, &st)) return st;
-  if ((st = check_ptrs(call, {{out, MPB_ARG_R}, {c, MPB_ARG_A}, {n, MPB_ARG_M}, {p, MPB_ARG_P}, {q, MPB_ARG_Q},
-                              {dp, MPB_ARG_DP}, {dq, MPB_ARG_DQ}, {qinv, MPB_ARG_QINV}})))
+  if (begin_call(call, ctx, CallShape(width, count).gpu().half(half_width).ct_unless_off(), s, &st,
+                 {{out, MPB_ARG_R}, {c, MPB_ARG_A}, {n, MPB_ARG_M}, {p, MPB_ARG_P}, {q, MPB_ARG_Q},
+                  {dp, MPB_ARG_DP}, {dq, MPB_ARG_DQ}, {qinv, MPB_ARG_QINV}}))
     return st;
   if ((st = check_rows(call, key_rows, count, MPB_ARG_COUNT))) return st;
   if ((st = check_rsa_keys(call, n, p, q, dp, dq, qinv, width, half_width, key_rows))) return st;

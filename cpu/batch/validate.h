@@ -15,10 +15,6 @@ namespace batch {
 int check_shape(Call &call, const mpb_ctx *ctx, size_t width, size_t count, size_t row_mult);
 int check_ptr(Call &call, const void *p, int arg);
 // Each pointer non-NULL, in order: the first NULL one is reported with its argument.
-struct PtrArg {
-  const void *p;
-  int arg;
-};
 int check_ptrs(Call &call, std::initializer_list<PtrArg> ptrs);
 // rows must be 1 or count.
 int check_rows(Call &call, size_t rows, size_t count, int arg);

@@ -39,32 +39,31 @@ int run_rows(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t in_limbs,
 bool gf2x_width_supported(size_t width) { return width <= 64 && gf2x_mul_kernel_exists((int)width); }
 bool gf2x_mulmod_width_supported(size_t fw) { return fw <= 64 && gf2x_mulmod_kernel_exists((int)fw); }
 
-int gf2x_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t width, size_t count,
-             const Options &opt, char *why, size_t why_len) {
+namespace {
+// Products a*b, or squares a^2 when b is NULL, of width-limb rows.
+int gf2x_product(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t width, size_t count,
+                 const Options &opt, char *why, size_t why_len) {
   if (count == 0) return MPB_OK;
   if (!gf2x_width_supported(width)) {
-    say(why, why_len, "no GPU kernel for %zu-limb GF(2)[x] products", width);
+    say(why, why_len, "no GPU kernel for %zu-limb GF(2)[x] %s", width, b ? "products" : "squares");
     return MPB_EUNSUPPORTED;
   }
   const int w = (int)width;
-  return run_rows(r, a, b, width, 2 * width, count, 0, -1, opt, why, why_len,
+  return run_rows(r, a, b, width, 2 * width, count, b ? 0 : 1, -1, opt, why, why_len,
                   [&](uint32_t *o, const uint32_t *x, const uint32_t *y, size_t n, int grid, cudaStream_t s) {
-                    return launch_gf2x_mul(w, o, x, y, n, grid, s);
+                    return b ? launch_gf2x_mul(w, o, x, y, n, grid, s) : launch_gf2x_sqr(w, o, x, n, grid, s);
                   });
+}
+} // namespace
+
+int gf2x_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t width, size_t count,
+             const Options &opt, char *why, size_t why_len) {
+  return gf2x_product(r, a, b, width, count, opt, why, why_len);
 }
 
 int gf2x_sqr(uint64_t *r, const uint64_t *a, size_t width, size_t count, const Options &opt,
              char *why, size_t why_len) {
-  if (count == 0) return MPB_OK;
-  if (!gf2x_width_supported(width)) {
-    say(why, why_len, "no GPU kernel for %zu-limb GF(2)[x] squares", width);
-    return MPB_EUNSUPPORTED;
-  }
-  const int w = (int)width;
-  return run_rows(r, a, nullptr, width, 2 * width, count, 1, -1, opt, why, why_len,
-                  [&](uint32_t *o, const uint32_t *x, const uint32_t *, size_t n, int grid, cudaStream_t s) {
-                    return launch_gf2x_sqr(w, o, x, n, grid, s);
-                  });
+  return gf2x_product(r, a, nullptr, width, count, opt, why, why_len);
 }
 
 int gf2x_mulmod(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *f, size_t f_width,

@@ -8,7 +8,7 @@ import numpy as np
 
 from ._lib import C
 from .context import Context, _Call, _ctx
-from .convert import (_as_list, _check_width, _limbs_needed, _moduli, _pair, _ptr, ints_to_limbs,
+from .convert import (_as_list, _check_width, _limbs_needed, _moduli, _pair, _ptr, _single, ints_to_limbs,
                       limbs_to_ints)
 from .pipeline import _Items, _run_list, _run_pair
 
@@ -22,11 +22,9 @@ def mul(a, b, ctx: Optional[Context] = None) -> List[int]:
 
 def sqr(a, ctx: Optional[Context] = None) -> List[int]:
     """[a[i]**2] for a list of non-negative ints."""
-    a = _as_list(a, "a")
-    if not a:
+    a, w = _single(a, "sqr operand")
+    if w is None:
         return []
-    w = _limbs_needed(a, "a")
-    _check_width(w, "sqr operand")
     return _run_list(_ctx(ctx), len(a), 2 * w, [_Items(a, w, "a")],
                      lambda cx, R, A, n: _Call.run(cx, C.mpb_batch_sqr, _ptr(R), _ptr(A[0]), w, n))
 

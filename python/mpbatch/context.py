@@ -167,18 +167,11 @@ class Context:
 
     # -- the batch operations as methods: ctx.mul(a, b) is mul(a, b, ctx=ctx), ctx.divmod is
     # divmod_batch, ctx.gcd gcd_batch and ctx.invmod invmod_batch --
-    mul = _forward("mul")
-    sqr = _forward("sqr")
-    mulmod = _forward("mulmod")
-    powmod = _forward("powmod")
-    divmod = _forward("divmod_batch")
-    gcd = _forward("gcd_batch")
-    invmod = _forward("invmod_batch")
-    rsa_private = _forward("rsa_private")
-    gf2x_mul = _forward("gf2x_mul")
-    gf2x_sqr = _forward("gf2x_sqr")
-    gf2x_mulmod = _forward("gf2x_mulmod")
-    gf2x_inv = _forward("gf2x_inv")
+    mul, sqr, mulmod, powmod, rsa_private = map(_forward, ("mul", "sqr", "mulmod", "powmod",
+                                                         "rsa_private"))
+    divmod, gcd, invmod = map(_forward, ("divmod_batch", "gcd_batch", "invmod_batch"))
+    gf2x_mul, gf2x_sqr, gf2x_mulmod, gf2x_inv = map(_forward, ("gf2x_mul", "gf2x_sqr", "gf2x_mulmod",
+                                                               "gf2x_inv"))
 
     # (with optional arguments after the operands: explicit)
     def dh(self, privates, p, g=2, peers=None):

@@ -268,6 +268,17 @@ def _pair(a, b, what: str):
     return a, b, w
 
 
+def _single(a, what: str):
+    """(a, w): a list of non-negative ints and the limbs that hold every value (checked against
+    MAX_WIDTH as `what`); w is None when the list is empty."""
+    a = _as_list(a, "a")
+    if not a:
+        return a, None
+    w = _limbs_needed(a, "a")
+    _check_width(w, what)
+    return a, w
+
+
 def _check_width(width: int, what: str) -> None:
     if width > MAX_WIDTH:
         raise ValueError(f"{what} needs {width} limbs; the batch API supports at most "

@@ -7,7 +7,7 @@ import numpy as np
 
 from ._lib import C
 from .context import Context, _Call, _ctx
-from .convert import (_as_list, _check_width, _limbs_needed, _pair, _ptr, _same_len, _scalar,
+from .convert import (_as_list, _check_width, _limbs_needed, _pair, _ptr, _same_len, _scalar, _single,
                       ints_to_limbs, limbs_to_ints)
 
 
@@ -27,11 +27,9 @@ def gf2x_mul(a, b, ctx: Optional[Context] = None) -> List[int]:
 
 def gf2x_sqr(a, ctx: Optional[Context] = None) -> List[int]:
     """[a[i]^2] in GF(2)[x]."""
-    a = _as_list(a, "a")
-    if not a:
+    a, w = _single(a, "gf2x_sqr operand")
+    if w is None:
         return []
-    w = _limbs_needed(a, "a")
-    _check_width(w, "gf2x_sqr operand")
     A = ints_to_limbs(a, w, "a")
     R = np.empty((len(a), 2 * w), dtype=np.uint64)
     _Call.run(_ctx(ctx), C.mpb_batch_gf2x_sqr, _ptr(R), _ptr(A), w, len(a))

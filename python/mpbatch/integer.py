@@ -12,6 +12,7 @@ from __future__ import annotations
 import ctypes
 import operator
 from ctypes import byref
+from typing import Optional
 
 from ._lib import C, mp_int
 
@@ -179,14 +180,17 @@ class Integer:
             return Integer(x)
         return None
 
+    def _result(self, fn, *args):
+        """fn(self, *args, r) into a new Integer r; args are Integers or plain C values."""
+        r = Integer()
+        fn(byref(self._mp), *(byref(a._mp) if isinstance(a, Integer) else a for a in args), byref(r._mp))
+        return r
+
     def _binop(self, fn, other, reflected=False):
         o = Integer._coerce(other)
         if o is None:
             return NotImplemented
-        r = Integer()
-        a, b = (o, self) if reflected else (self, o)
-        fn(byref(a._mp), byref(b._mp), byref(r._mp))
-        return r
+        return o._result(fn, self) if reflected else self._result(fn, o)
 
     def _is_neg(self) -> bool:
         return self._mp.sign == _MP_NEG and self._mp.used != 0
@@ -206,31 +210,23 @@ class Integer:
 
     def __mul__(self, o):
         if o is self:
-            r = Integer()
-            C.mpb_mp_sqr(byref(self._mp), byref(r._mp))
-            return r
+            return self.sqr()
         return self._binop(C.mpb_mp_mul, o)
 
     def __rmul__(self, o):
         return self._binop(C.mpb_mp_mul, o, True)
 
     def sqr(self) -> "Integer":
-        r = Integer()
-        C.mpb_mp_sqr(byref(self._mp), byref(r._mp))
-        return r
+        return self._result(C.mpb_mp_sqr)
 
     def __neg__(self):
-        r = Integer()
-        C.mpb_mp_neg(byref(self._mp), byref(r._mp))
-        return r
+        return self._result(C.mpb_mp_neg)
 
     def __pos__(self):
         return Integer(self)
 
     def __abs__(self):
-        r = Integer()
-        C.mpb_mp_abs(byref(self._mp), byref(r._mp))
-        return r
+        return self._result(C.mpb_mp_abs)
 
     def _floordivmod(self, o: "Integer"):
         if not o:
@@ -286,11 +282,13 @@ class Integer:
         return o % self
 
     @staticmethod
-    def _shift_count(n) -> int:
+    def _shift_count(n) -> Optional[int]:
+        """n as a shift count, or None when n is not an int (the operator then returns
+        NotImplemented); ValueError / OverflowError for a negative or too large count."""
         if isinstance(n, Integer):
             n = int(n)
         if isinstance(n, bool) or not isinstance(n, int):
-            raise TypeError(f"shift count must be an int, not {type(n).__name__}")
+            return None
         if n < 0:
             raise ValueError("negative shift count")
         if n > _INT_MAX:
@@ -298,18 +296,14 @@ class Integer:
         return n
 
     def __lshift__(self, n):
-        try:
-            n = self._shift_count(n)
-        except TypeError:
+        n = self._shift_count(n)
+        if n is None:
             return NotImplemented
-        r = Integer()
-        C.mpb_mp_mul_2d(byref(self._mp), n, byref(r._mp))
-        return r
+        return self._result(C.mpb_mp_mul_2d, n)
 
     def __rshift__(self, n):
-        try:
-            n = self._shift_count(n)
-        except TypeError:
+        n = self._shift_count(n)
+        if n is None:
             return NotImplemented
         q, rem = Integer(), Integer()
         C.mpb_mp_div_2d(byref(self._mp), n, byref(q._mp), byref(rem._mp))
@@ -388,17 +382,13 @@ class Integer:
         m = Integer._coerce(m)
         if e is None or m is None:
             raise TypeError("powmod_ct() needs int or Integer exponent and modulus")
-        r = Integer()
-        C.mpb_mp_exptmod_ct(byref(self._mp), byref(e._mp), byref(m._mp), byref(r._mp))
-        return r
+        return self._result(C.mpb_mp_exptmod_ct, e, m)
 
     def _modop(self, fn, b, m):
         b, m = Integer._coerce(b), Integer._coerce(m)
         if b is None or m is None:
             raise TypeError("operands must be int or Integer")
-        r = Integer()
-        fn(byref(self._mp), byref(b._mp), byref(m._mp), byref(r._mp))
-        return r
+        return self._result(fn, b, m)
 
     def addmod(self, b, m) -> "Integer":
         return self._modop(C.mpb_mp_addmod, b, m)
@@ -437,9 +427,7 @@ class Integer:
             raise TypeError("n_root() needs an int n")
         if n <= 0 or n >= 2**64:
             raise ValueError(f"n_root() needs 1 <= n < 2**64, got {n}")
-        r = Integer()
-        C.mpb_mp_n_root(byref(self._mp), n, byref(r._mp))
-        return r
+        return self._result(C.mpb_mp_n_root, n)
 
     # ---- comparisons --------------------------------------------------------------------
     def _cmp(self, o):

@@ -327,13 +327,18 @@ def test_gf2x_errors():
 
 
 # ---- NumPy limb variants -------------------------------------------------------------------
-def test_limbs_variants(rng, cpu):
-    need("mpb_batch_mul", "mpb_batch_modmul", "mpb_batch_powm", "mpb_batch_sqr")
-    w, n = 32, 50
+def _limbs_case(rng, w, n):
+    """An odd w-limb modulus m, two lists of n residues and their limb arrays (m as one row)."""
     m = odd_modulus(rng, 64 * w)
     a = [rng.randrange(m) for _ in range(n)]
     b = [rng.randrange(m) for _ in range(n)]
-    A, B, M = ints_to_limbs(a, w), ints_to_limbs(b, w), ints_to_limbs([m], w)
+    return m, a, b, ints_to_limbs(a, w), ints_to_limbs(b, w), ints_to_limbs([m], w)
+
+
+def test_limbs_variants(rng, cpu):
+    need("mpb_batch_mul", "mpb_batch_modmul", "mpb_batch_powm", "mpb_batch_sqr")
+    w, n = 32, 50
+    m, a, b, A, B, M = _limbs_case(rng, w, n)
     P = mul_limbs(A, B, ctx=cpu)
     assert P.shape == (n, 2 * w) and P.dtype == np.uint64
     assert limbs_to_ints(P) == [x * y for x, y in zip(a, b)]
@@ -378,10 +383,7 @@ def test_limbs_out(rng, cpu):
     and so does out when the library rejects the input."""
     need("mpb_batch_mul", "mpb_batch_modmul", "mpb_batch_powm", "mpb_batch_sqr")
     w, n = 4, 20
-    m = odd_modulus(rng, 64 * w)
-    a = [rng.randrange(m) for _ in range(n)]
-    b = [rng.randrange(m) for _ in range(n)]
-    A, B, M = ints_to_limbs(a, w), ints_to_limbs(b, w), ints_to_limbs([m], w)
+    m, a, b, A, B, M = _limbs_case(rng, w, n)
     O2 = np.full((n, 2 * w), 7, dtype=np.uint64)
     assert mul_limbs(A, B, ctx=cpu, out=O2) is O2
     assert limbs_to_ints(O2) == [x * y for x, y in zip(a, b)]

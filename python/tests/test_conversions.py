@@ -17,11 +17,15 @@ def odd_modulus(rng, bits):
     return rng.getrandbits(bits) | 1 | (1 << (bits - 1))
 
 
+def _small_chunks(monkeypatch):
+    monkeypatch.setattr(PL, "PIPELINE_MIN", 16)
+    monkeypatch.setattr(PL, "PIPELINE_CHUNK", 8)
+
+
 @pytest.fixture
 def small_pipeline(monkeypatch):
     """Chunked, pipelined list path on small batches (chunks of 8 items)."""
-    monkeypatch.setattr(PL, "PIPELINE_MIN", 16)
-    monkeypatch.setattr(PL, "PIPELINE_CHUNK", 8)
+    _small_chunks(monkeypatch)
 
 
 @pytest.fixture
@@ -91,8 +95,7 @@ def test_scratch_reused_across_sizes(rng, monkeypatch):
         assert mul(a, a[::-1]) == [x * y for x, y in zip(a, a[::-1])]
     kept = getattr(PL._tls, "scratch", None)
     assert kept is not None and 0 < kept.nbytes() <= PL.SCRATCH_KEEP_BYTES
-    monkeypatch.setattr(PL, "PIPELINE_MIN", 16)
-    monkeypatch.setattr(PL, "PIPELINE_CHUNK", 8)
+    _small_chunks(monkeypatch)
     for n, bits in ((17, 2048), (64, 320), (33, 4096), (16, 64)):
         _check_mulmod(rng, n, bits)
     # a small cap: the largest buffers are dropped, what is kept fits
@@ -126,8 +129,7 @@ def test_threads_calling_at_once(rng, monkeypatch, pipelined):
     pipelined ones share the worker thread)."""
     need("mpb_batch_modmul", "mpb_batch_mul", "mpb_batch_powm")
     if pipelined:
-        monkeypatch.setattr(PL, "PIPELINE_MIN", 16)
-        monkeypatch.setattr(PL, "PIPELINE_CHUNK", 8)
+        _small_chunks(monkeypatch)
     seeds = [rng.getrandbits(32) for _ in range(4)]
     errors = []
     ctx = mpbatch.Context("cpu", threads=2)
@@ -176,8 +178,7 @@ class _NestedIndex:
 def test_nested_call_on_same_thread(rng, monkeypatch, pipelined):
     need("mpb_batch_modmul")
     if pipelined:
-        monkeypatch.setattr(PL, "PIPELINE_MIN", 16)
-        monkeypatch.setattr(PL, "PIPELINE_CHUNK", 8)
+        _small_chunks(monkeypatch)
     m = odd_modulus(rng, 2048)
     a = [rng.randrange(m) for _ in range(40)]
     b = [rng.randrange(m) for _ in range(40)]
@@ -195,8 +196,7 @@ def test_errors_then_reuse(rng, monkeypatch, pipelined):
     for the next call."""
     need("mpb_batch_modmul")
     if pipelined:
-        monkeypatch.setattr(PL, "PIPELINE_MIN", 16)
-        monkeypatch.setattr(PL, "PIPELINE_CHUNK", 8)
+        _small_chunks(monkeypatch)
     m = odd_modulus(rng, 1024)
     a = [rng.randrange(m) for _ in range(45)]
     for i, bad, exc, msg in ((30, -1, ValueError, r"a\[30\] is negative"),

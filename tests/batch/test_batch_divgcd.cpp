@@ -641,6 +641,12 @@ namespace {
 
 size_t limbs_for(const mpz_t z) { return std::max<size_t>(1, mpz_size(z)); }
 
+// z = |the stanza's hex value at key|
+template <class Stanza> void abs_hex(mpz_t z, const Stanza &s, const char *key) {
+  mpbt::set_hex(z, s.at(key));
+  mpz_abs(z, z);
+}
+
 } // namespace
 
 TEST_CASE("OpenSSL bnmul.txt Quotient/Remainder through mpb_batch_divmod", "[divgcd][vectors][openssl]") {
@@ -651,15 +657,11 @@ TEST_CASE("OpenSSL bnmul.txt Quotient/Remainder through mpb_batch_divmod", "[div
     auto &s = st[k];
     if (!s.count("quotient")) continue;
     Z a, b, q, r;
-    mpbt::set_hex(a, s.at("a"));
-    mpbt::set_hex(b, s.at("b"));
-    mpbt::set_hex(q, s.at("quotient"));
-    mpbt::set_hex(r, s.at("remainder"));
     // truncating division: |a| = |q|*|b| + |r| (OpenSSL's signs follow a and a*b)
-    mpz_abs(a, a);
-    mpz_abs(b, b);
-    mpz_abs(q, q);
-    mpz_abs(r, r);
+    abs_hex(a, s, "a");
+    abs_hex(b, s, "b");
+    abs_hex(q, s, "quotient");
+    abs_hex(r, s, "remainder");
     size_t w = std::max(limbs_for(a), limbs_for(b));
     Rows A = mpbt::limbs_of(a, w), B = mpbt::limbs_of(b, w), Q(w, CANARY), R(w, CANARY);
     INFO("stanza " << k);
@@ -681,12 +683,9 @@ TEST_CASE("OpenSSL bngcd.txt GCD through mpb_batch_gcd and mpb_batch_invmod", "[
       auto &s = st[k];
       if (!s.count("gcd")) continue;
       Z a, b, g, zr;
-      mpbt::set_hex(a, s.at("a"));
-      mpbt::set_hex(b, s.at("b"));
-      mpbt::set_hex(g, s.at("gcd"));
-      mpz_abs(a, a);
-      mpz_abs(b, b);
-      mpz_abs(g, g);
+      abs_hex(a, s, "a");
+      abs_hex(b, s, "b");
+      abs_hex(g, s, "gcd");
       size_t w = std::max(limbs_for(a), limbs_for(b));
       Rows A = mpbt::limbs_of(a, w), B = mpbt::limbs_of(b, w), R(w, CANARY);
       INFO("stanza " << k << " ct " << ct);

@@ -13,96 +13,99 @@ using mpbt::Z;
 static const size_t kWidths[] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
 static const size_t kCounts[] = {0, 1, 7, 8, 9, 1000};
 
+// f(w, cnt) for every width and count; batches of 1000 items only below wide limbs.
+template <class F> static void each_shape(size_t wide, F &&f) {
+  for (size_t w : kWidths)
+    for (size_t cnt : kCounts)
+      if (w < wide || cnt != 1000) f(w, cnt);
+}
+
 
 TEST_CASE("batch add/sub/mul/sqr match GMP", "[batch][arith]") {
   Ctx ctx;
   auto rng = mpbt::make_rng(101);
-  for (size_t w : kWidths)
-    for (size_t cnt : kCounts) {
-      if (w >= 128 && cnt == 1000) continue;
-      Rows a(w * cnt + 1), b(w * cnt + 1), r(2 * w * cnt + 1), cy(cnt + 1);
-      for (size_t i = 0; i < cnt; i++) {
-        auto x = mpbt::hard_limbs(rng, w), y = mpbt::hard_limbs(rng, w);
-        std::copy(x.begin(), x.end(), a.begin() + i * w);
-        std::copy(y.begin(), y.end(), b.begin() + i * w);
-      }
-      mpb_call_info info;
-      Z za, zb, zr, mod;
-      mpz_setbit(mod, 64 * w);
-      // add
-      REQUIRE(mpb_batch_add(ctx.c, r.data(), cy.data(), a.data(), b.data(), w, cnt, &info) == MPB_OK);
-      REQUIRE(info.status == MPB_OK);
-      for (size_t i = 0; i < cnt; i++) {
-        row_to_mpz(za, &a[i * w], w);
-        row_to_mpz(zb, &b[i * w], w);
-        mpz_add(zr, za, zb);
-        uint64_t c = mpz_cmp(zr, mod) >= 0;
-        mpz_mod(zr, zr, mod);
-        REQUIRE(mpbt::limbs_of(zr, w) == Rows(r.begin() + i * w, r.begin() + (i + 1) * w));
-        REQUIRE(cy[i] == c);
-      }
-      // sub
-      REQUIRE(mpb_batch_sub(ctx.c, r.data(), cy.data(), a.data(), b.data(), w, cnt, nullptr) == MPB_OK);
-      for (size_t i = 0; i < cnt; i++) {
-        row_to_mpz(za, &a[i * w], w);
-        row_to_mpz(zb, &b[i * w], w);
-        mpz_sub(zr, za, zb);
-        uint64_t c = mpz_sgn(zr.v) < 0;
-        mpz_mod(zr, zr, mod);
-        REQUIRE(mpbt::limbs_of(zr, w) == Rows(r.begin() + i * w, r.begin() + (i + 1) * w));
-        REQUIRE(cy[i] == c);
-      }
-      // mul, sqr
-      REQUIRE(mpb_batch_mul(ctx.c, r.data(), a.data(), b.data(), w, cnt, nullptr) == MPB_OK);
-      for (size_t i = 0; i < cnt; i++) {
-        row_to_mpz(za, &a[i * w], w);
-        row_to_mpz(zb, &b[i * w], w);
-        mpz_mul(zr, za, zb);
-        REQUIRE(mpbt::limbs_of(zr, 2 * w) == Rows(r.begin() + 2 * i * w, r.begin() + 2 * (i + 1) * w));
-      }
-      REQUIRE(mpb_batch_sqr(ctx.c, r.data(), a.data(), w, cnt, nullptr) == MPB_OK);
-      for (size_t i = 0; i < cnt; i++) {
-        row_to_mpz(za, &a[i * w], w);
-        mpz_mul(zr, za, za);
-        REQUIRE(mpbt::limbs_of(zr, 2 * w) == Rows(r.begin() + 2 * i * w, r.begin() + 2 * (i + 1) * w));
-      }
+  each_shape(128, [&](size_t w, size_t cnt) {
+    Rows a(w * cnt + 1), b(w * cnt + 1), r(2 * w * cnt + 1), cy(cnt + 1);
+    for (size_t i = 0; i < cnt; i++) {
+      auto x = mpbt::hard_limbs(rng, w), y = mpbt::hard_limbs(rng, w);
+      std::copy(x.begin(), x.end(), a.begin() + i * w);
+      std::copy(y.begin(), y.end(), b.begin() + i * w);
     }
+    mpb_call_info info;
+    Z za, zb, zr, mod;
+    mpz_setbit(mod, 64 * w);
+    // add
+    REQUIRE(mpb_batch_add(ctx.c, r.data(), cy.data(), a.data(), b.data(), w, cnt, &info) == MPB_OK);
+    REQUIRE(info.status == MPB_OK);
+    for (size_t i = 0; i < cnt; i++) {
+      row_to_mpz(za, &a[i * w], w);
+      row_to_mpz(zb, &b[i * w], w);
+      mpz_add(zr, za, zb);
+      uint64_t c = mpz_cmp(zr, mod) >= 0;
+      mpz_mod(zr, zr, mod);
+      REQUIRE(mpbt::limbs_of(zr, w) == Rows(r.begin() + i * w, r.begin() + (i + 1) * w));
+      REQUIRE(cy[i] == c);
+    }
+    // sub
+    REQUIRE(mpb_batch_sub(ctx.c, r.data(), cy.data(), a.data(), b.data(), w, cnt, nullptr) == MPB_OK);
+    for (size_t i = 0; i < cnt; i++) {
+      row_to_mpz(za, &a[i * w], w);
+      row_to_mpz(zb, &b[i * w], w);
+      mpz_sub(zr, za, zb);
+      uint64_t c = mpz_sgn(zr.v) < 0;
+      mpz_mod(zr, zr, mod);
+      REQUIRE(mpbt::limbs_of(zr, w) == Rows(r.begin() + i * w, r.begin() + (i + 1) * w));
+      REQUIRE(cy[i] == c);
+    }
+    // mul, sqr
+    REQUIRE(mpb_batch_mul(ctx.c, r.data(), a.data(), b.data(), w, cnt, nullptr) == MPB_OK);
+    for (size_t i = 0; i < cnt; i++) {
+      row_to_mpz(za, &a[i * w], w);
+      row_to_mpz(zb, &b[i * w], w);
+      mpz_mul(zr, za, zb);
+      REQUIRE(mpbt::limbs_of(zr, 2 * w) == Rows(r.begin() + 2 * i * w, r.begin() + 2 * (i + 1) * w));
+    }
+    REQUIRE(mpb_batch_sqr(ctx.c, r.data(), a.data(), w, cnt, nullptr) == MPB_OK);
+    for (size_t i = 0; i < cnt; i++) {
+      row_to_mpz(za, &a[i * w], w);
+      mpz_mul(zr, za, za);
+      REQUIRE(mpbt::limbs_of(zr, 2 * w) == Rows(r.begin() + 2 * i * w, r.begin() + 2 * (i + 1) * w));
+    }
+  });
 }
 
 TEST_CASE("batch modmul matches GMP (shared and per-item modulus, any parity)", "[batch][modmul]") {
   Ctx ctx;
   auto rng = mpbt::make_rng(102);
-  for (size_t w : kWidths)
-    for (size_t cnt : kCounts) {
-      if (w >= 64 && cnt == 1000) continue;
-      for (int shared = 0; shared < 2; shared++) {
-        size_t mrows = shared ? 1 : cnt;
-        if (mrows == 0) mrows = 1;
-        Rows m(w * mrows), a(w * cnt + 1), b(w * cnt + 1), r(w * cnt + 1);
-        for (size_t j = 0; j < mrows; j++) {
-          rand_odd_modulus(rng, &m[j * w], w);
-          if (j % 3 == 1) m[j * w] &= ~1ull;  // even moduli too
-          if (m[j * w] == 0 && w == 1) m[j * w] = 2;
-          if (j % 4 == 2 && w > 1) m[j * w + w - 1] = 0, m[j * w + w - 2] |= 1ull << 63;  // leading zero limb
-        }
-        for (size_t i = 0; i < cnt; i++) {
-          const uint64_t *mi = &m[(shared ? 0 : i) * w];
-          rand_below(rng, &a[i * w], mi, w);
-          rand_below(rng, &b[i * w], mi, w);
-        }
-        INFO("w=" << w << " count=" << cnt << " shared=" << shared);
-        REQUIRE(mpb_batch_modmul(ctx.c, r.data(), a.data(), b.data(), m.data(), shared ? 1 : cnt, w, cnt, nullptr) == MPB_OK);
-        Z za, zb, zm, zr;
-        for (size_t i = 0; i < cnt; i++) {
-          row_to_mpz(za, &a[i * w], w);
-          row_to_mpz(zb, &b[i * w], w);
-          row_to_mpz(zm, &m[(shared ? 0 : i) * w], w);
-          mpz_mul(zr, za, zb);
-          mpz_mod(zr, zr, zm);
-          REQUIRE(mpbt::limbs_of(zr, w) == Rows(r.begin() + i * w, r.begin() + (i + 1) * w));
-        }
+  each_shape(64, [&](size_t w, size_t cnt) {
+    for (int shared = 0; shared < 2; shared++) {
+      size_t mrows = shared ? 1 : cnt;
+      if (mrows == 0) mrows = 1;
+      Rows m(w * mrows), a(w * cnt + 1), b(w * cnt + 1), r(w * cnt + 1);
+      for (size_t j = 0; j < mrows; j++) {
+        rand_odd_modulus(rng, &m[j * w], w);
+        if (j % 3 == 1) m[j * w] &= ~1ull;  // even moduli too
+        if (m[j * w] == 0 && w == 1) m[j * w] = 2;
+        if (j % 4 == 2 && w > 1) m[j * w + w - 1] = 0, m[j * w + w - 2] |= 1ull << 63;  // leading zero limb
+      }
+      for (size_t i = 0; i < cnt; i++) {
+        const uint64_t *mi = &m[(shared ? 0 : i) * w];
+        rand_below(rng, &a[i * w], mi, w);
+        rand_below(rng, &b[i * w], mi, w);
+      }
+      INFO("w=" << w << " count=" << cnt << " shared=" << shared);
+      REQUIRE(mpb_batch_modmul(ctx.c, r.data(), a.data(), b.data(), m.data(), shared ? 1 : cnt, w, cnt, nullptr) == MPB_OK);
+      Z za, zb, zm, zr;
+      for (size_t i = 0; i < cnt; i++) {
+        row_to_mpz(za, &a[i * w], w);
+        row_to_mpz(zb, &b[i * w], w);
+        row_to_mpz(zm, &m[(shared ? 0 : i) * w], w);
+        mpz_mul(zr, za, zb);
+        mpz_mod(zr, zr, zm);
+        REQUIRE(mpbt::limbs_of(zr, w) == Rows(r.begin() + i * w, r.begin() + (i + 1) * w));
       }
     }
+  });
 }
 
 static void check_powm(mpb_ctx *c, std::mt19937_64 &rng, size_t w, size_t ew, size_t cnt, bool shared_m,

@@ -53,35 +53,32 @@ void even_modulus(std::mt19937_64 &rng, uint64_t *m, size_t w, int kind) {
   }
 }
 
-// Bases: 0, 1, m-1, 2^j mod m, then random below m.
-void make_base(std::mt19937_64 &rng, uint64_t *b, const uint64_t *m, size_t w, size_t i) {
+// hard bases below m: 0, 1, m-1, even, a power of two, random
+void hard_base(std::mt19937_64 &rng, uint64_t *b, const uint64_t *m, size_t w, size_t i) {
   Z zm, zb;
   row_to_mpz(zm, m, w);
-  switch (i % 7) {
+  const size_t mbits = mpz_sizeinbase(zm, 2);
+  switch (i % 6) {
     case 0: mpz_set_ui(zb, 0); break;
     case 1: mpz_set_ui(zb, 1); break;
     case 2: mpz_sub_ui(zb, zm, 1); break;
-    case 3:
-      mpz_set_ui(zb, 0);
-      mpz_setbit(zb, rng() % (64 * w));
-      mpz_mod(zb, zb, zm);
-      break;
+    case 3: mpz_set_ui(zb, 0); mpz_setbit(zb, rng() % mbits); mpz_mod(zb, zb, zm); break;
+    case 4: rand_below(rng, b, m, w); row_to_mpz(zb, b, w); mpz_clrbit(zb, 0); break;
     default: rand_below(rng, b, m, w); return;
   }
   mpz_to_row(b, zb, w);
 }
 
-// Exponents: 0, 1, all ones, random (ew limbs).
-void make_exp(std::mt19937_64 &rng, uint64_t *e, size_t ew, size_t i) {
+// hard exponents: 0, 1, 2, all ones, long runs, random
+void hard_exp(std::mt19937_64 &rng, uint64_t *e, size_t ew, size_t i) {
   std::fill(e, e + ew, 0);
-  switch (i % 5) {
+  switch (i % 6) {
     case 0: break;
     case 1: e[0] = 1; break;
-    case 2: std::fill(e, e + ew, ~0ull); break;
-    default: {
-      auto v = mpbt::hard_limbs(rng, ew);
-      std::copy(v.begin(), v.end(), e);
-    }
+    case 2: e[0] = 2; break;
+    case 3: std::fill(e, e + ew, ~0ull); break;
+    case 4: { auto v = mpbt::hard_limbs(rng, ew, 2); std::copy(v.begin(), v.end(), e); break; }
+    default: { auto v = mpbt::hard_limbs(rng, ew); std::copy(v.begin(), v.end(), e); }
   }
 }
 
@@ -114,8 +111,8 @@ TEST_CASE("batch powm with even moduli matches GMP (shared, per item, mixed pari
           Rows m(w), base(w * cnt), e(ew * cnt), r(w * cnt, CANARY);
           even_modulus(rng, m.data(), w, kind);
           for (size_t i = 0; i < cnt; i++) {
-            make_base(rng, &base[i * w], m.data(), w, i);
-            make_exp(rng, &e[i * ew], ew, i);
+            hard_base(rng, &base[i * w], m.data(), w, i);
+            hard_exp(rng, &e[i * ew], ew, i);
           }
           mpb_call_info info;
           INFO("w " << w << " ct " << ct << " threads " << threads << " kind " << kind);
@@ -137,9 +134,9 @@ TEST_CASE("batch powm with even moduli matches GMP (shared, per item, mixed pari
         for (size_t i = 0; i < cnt; i++) {
           if (i % 3 == 1) rand_odd_modulus(rng, &m[i * w], w);
           else even_modulus(rng, &m[i * w], w, (int)i);
-          make_base(rng, &base[i * w], &m[i * w], w, i);
+          hard_base(rng, &base[i * w], &m[i * w], w, i);
         }
-        make_exp(rng, e.data(), ew, 3);
+        hard_exp(rng, e.data(), ew, 5);  // random
         REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), ew, 1, m.data(), cnt, w, cnt, nullptr) ==
                 MPB_OK);
         check_rows(r, base, e, ew, 1, m, cnt, w, cnt);
@@ -153,8 +150,8 @@ TEST_CASE("batch powm with even moduli: every backend setting, and the contract"
   Rows m(w * cnt), base(w * cnt), e(w * cnt), r(w * cnt, CANARY);
   for (size_t i = 0; i < cnt; i++) {
     even_modulus(rng, &m[i * w], w, (int)i);
-    make_base(rng, &base[i * w], &m[i * w], w, i);
-    make_exp(rng, &e[i * w], w, i);
+    hard_base(rng, &base[i * w], &m[i * w], w, i);
+    hard_exp(rng, &e[i * w], w, i);
   }
   // the Montgomery-only engines hand the batch to the scalar path
   for (int b : {MPB_BACKEND_CPU, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_MULTIPARTITE}) {
@@ -216,35 +213,6 @@ bool split_modulus(std::mt19937_64 &rng, uint64_t *m, size_t w, size_t s, size_t
   if (mpz_sizeinbase(zm, 2) > 64 * w) return false;
   mpz_to_row(m, zm, w);
   return true;
-}
-
-// hard bases below m: 0, 1, m-1, even, a power of two, random
-void hard_base(std::mt19937_64 &rng, uint64_t *b, const uint64_t *m, size_t w, size_t i) {
-  Z zm, zb;
-  row_to_mpz(zm, m, w);
-  const size_t mbits = mpz_sizeinbase(zm, 2);
-  switch (i % 6) {
-    case 0: mpz_set_ui(zb, 0); break;
-    case 1: mpz_set_ui(zb, 1); break;
-    case 2: mpz_sub_ui(zb, zm, 1); break;
-    case 3: mpz_set_ui(zb, 0); mpz_setbit(zb, rng() % mbits); mpz_mod(zb, zb, zm); break;
-    case 4: rand_below(rng, b, m, w); row_to_mpz(zb, b, w); mpz_clrbit(zb, 0); break;
-    default: rand_below(rng, b, m, w); return;
-  }
-  mpz_to_row(b, zb, w);
-}
-
-// hard exponents: 0, 1, 2, all ones, long runs, random
-void hard_exp(std::mt19937_64 &rng, uint64_t *e, size_t ew, size_t i) {
-  std::fill(e, e + ew, 0);
-  switch (i % 6) {
-    case 0: break;
-    case 1: e[0] = 1; break;
-    case 2: e[0] = 2; break;
-    case 3: std::fill(e, e + ew, ~0ull); break;
-    case 4: { auto v = mpbt::hard_limbs(rng, ew, 2); std::copy(v.begin(), v.end(), e); break; }
-    default: { auto v = mpbt::hard_limbs(rng, ew); std::copy(v.begin(), v.end(), e); }
-  }
 }
 
 // (s, bits of q): 2, 4, 2^k around limb boundaries; s = 1 with q of 1 and many limbs; s around

@@ -224,12 +224,9 @@ TEST_CASE("mp_add/sub/mul/sqr/div/mod: MP_MEM on allocation failure, output unto
         mp_int a, b, c;
         FailCase fc;
         fc.setup = [&] {
-          REQUIRE(mp_init(&a) == MP_OKAY);
-          REQUIRE(mp_init(&b) == MP_OKAY);
-          REQUIRE(mp_init(&c) == MP_OKAY);
-          setz(&a, za);
-          setz(&b, zb);
-          setz(&c, zc0);
+          init_set(&a, za);
+          init_set(&b, zb);
+          init_set(&c, zc0);
         };
         mp_int *out = alias == 0 ? &c : alias == 1 ? &a : &b;
         fc.op = [&] { return nop.op(&a, &b, out); };

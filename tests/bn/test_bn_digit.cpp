@@ -157,14 +157,10 @@ TEST_CASE("digit and modular functions: MP_MEM on allocation failure, no leak", 
     mp_int a, b, c, o;
     FailCase fc;
     fc.setup = [&] {
-      REQUIRE(mp_init(&a) == MP_OKAY);
-      REQUIRE(mp_init(&b) == MP_OKAY);
-      REQUIRE(mp_init(&c) == MP_OKAY);
-      REQUIRE(mp_init(&o) == MP_OKAY);
-      setz(&a, za);
-      setz(&b, zb);
-      setz(&c, zc);
-      setz(&o, zo);
+      init_set(&a, za);
+      init_set(&b, zb);
+      init_set(&c, zc);
+      init_set(&o, zo);
     };
     fc.op = [&] {
       switch (which) {

@@ -233,10 +233,8 @@ TEST_CASE("radix and binary readers/writers: MP_MEM on allocation failure, no le
       int size_rc = 0;
       FailCase fc;
       fc.setup = [&] {
-        REQUIRE(mp_init(&a) == MP_OKAY);
-        REQUIRE(mp_init(&o) == MP_OKAY);
-        setz(&a, za);
-        setz(&o, zo);
+        init_set(&a, za);
+        init_set(&o, zo);
         out = out0;
       };
       fc.op = [&]() -> int {

@@ -129,12 +129,9 @@ TEST_CASE("shifts: MP_MEM on allocation failure, outputs untouched, no leak", "[
       mp_int a, c, d;
       FailCase fc;
       fc.setup = [&] {
-        REQUIRE(mp_init(&a) == MP_OKAY);
-        REQUIRE(mp_init(&c) == MP_OKAY);
-        REQUIRE(mp_init(&d) == MP_OKAY);
-        setz(&a, za);
-        setz(&c, zc0);
-        setz(&d, zd0);
+        init_set(&a, za);
+        init_set(&c, zc0);
+        init_set(&d, zd0);
         REQUIRE(mp_shrink(&c) == MP_OKAY);
         REQUIRE(mp_shrink(&d) == MP_OKAY);
       };

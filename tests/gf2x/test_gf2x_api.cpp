@@ -137,71 +137,63 @@ TEST_CASE("gf2x life cycle, copy, queries", "[gf2x][api]") {
 }
 
 TEST_CASE("gf2x shifts against the reference", "[gf2x][api]") {
-  auto rng = mpbt::make_rng(0x6f2a02);
-  for (size_t n = 1; n <= 40; n++)
-    for (int kind = 0; kind < 5; kind++) {
-      Poly ra = operand(rng, n, kind);
-      P pa(ra);
-      for (uint64_t sh : {0ull, 1ull, 63ull, 64ull, 65ull, 127ull, 128ull, (unsigned long long)(rng() % 3000)}) {
-        Poly expl = ra.empty() ? Poly{} : gf2ref::mul(ra, gf2ref::monomial((long)sh));
-        Poly expr = ra.size() > sh ? Poly(ra.begin() + (long)sh, ra.end()) : Poly{};
-        P r;
-        REQUIRE(mpb_gf2x_lshift(&r, &pa, sh) == MPB_OK);
-        REQUIRE(r.poly() == expl);
-        REQUIRE(mpb_gf2x_rshift(&r, &pa, sh) == MPB_OK);
-        REQUIRE(r.poly() == expr);
-        // aliasing
-        P q(ra);
-        REQUIRE(mpb_gf2x_lshift(&q, &q, sh) == MPB_OK);
-        REQUIRE(q.poly() == expl);
-        REQUIRE(mpb_gf2x_rshift(&q, &q, sh) == MPB_OK);
-        REQUIRE(q.poly() == ra);
-        size_t limbs = sh % 50;
-        REQUIRE(mpb_gf2x_lshift_limbs(&r, &pa, limbs) == MPB_OK);
-        REQUIRE(r.poly() == (ra.empty() ? Poly{} : gf2ref::mul(ra, gf2ref::monomial(64 * (long)limbs))));
-        REQUIRE(mpb_gf2x_rshift_limbs(&r, &r, limbs) == MPB_OK);
-        REQUIRE(r.poly() == ra);
-        REQUIRE(mpb_gf2x_rshift_limbs(&r, &pa, limbs) == MPB_OK);
-        REQUIRE(r.poly() == (ra.size() > 64 * limbs ? Poly(ra.begin() + 64 * (long)limbs, ra.end()) : Poly{}));
-      }
+  each_operand(0x6f2a02, [](const Poly &ra, P &pa, std::mt19937_64 &rng) {
+    for (uint64_t sh : {0ull, 1ull, 63ull, 64ull, 65ull, 127ull, 128ull, (unsigned long long)(rng() % 3000)}) {
+      Poly expl = ra.empty() ? Poly{} : gf2ref::mul(ra, gf2ref::monomial((long)sh));
+      Poly expr = ra.size() > sh ? Poly(ra.begin() + (long)sh, ra.end()) : Poly{};
+      P r;
+      REQUIRE(mpb_gf2x_lshift(&r, &pa, sh) == MPB_OK);
+      REQUIRE(r.poly() == expl);
+      REQUIRE(mpb_gf2x_rshift(&r, &pa, sh) == MPB_OK);
+      REQUIRE(r.poly() == expr);
+      // aliasing
+      P q(ra);
+      REQUIRE(mpb_gf2x_lshift(&q, &q, sh) == MPB_OK);
+      REQUIRE(q.poly() == expl);
+      REQUIRE(mpb_gf2x_rshift(&q, &q, sh) == MPB_OK);
+      REQUIRE(q.poly() == ra);
+      size_t limbs = sh % 50;
+      REQUIRE(mpb_gf2x_lshift_limbs(&r, &pa, limbs) == MPB_OK);
+      REQUIRE(r.poly() == (ra.empty() ? Poly{} : gf2ref::mul(ra, gf2ref::monomial(64 * (long)limbs))));
+      REQUIRE(mpb_gf2x_rshift_limbs(&r, &r, limbs) == MPB_OK);
+      REQUIRE(r.poly() == ra);
+      REQUIRE(mpb_gf2x_rshift_limbs(&r, &pa, limbs) == MPB_OK);
+      REQUIRE(r.poly() == (ra.size() > 64 * limbs ? Poly(ra.begin() + 64 * (long)limbs, ra.end()) : Poly{}));
     }
+  });
 }
 
 TEST_CASE("gf2x hex and binary strings", "[gf2x][api][io]") {
-  auto rng = mpbt::make_rng(0x6f2a03);
-  for (size_t n = 1; n <= 40; n++)
-    for (int kind = 0; kind < 5; kind++) {
-      Poly ra = operand(rng, n, kind);
-      P pa(ra);
-      size_t hs = 0, bs = 0;
-      REQUIRE(mpb_gf2x_hex_size(&pa, &hs) == MPB_OK);
-      REQUIRE(mpb_gf2x_bin_size(&pa, &bs) == MPB_OK);
-      std::string hex = gf2ref::to_hex(ra), bin = gf2ref::to_bin(ra);
-      REQUIRE(hs == hex.size() + 1);
-      REQUIRE(bs == bin.size() + 1);
-      std::vector<char> buf(bs + 8, 'Z');
-      REQUIRE(mpb_gf2x_get_hex(&pa, buf.data(), hs) == MPB_OK);
-      REQUIRE(std::string(buf.data()) == hex);
-      REQUIRE(mpb_gf2x_get_bin(&pa, buf.data(), bs) == MPB_OK);
-      REQUIRE(std::string(buf.data()) == bin);
-      // too small a buffer: MPB_ERANGE, nothing written
-      std::fill(buf.begin(), buf.end(), 'Z');
-      REQUIRE(mpb_gf2x_get_hex(&pa, buf.data(), hs - 1) == MPB_ERANGE);
-      REQUIRE(buf[0] == 'Z');
-      // parse back, with prefixes, upper case and leading zeros
-      P r;
-      REQUIRE(mpb_gf2x_set_hex(&r, hex.c_str()) == MPB_OK);
-      REQUIRE(r.poly() == ra);
-      std::string up = "0X000";
-      for (char c : hex) up.push_back((char)toupper(c));
-      REQUIRE(mpb_gf2x_set_hex(&r, up.c_str()) == MPB_OK);
-      REQUIRE(r.poly() == ra);
-      REQUIRE(mpb_gf2x_set_bin(&r, bin.c_str()) == MPB_OK);
-      REQUIRE(r.poly() == ra);
-      REQUIRE(mpb_gf2x_set_bin(&r, ("0b00" + bin).c_str()) == MPB_OK);
-      REQUIRE(r.poly() == ra);
-      REQUIRE(gf2ref::from_hex(hex) == ra);
-    }
+  each_operand(0x6f2a03, [](const Poly &ra, P &pa, std::mt19937_64 &) {
+    size_t hs = 0, bs = 0;
+    REQUIRE(mpb_gf2x_hex_size(&pa, &hs) == MPB_OK);
+    REQUIRE(mpb_gf2x_bin_size(&pa, &bs) == MPB_OK);
+    std::string hex = gf2ref::to_hex(ra), bin = gf2ref::to_bin(ra);
+    REQUIRE(hs == hex.size() + 1);
+    REQUIRE(bs == bin.size() + 1);
+    std::vector<char> buf(bs + 8, 'Z');
+    REQUIRE(mpb_gf2x_get_hex(&pa, buf.data(), hs) == MPB_OK);
+    REQUIRE(std::string(buf.data()) == hex);
+    REQUIRE(mpb_gf2x_get_bin(&pa, buf.data(), bs) == MPB_OK);
+    REQUIRE(std::string(buf.data()) == bin);
+    // too small a buffer: MPB_ERANGE, nothing written
+    std::fill(buf.begin(), buf.end(), 'Z');
+    REQUIRE(mpb_gf2x_get_hex(&pa, buf.data(), hs - 1) == MPB_ERANGE);
+    REQUIRE(buf[0] == 'Z');
+    // parse back, with prefixes, upper case and leading zeros
+    P r;
+    REQUIRE(mpb_gf2x_set_hex(&r, hex.c_str()) == MPB_OK);
+    REQUIRE(r.poly() == ra);
+    std::string up = "0X000";
+    for (char c : hex) up.push_back((char)toupper(c));
+    REQUIRE(mpb_gf2x_set_hex(&r, up.c_str()) == MPB_OK);
+    REQUIRE(r.poly() == ra);
+    REQUIRE(mpb_gf2x_set_bin(&r, bin.c_str()) == MPB_OK);
+    REQUIRE(r.poly() == ra);
+    REQUIRE(mpb_gf2x_set_bin(&r, ("0b00" + bin).c_str()) == MPB_OK);
+    REQUIRE(r.poly() == ra);
+    REQUIRE(gf2ref::from_hex(hex) == ra);
+  });
   // malformed strings: MPB_EVAL, output untouched
   P r(Poly{1, 0, 1});
   auto snap = r.snapshot();
@@ -429,18 +421,6 @@ TEST_CASE("gf2x divrem, mod, gcd and invmod against the reference", "[gf2x][api]
       }
     }
 }
-
-namespace {
-// allocator that fails after `budget` allocations
-int g_budget = -1;
-void *fail_malloc(size_t n) {
-  if (g_budget == 0) return nullptr;
-  if (g_budget > 0) g_budget--;
-  return malloc(n);
-}
-void *fail_realloc(void *p, size_t, size_t n) { return realloc(p, n); }
-void fail_free(void *p, size_t) { free(p); }
-}  // namespace
 
 TEST_CASE("gf2x bad input: clear codes, nothing written", "[gf2x][api][bad]") {
   P a(Poly{1, 0, 1, 1}), b(Poly{0, 1, 1}), r(Poly{1, 1});

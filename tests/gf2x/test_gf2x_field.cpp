@@ -12,15 +12,6 @@ using gf2ref::Poly;
 
 namespace {
 
-int g_budget = -1;  // allocations left before the test allocator fails (-1: unlimited)
-void *fail_malloc(size_t n) {
-  if (g_budget == 0) return nullptr;
-  if (g_budget > 0) g_budget--;
-  return malloc(n);
-}
-void *fail_realloc(void *p, size_t, size_t n) { return realloc(p, n); }
-void fail_free(void *p, size_t) { free(p); }
-
 struct FieldLine {
   std::string name;
   long m;

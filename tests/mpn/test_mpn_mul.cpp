@@ -113,6 +113,17 @@ struct ParamsGuard {
 
 const int kKinds[] = {0, 1, 2};
 
+// check(n, rng, kind) for n = 1..80 and every kind of operand, on both kernel paths, with the
+// default thresholds.
+template <class F> void each_size_1_to_80(uint64_t seed, F &&check) {
+  ParamsGuard pg;
+  auto rng = make_rng(seed);
+  both_paths([&] {
+    for (size_t n = 1; n <= 80; n++)
+      for (int kind : kKinds) check(n, rng, kind);
+  });
+}
+
 } // namespace
 
 TEST_CASE("cpu feature detection is consistent", "[mpn][mul][cpu]") {
@@ -246,49 +257,39 @@ TEST_CASE("ADX and portable single-limb kernels agree limb for limb", "[mpn][mul
 }
 
 TEST_CASE("every multiplication algorithm, sizes 1..80", "[mpn][mul][algorithms]") {
-  ParamsGuard pg;
-  auto rng = make_rng(103);
-  both_paths([&] {
-    for (size_t n = 1; n <= 80; n++)
-      for (int kind : kKinds) {
-        check_mul_n("comba", [](limb *r, const limb *a, const limb *b, size_t k) { mpn::mul_comba(r, a, b, k); }, n, rng, kind);
-        check_mul_n("comba_loop", [](limb *r, const limb *a, const limb *b, size_t k) { mpn::kern::mul_comba_loop(r, a, b, k); }, n, rng, kind);
-        if (n <= mpn::kern::COMBA_FIXED_MAX)
-          check_mul_n("comba_fixed", [](limb *r, const limb *a, const limb *b, size_t k) { mpn::kern::mul_comba_fixed(r, a, b, k); }, n, rng, kind);
+  each_size_1_to_80(103, [](size_t n, auto &rng, int kind) {
+    check_mul_n("comba", [](limb *r, const limb *a, const limb *b, size_t k) { mpn::mul_comba(r, a, b, k); }, n, rng, kind);
+    check_mul_n("comba_loop", [](limb *r, const limb *a, const limb *b, size_t k) { mpn::kern::mul_comba_loop(r, a, b, k); }, n, rng, kind);
+    if (n <= mpn::kern::COMBA_FIXED_MAX)
+      check_mul_n("comba_fixed", [](limb *r, const limb *a, const limb *b, size_t k) { mpn::kern::mul_comba_fixed(r, a, b, k); }, n, rng, kind);
 #ifdef MPB_HAVE_ADX_ASM
-        if (n <= mpn::kern::FIXED_ADX_MAX && mpb::cpu::has_mulx_adx())
-          check_mul_n("fixed_adx", [](limb *r, const limb *a, const limb *b, size_t k) { mpn::kern::mul_fixed_adx(r, a, b, k); }, n, rng, kind);
-        if (n >= mpn::kern::COMBA_ADX_MIN && n <= mpn::kern::COMBA_ADX_MAX && mpb::cpu::has_mulx_adx())
-          check_mul_n("comba_adx", [](limb *r, const limb *a, const limb *b, size_t k) { mpn::kern::mul_comba_adx(r, a, b, k); }, n, rng, kind);
+    if (n <= mpn::kern::FIXED_ADX_MAX && mpb::cpu::has_mulx_adx())
+      check_mul_n("fixed_adx", [](limb *r, const limb *a, const limb *b, size_t k) { mpn::kern::mul_fixed_adx(r, a, b, k); }, n, rng, kind);
+    if (n >= mpn::kern::COMBA_ADX_MIN && n <= mpn::kern::COMBA_ADX_MAX && mpb::cpu::has_mulx_adx())
+      check_mul_n("comba_adx", [](limb *r, const limb *a, const limb *b, size_t k) { mpn::kern::mul_comba_adx(r, a, b, k); }, n, rng, kind);
 #endif
-        check_mul_n("comba_plain", [](limb *r, const limb *a, const limb *b, size_t k) { mpb::ref::mul_comba_plain(r, a, b, k); }, n, rng, kind);
-        check_mul_n("basecase", [](limb *r, const limb *a, const limb *b, size_t k) { mpn::mul_basecase(r, a, k, b, k); }, n, rng, kind);
-        check_mul_n("karatsuba", with_scratch(mpn::mul_karatsuba_itch, mpn::mul_karatsuba), n, rng, kind);
-        check_mul_n("mul_n", with_scratch(mpn::mul_n_itch, mpn::mul_n), n, rng, kind);
-      }
+    check_mul_n("comba_plain", [](limb *r, const limb *a, const limb *b, size_t k) { mpb::ref::mul_comba_plain(r, a, b, k); }, n, rng, kind);
+    check_mul_n("basecase", [](limb *r, const limb *a, const limb *b, size_t k) { mpn::mul_basecase(r, a, k, b, k); }, n, rng, kind);
+    check_mul_n("karatsuba", with_scratch(mpn::mul_karatsuba_itch, mpn::mul_karatsuba), n, rng, kind);
+    check_mul_n("mul_n", with_scratch(mpn::mul_n_itch, mpn::mul_n), n, rng, kind);
   });
 }
 
 TEST_CASE("every squaring algorithm, sizes 1..80", "[mpn][sqr][algorithms]") {
-  ParamsGuard pg;
-  auto rng = make_rng(104);
-  both_paths([&] {
-    for (size_t n = 1; n <= 80; n++)
-      for (int kind : kKinds) {
-        check_sqr("sqr_comba", [](limb *r, const limb *a, size_t k) { mpn::sqr_comba(r, a, k); }, n, rng, kind);
-        check_sqr("sqr_comba_loop", [](limb *r, const limb *a, size_t k) { mpn::kern::sqr_comba_loop(r, a, k); }, n, rng, kind);
-        if (n <= mpn::kern::COMBA_FIXED_MAX)
-          check_sqr("sqr_comba_fixed", [](limb *r, const limb *a, size_t k) { mpn::kern::sqr_comba_fixed(r, a, k); }, n, rng, kind);
+  each_size_1_to_80(104, [](size_t n, auto &rng, int kind) {
+    check_sqr("sqr_comba", [](limb *r, const limb *a, size_t k) { mpn::sqr_comba(r, a, k); }, n, rng, kind);
+    check_sqr("sqr_comba_loop", [](limb *r, const limb *a, size_t k) { mpn::kern::sqr_comba_loop(r, a, k); }, n, rng, kind);
+    if (n <= mpn::kern::COMBA_FIXED_MAX)
+      check_sqr("sqr_comba_fixed", [](limb *r, const limb *a, size_t k) { mpn::kern::sqr_comba_fixed(r, a, k); }, n, rng, kind);
 #ifdef MPB_HAVE_ADX_ASM
-        if (n <= mpn::kern::FIXED_ADX_MAX && mpb::cpu::has_mulx_adx())
-          check_sqr("sqr_fixed_adx", [](limb *r, const limb *a, size_t k) { mpn::kern::sqr_fixed_adx(r, a, k); }, n, rng, kind);
-        if (n >= mpn::kern::COMBA_ADX_MIN && n <= mpn::kern::SQR_COMBA_ADX_MAX && mpb::cpu::has_mulx_adx())
-          check_sqr("sqr_comba_adx", [](limb *r, const limb *a, size_t k) { mpn::kern::sqr_comba_adx(r, a, k); }, n, rng, kind);
+    if (n <= mpn::kern::FIXED_ADX_MAX && mpb::cpu::has_mulx_adx())
+      check_sqr("sqr_fixed_adx", [](limb *r, const limb *a, size_t k) { mpn::kern::sqr_fixed_adx(r, a, k); }, n, rng, kind);
+    if (n >= mpn::kern::COMBA_ADX_MIN && n <= mpn::kern::SQR_COMBA_ADX_MAX && mpb::cpu::has_mulx_adx())
+      check_sqr("sqr_comba_adx", [](limb *r, const limb *a, size_t k) { mpn::kern::sqr_comba_adx(r, a, k); }, n, rng, kind);
 #endif
-        check_sqr("sqr_basecase", [](limb *r, const limb *a, size_t k) { mpn::sqr_basecase(r, a, k); }, n, rng, kind);
-        check_sqr("sqr_karatsuba", with_scratch_sqr(mpn::sqr_karatsuba_itch, mpn::sqr_karatsuba), n, rng, kind);
-        check_sqr("sqr", with_scratch_sqr(mpn::sqr_itch, mpn::sqr), n, rng, kind);
-      }
+    check_sqr("sqr_basecase", [](limb *r, const limb *a, size_t k) { mpn::sqr_basecase(r, a, k); }, n, rng, kind);
+    check_sqr("sqr_karatsuba", with_scratch_sqr(mpn::sqr_karatsuba_itch, mpn::sqr_karatsuba), n, rng, kind);
+    check_sqr("sqr", with_scratch_sqr(mpn::sqr_itch, mpn::sqr), n, rng, kind);
   });
 }
 

@@ -67,9 +67,15 @@ Poly from_hex(const std::string &hex) {
   return a;
 }
 
-std::string to_hex(const Poly &a0) {
-  Poly a = a0;
+namespace {
+Poly trimmed(Poly a) {
   trim(a);
+  return a;
+}
+} // namespace
+
+std::string to_hex(const Poly &a0) {
+  const Poly a = trimmed(a0);
   if (a.empty()) return "0";
   std::string s;
   long nd = ((long)a.size() + 3) / 4;
@@ -85,8 +91,7 @@ std::string to_hex(const Poly &a0) {
 }
 
 std::string to_bin(const Poly &a0) {
-  Poly a = a0;
-  trim(a);
+  const Poly a = trimmed(a0);
   if (a.empty()) return "0";
   std::string s;
   for (long i = (long)a.size() - 1; i >= 0; i--) s.push_back(a[i] ? '1' : '0');

@@ -42,6 +42,11 @@ inline void rand_z(std::mt19937_64 &rng, mpz_t z, size_t n, int sign = 2) {
 }
 
 inline void setz(mp_int *a, mpz_srcptr z) { REQUIRE(from_mpz(a, z) == MP_OKAY); }
+// mp_init(a), then a = z (a FailCase's setup: its teardown clears a).
+inline void init_set(mp_int *a, mpz_srcptr z) {
+  REQUIRE(mp_init(a) == MP_OKAY);
+  setz(a, z);
+}
 
 // Structural check: clamped, zero is MP_ZPOS, used <= alloc.
 inline bool well_formed(const mp_int *a) {

@@ -2,6 +2,7 @@
 #pragma once
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -55,5 +56,28 @@ inline gf2ref::Poly operand(std::mt19937_64 &rng, size_t n, int kind) {
   }
   return gf2ref::from_limbs(l.data(), n);
 }
+
+// f(ra, pa) for polynomials of 1..40 limbs of every operand kind: ra the reference's, pa the
+// library's copy.
+template <class F> void each_operand(uint64_t seed, F &&f) {
+  auto rng = mpbt::make_rng(seed);
+  for (size_t n = 1; n <= 40; n++)
+    for (int kind = 0; kind < 5; kind++) {
+      gf2ref::Poly ra = operand(rng, n, kind);
+      P pa(ra);
+      f(ra, pa, rng);
+    }
+}
+
+// An allocator for mpb_set_allocator that fails once g_budget allocations have been made
+// (g_budget < 0: never).
+inline int g_budget = -1;
+inline void *fail_malloc(size_t n) {
+  if (g_budget == 0) return nullptr;
+  if (g_budget > 0) g_budget--;
+  return malloc(n);
+}
+inline void *fail_realloc(void *p, size_t, size_t n) { return realloc(p, n); }
+inline void fail_free(void *p, size_t) { free(p); }
 
 }  // namespace gf2xt

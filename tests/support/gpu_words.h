@@ -26,6 +26,16 @@ inline void random_words(std::mt19937_64 &rng, uint32_t *w, size_t n) {
   std::memcpy(w, l.data(), n * 4);
 }
 
+// An exponent of 1..max_words words: special 0: zero, 1: one, 2: all ones, else random words.
+inline std::vector<uint32_t> some_exponent(std::mt19937_64 &rng, int max_words, int special) {
+  std::vector<uint32_t> ew(1 + (size_t)(rng() % max_words));
+  random_words(rng, ew.data(), ew.size());
+  if (special == 0 || special == 1) std::fill(ew.begin(), ew.end(), 0u);
+  if (special == 1) ew[0] = 1;
+  if (special == 2) std::fill(ew.begin(), ew.end(), 0xFFFFFFFFu);
+  return ew;
+}
+
 // Exponents that stress the sliding-window plan: kind 0..9 = 0, 1, 2, 3, all ones, a single
 // high bit, a single bit anywhere, long zero runs between short one runs, 2^k - 1 with a
 // short k, random; ewords may exceed the significant words (leading zero words).

@@ -15,22 +15,14 @@ Result run_gmp(Op op, const Operands &in, int iters, int reps) {
   load(b, in.b);
   load(m, in.m);
   Result res;
-  res.seconds_per_op = res.cycles_per_op = 1e300;
-  for (int rep = 0; rep < reps; rep++) {
-    Timer t;
-    for (int i = 0; i < iters; i++) {
-      switch (op) {
-        case Op::Inversion: mpz_invert(r, a, m); break;
-        case Op::Multiply: mpz_mul(r, a, b); break;
-        case Op::Square: mpz_mul(r, a, a); break;
-        case Op::Exptmod: mpz_powm(r, a, b, m); break;
-      }
+  time_best(res, iters, reps, [&] {
+    switch (op) {
+      case Op::Inversion: mpz_invert(r, a, m); break;
+      case Op::Multiply: mpz_mul(r, a, b); break;
+      case Op::Square: mpz_mul(r, a, a); break;
+      case Op::Exptmod: mpz_powm(r, a, b, m); break;
     }
-    double s, c;
-    t.stop(s, c);
-    if (s / iters < res.seconds_per_op) res.seconds_per_op = s / iters;
-    if (c / iters < res.cycles_per_op) res.cycles_per_op = c / iters;
-  }
+  });
   res.value.resize((mpz_sizeinbase(r, 2) + 7) / 8);
   size_t cnt = 0;
   mpz_export(res.value.data(), &cnt, 1, 1, 0, 0, r);

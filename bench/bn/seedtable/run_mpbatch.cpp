@@ -14,24 +14,16 @@ Result run_mpbatch(Op op, const Operands &in, int iters, int reps) {
       mp_read_unsigned_bin(&m, in.m.data(), (int)in.m.size()))
     std::abort();
   Result res;
-  res.seconds_per_op = res.cycles_per_op = 1e300;
-  for (int rep = 0; rep < reps; rep++) {
-    Timer t;
-    int err = 0;
-    for (int i = 0; i < iters; i++) {
-      switch (op) {
-        case Op::Inversion: err |= mp_invmod(&a, &m, &r); break;
-        case Op::Multiply: err |= mp_mul(&a, &b, &r); break;
-        case Op::Square: err |= mp_sqr(&a, &r); break;
-        case Op::Exptmod: err |= mp_exptmod(&a, &b, &m, &r); break;
-      }
+  int err = 0;
+  time_best(res, iters, reps, [&] {
+    switch (op) {
+      case Op::Inversion: err |= mp_invmod(&a, &m, &r); break;
+      case Op::Multiply: err |= mp_mul(&a, &b, &r); break;
+      case Op::Square: err |= mp_sqr(&a, &r); break;
+      case Op::Exptmod: err |= mp_exptmod(&a, &b, &m, &r); break;
     }
-    double s, c;
-    t.stop(s, c);
-    if (err) std::abort();
-    if (s / iters < res.seconds_per_op) res.seconds_per_op = s / iters;
-    if (c / iters < res.cycles_per_op) res.cycles_per_op = c / iters;
-  }
+  });
+  if (err) std::abort();
   res.value.resize((size_t)mp_unsigned_bin_size(&r));
   if (mp_to_unsigned_bin(&r, res.value.data())) std::abort();
   mp_clear(&a); mp_clear(&b); mp_clear(&m); mp_clear(&r);

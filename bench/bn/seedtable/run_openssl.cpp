@@ -16,23 +16,15 @@ Result run_openssl(Op op, const Operands &in, int iters, int reps) {
   BN_MONT_CTX *mont = BN_MONT_CTX_new();
   BN_MONT_CTX_set(mont, m, ctx);
   Result res;
-  res.seconds_per_op = res.cycles_per_op = 1e300;
-  for (int rep = 0; rep < reps; rep++) {
-    Timer t;
-    for (int i = 0; i < iters; i++) {
-      switch (op) {
-        case Op::Inversion: BN_mod_inverse(r, a, m, ctx); break;
-        case Op::Multiply: BN_mul(r, a, b, ctx); break;
-        case Op::Square: BN_sqr(r, a, ctx); break;
-        // BN_mod_exp_mont with a precomputed Montgomery context, as RSA uses it
-        case Op::Exptmod: BN_mod_exp_mont(r, a, b, m, ctx, mont); break;
-      }
+  time_best(res, iters, reps, [&] {
+    switch (op) {
+      case Op::Inversion: BN_mod_inverse(r, a, m, ctx); break;
+      case Op::Multiply: BN_mul(r, a, b, ctx); break;
+      case Op::Square: BN_sqr(r, a, ctx); break;
+      // BN_mod_exp_mont with a precomputed Montgomery context, as RSA uses it
+      case Op::Exptmod: BN_mod_exp_mont(r, a, b, m, ctx, mont); break;
     }
-    double s, c;
-    t.stop(s, c);
-    if (s / iters < res.seconds_per_op) res.seconds_per_op = s / iters;
-    if (c / iters < res.cycles_per_op) res.cycles_per_op = c / iters;
-  }
+  });
   res.value.resize((size_t)BN_num_bytes(r));
   BN_bn2bin(r, res.value.data());
   BN_MONT_CTX_free(mont);
@@ -43,7 +35,5 @@ Result run_openssl(Op op, const Operands &in, int iters, int reps) {
 
 } // namespace seedtable
 #else
-namespace seedtable {
-Result run_openssl(Op, const Operands &, int, int) { Result r; r.available = false; return r; }
-}
+SEEDTABLE_UNAVAILABLE(run_openssl)
 #endif

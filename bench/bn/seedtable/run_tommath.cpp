@@ -15,24 +15,16 @@ Result run_tommath(Op op, const Operands &in, int iters, int reps) {
       mp_from_ubin(&m, in.m.data(), in.m.size()) != MP_OKAY)
     std::abort();
   Result res;
-  res.seconds_per_op = res.cycles_per_op = 1e300;
-  for (int rep = 0; rep < reps; rep++) {
-    Timer t;
-    for (int i = 0; i < iters; i++) {
-      mp_err e = MP_OKAY;
-      switch (op) {
-        case Op::Inversion: e = mp_invmod(&a, &m, &r); break;
-        case Op::Multiply: e = mp_mul(&a, &b, &r); break;
-        case Op::Square: e = mp_sqr(&a, &r); break;
-        case Op::Exptmod: e = mp_exptmod(&a, &b, &m, &r); break;
-      }
-      if (e != MP_OKAY) std::abort();
+  time_best(res, iters, reps, [&] {
+    mp_err e = MP_OKAY;
+    switch (op) {
+      case Op::Inversion: e = mp_invmod(&a, &m, &r); break;
+      case Op::Multiply: e = mp_mul(&a, &b, &r); break;
+      case Op::Square: e = mp_sqr(&a, &r); break;
+      case Op::Exptmod: e = mp_exptmod(&a, &b, &m, &r); break;
     }
-    double s, c;
-    t.stop(s, c);
-    if (s / iters < res.seconds_per_op) res.seconds_per_op = s / iters;
-    if (c / iters < res.cycles_per_op) res.cycles_per_op = c / iters;
-  }
+    if (e != MP_OKAY) std::abort();
+  });
   res.value.resize(mp_ubin_size(&r));
   size_t written = 0;
   if (mp_to_ubin(&r, res.value.data(), res.value.size(), &written) != MP_OKAY) std::abort();
@@ -43,7 +35,5 @@ Result run_tommath(Op op, const Operands &in, int iters, int reps) {
 
 } // namespace seedtable
 #else
-namespace seedtable {
-Result run_tommath(Op, const Operands &, int, int) { Result r; r.available = false; return r; }
-}
+SEEDTABLE_UNAVAILABLE(run_tommath)
 #endif

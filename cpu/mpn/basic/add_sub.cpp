@@ -64,21 +64,22 @@ limb sub_n(limb *rp, const limb *ap, const limb *bp, size_t n) {
 }
 #endif
 
-limb add_1(limb *rp, const limb *ap, size_t n, limb b) {
+namespace {
+// a + b or a - b for one limb b (Op: addc or subb): the carry runs only while it lasts, then the
+// rest of a is copied (nothing to do in place).
+template <limb (*Op)(limb, limb, limb, limb *)>
+inline limb carry_1(limb *rp, const limb *ap, size_t n, limb b) {
   size_t i = 0;
-  for (; i < n && b; i++) b = addc(ap[i], b, 0, &rp[i]);
+  for (; i < n && b; i++) b = Op(ap[i], b, 0, &rp[i]);
   if (rp != ap)
     for (; i < n; i++) rp[i] = ap[i];
   return b;
 }
+} // namespace
 
-limb sub_1(limb *rp, const limb *ap, size_t n, limb b) {
-  size_t i = 0;
-  for (; i < n && b; i++) b = subb(ap[i], b, 0, &rp[i]);
-  if (rp != ap)
-    for (; i < n; i++) rp[i] = ap[i];
-  return b;
-}
+limb add_1(limb *rp, const limb *ap, size_t n, limb b) { return carry_1<addc>(rp, ap, n, b); }
+
+limb sub_1(limb *rp, const limb *ap, size_t n, limb b) { return carry_1<subb>(rp, ap, n, b); }
 
 limb add(limb *rp, const limb *ap, size_t an, const limb *bp, size_t bn) {
   MPB_ASSERT(an >= bn);

@@ -84,5 +84,17 @@ inline int karatsuba_abs_diff(limb *rp, const limb *xp, const limb *yp, size_t l
   return sub_abs_n(rp, xp, yp, l);
 }
 
+// Karatsuba's recombination for an n-limb product split at l (h = n - l): rp holds z0 (2l
+// limbs) and z2 (2h limbs), zm (2l limbs, overwritten) the product of the halves' differences;
+// adds t = z0 + z2 - zm (zm_subtracted) or z0 + z2 + zm at rp + l.
+inline void karatsuba_combine(limb *rp, limb *zm, size_t n, size_t l, size_t h, bool zm_subtracted) {
+  long top = zm_subtracted ? -(long)sub_n(zm, rp, zm, 2 * l)   // z0 - zm
+                           : (long)add_n(zm, zm, rp, 2 * l);   // z0 + zm
+  top += (long)add(zm, zm, 2 * l, rp + 2 * l, 2 * h);          // + z2
+  limb cy = add_n(rp + l, rp + l, zm, 2 * l);                  // rp[l ..) += t
+  MPB_ASSERT(top + (long)cy >= 0);
+  if (2 * n > 3 * l) add_1(rp + 3 * l, rp + 3 * l, 2 * n - 3 * l, (limb)(top + (long)cy));
+}
+
 } // namespace mpn
 } // namespace mpb

@@ -45,18 +45,7 @@ void mul_karatsuba(limb *rp, const limb *ap, const limb *bp, size_t n, limb *scr
   mul_n_rec(rp, ap, bp, l, next);             // z0 -> rp[0 .. 2l)
   mul_n_rec(rp + 2 * l, ap + l, bp + l, h, next);  // z2 -> rp[2l .. 2n)
 
-  // t = z0 + z2 -/+ zm, 2l limbs + a small signed top word, computed in zm.
-  long top;
-  if (sa == sb) {
-    top = -(long)sub_n(zm, rp, zm, 2 * l);               // z0 - zm
-  } else {
-    top = (long)add_n(zm, zm, rp, 2 * l);                // z0 + zm
-  }
-  top += (long)add(zm, zm, 2 * l, rp + 2 * l, 2 * h);    // + z2
-  // rp[l ..) += t
-  limb cy = add_n(rp + l, rp + l, zm, 2 * l);
-  MPB_ASSERT(top + (long)cy >= 0);
-  if (2 * n > 3 * l) add_1(rp + 3 * l, rp + 3 * l, 2 * n - 3 * l, (limb)(top + (long)cy));
+  karatsuba_combine(rp, zm, n, l, h, sa == sb);  // (a0 - a1)(b0 - b1) >= 0: subtract it
 }
 
 } // namespace mpn

@@ -8,11 +8,7 @@
 namespace mpb {
 namespace mpn {
 
-size_t sqr_karatsuba_itch(size_t n) {
-  if (n <= 1) return 0;
-  size_t l = (n + 1) / 2;
-  return 4 * l + sqr_karatsuba_itch(l);
-}
+size_t sqr_karatsuba_itch(size_t n) { return mul_karatsuba_itch(n); }  // the same layout and recursion
 
 namespace {
 void sqr_rec(limb *rp, const limb *ap, size_t n, limb *scratch) {
@@ -35,11 +31,7 @@ void sqr_karatsuba(limb *rp, const limb *ap, size_t n, limb *scratch) {
   sqr_rec(rp, ap, l, next);
   sqr_rec(rp + 2 * l, ap + l, h, next);
 
-  long top = -(long)sub_n(zm, rp, zm, 2 * l);           // z0 - zm
-  top += (long)add(zm, zm, 2 * l, rp + 2 * l, 2 * h);   // + z2
-  limb cy = add_n(rp + l, rp + l, zm, 2 * l);
-  MPB_ASSERT(top + (long)cy >= 0);
-  if (2 * n > 3 * l) add_1(rp + 3 * l, rp + 3 * l, 2 * n - 3 * l, (limb)(top + (long)cy));
+  karatsuba_combine(rp, zm, n, l, h, true);  // (a0 - a1)^2 >= 0: subtract it
 }
 
 } // namespace mpn

@@ -100,41 +100,43 @@ void split_crt(limb *rp, const limb *x1, const limb *x2, const SplitCtx &ctx, li
   copy(rp, prod, mn);
 }
 
-size_t powm_split_itch(size_t mn, size_t en) {
-  size_t w = powm_2k_itch(64 * mn);
-  const size_t c[3] = {split_reduce_base_itch(mn), powm_itch(mn, en), split_crt_itch(mn)};
+namespace {
+// x2, x1 and the base mod q (3 mn limbs), then the largest scratch of the parts: the 2^s part's
+// (w2k), the odd part's (wq), the base's reduction and the recombination.
+size_t split_itch(size_t mn, size_t w2k, size_t wq) {
+  size_t w = w2k;
+  const size_t c[3] = {split_reduce_base_itch(mn), wq, split_crt_itch(mn)};
   for (size_t x : c) w = x > w ? x : w;
   return 3 * mn + w;
 }
+
+// b^e mod 2^s and b^e mod q, recombined; CT: both parts constant time.
+template <bool CT>
+void split_powm(limb *rp, const limb *bp, const limb *ep, size_t en, const SplitCtx &ctx, limb *scratch) {
+  const size_t mn = ctx.mn;
+  limb *x2 = scratch, *x1 = x2 + mn, *bq = x1 + mn, *w = bq + mn;
+  if constexpr (CT) powm_2k_ct(x2, bp, ep, en, ctx.s, w);
+  else powm_2k(x2, bp, ep, en, ctx.s, w);
+  if (!ctx.q_one) {
+    split_reduce_base(bq, bp, ctx, w);
+    if constexpr (CT) powm_ct(x1, bq, ep, en, ctx.mc, w);
+    else powm(x1, bq, ep, en, ctx.mc, w);
+  }
+  split_crt(rp, x1, x2, ctx, w);
+}
+} // namespace
+
+size_t powm_split_itch(size_t mn, size_t en) { return split_itch(mn, powm_2k_itch(64 * mn), powm_itch(mn, en)); }
 
 void powm_split(limb *rp, const limb *bp, const limb *ep, size_t en, const SplitCtx &ctx, limb *scratch) {
-  const size_t mn = ctx.mn;
-  limb *x2 = scratch, *x1 = x2 + mn, *bq = x1 + mn, *w = bq + mn;
-  powm_2k(x2, bp, ep, en, ctx.s, w);
-  if (!ctx.q_one) {
-    split_reduce_base(bq, bp, ctx, w);
-    powm(x1, bq, ep, en, ctx.mc, w);
-  }
-  split_crt(rp, x1, x2, ctx, w);
+  split_powm<false>(rp, bp, ep, en, ctx, scratch);
 }
 
-size_t powm_split_ct_itch(size_t mn) {
-  size_t w = powm_2k_ct_itch(64 * mn);
-  const size_t c[3] = {split_reduce_base_itch(mn), powm_ct_itch(mn), split_crt_itch(mn)};
-  for (size_t x : c) w = x > w ? x : w;
-  return 3 * mn + w;
-}
+size_t powm_split_ct_itch(size_t mn) { return split_itch(mn, powm_2k_ct_itch(64 * mn), powm_ct_itch(mn)); }
 
 void powm_split_ct(limb *rp, const limb *bp, const limb *ep, size_t en, const SplitCtx &ctx, limb *scratch) {
-  const size_t mn = ctx.mn;
-  limb *x2 = scratch, *x1 = x2 + mn, *bq = x1 + mn, *w = bq + mn;
-  powm_2k_ct(x2, bp, ep, en, ctx.s, w);
-  if (!ctx.q_one) {
-    split_reduce_base(bq, bp, ctx, w);
-    powm_ct(x1, bq, ep, en, ctx.mc, w);
-  }
-  split_crt(rp, x1, x2, ctx, w);
-  secure_zero(scratch, powm_split_ct_itch(mn) * sizeof(limb));
+  split_powm<true>(rp, bp, ep, en, ctx, scratch);
+  secure_zero(scratch, powm_split_ct_itch(ctx.mn) * sizeof(limb));
 }
 
 } // namespace mpn

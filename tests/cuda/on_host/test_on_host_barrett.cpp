@@ -135,12 +135,8 @@ void check_powm(uint64_t salt, int iters, int max_ewords) {
     modulus(rng, m, N, it);
     make_barrett_gmp<N>(*c, m);
     below(rng, base, m, N, it / 8);
-    int ewords = 1 + (int)(rng() % max_ewords);
-    std::vector<uint32_t> ew(ewords);
-    random_words(rng, ew.data(), ewords);
-    if (it % 5 == 1) std::fill(ew.begin(), ew.end(), 0u);  // e = 0
-    if (it % 5 == 2) { std::fill(ew.begin(), ew.end(), 0u); ew[0] = 1; }
-    if (it % 5 == 3) std::fill(ew.begin(), ew.end(), 0xFFFFFFFFu);
+    const std::vector<uint32_t> ew = some_exponent(rng, max_ewords, it % 5 - 1);
+    const int ewords = (int)ew.size();
     from_words(e, ew.data(), ewords);
     mpz_powm(want, base, e, m);
     auto bv = words_of(base, N);
@@ -209,12 +205,8 @@ void check_coop_powm(uint64_t salt, int iters, int max_ewords) {
     modulus(rng, m, N, it);
     make_barrett_gmp<N>(*c, m);
     below(rng, base, m, N, it / 8 + it);
-    int ewords = 1 + (int)(rng() % max_ewords);
-    std::vector<uint32_t> ew(ewords);
-    random_words(rng, ew.data(), ewords);
-    if (it % 5 == 1) std::fill(ew.begin(), ew.end(), 0u);
-    if (it % 5 == 2) { std::fill(ew.begin(), ew.end(), 0u); ew[0] = 1; }
-    if (it % 5 == 3) std::fill(ew.begin(), ew.end(), 0xFFFFFFFFu);
+    const std::vector<uint32_t> ew = some_exponent(rng, max_ewords, it % 5 - 1);
+    const int ewords = (int)ew.size();
     from_words(e, ew.data(), ewords);
     mpz_powm(want, base, e, m);
     Sl<TPI, W> sb, sr;

@@ -144,12 +144,8 @@ void check_powm(uint64_t salt, int iters, int max_ewords) {
     modulus(rng, n, N, it);
     below(rng, base, n, N, it + 2);
     make_ctx_gmp<N>(*m, n);
-    int ewords = 1 + (int)(rng() % max_ewords);
-    std::vector<uint32_t> ew(ewords);
-    random_words(rng, ew.data(), ewords);
-    if (it == 0) std::fill(ew.begin(), ew.end(), 0u);  // e = 0
-    if (it == 1) { std::fill(ew.begin(), ew.end(), 0u); ew[0] = 1; }
-    if (it == 2) std::fill(ew.begin(), ew.end(), 0xFFFFFFFFu);
+    const std::vector<uint32_t> ew = some_exponent(rng, max_ewords, it);
+    const int ewords = (int)ew.size();
     from_words(e, ew.data(), ewords);
     mpz_powm(want, base, e, n);
     Sl<TPI, W> sb, sr;

@@ -70,6 +70,28 @@ void make_input(std::mt19937_64 &rng, mpz_t a, const mpz_t m, int idx, size_t wo
   }
 }
 
+// modmul(r, a, b) against a * b mod m for make_input's inputs a = #i (i < 12), b = #j (j < 12, in
+// steps of jstep), all of N words; returns how many were checked.
+template <int N, class F>
+int check_inputs(std::mt19937_64 &rng, const Z &m, int jstep, F &&modmul) {
+  int checked = 0;
+  for (int i = 0; i < 12; i++)
+    for (int j = 0; j < 12; j += jstep) {
+      Z a, b, want;
+      make_input(rng, a, m, i, N);
+      make_input(rng, b, m, j, N);
+      auto aw = words_of(a, N), bw = words_of(b, N);
+      uint32_t r[N];
+      modmul(r, aw.data(), bw.data());
+      mpz_mul(want, a, b);
+      mpz_mod(want, want, m);
+      INFO("i " << i << " j " << j);
+      REQUIRE(std::vector<uint32_t>(r, r + N) == words_of(want, N));
+      checked++;
+    }
+  return checked;
+}
+
 template <int N>
 void check_thread_modmul(uint64_t salt) {
   auto rng = make_rng(salt);
@@ -82,20 +104,10 @@ void check_thread_modmul(uint64_t salt) {
         if (mpz_sizeinbase(m, 2) > 32 * (size_t)N) continue;
         ModCtx<N> ctx;
         make_ctx_gmp<N>(ctx, m);
-        for (int i = 0; i < 12; i++)
-          for (int j = 0; j < 12; j += 3) {
-            Z a, b, want;
-            make_input(rng, a, m, i, N);
-            make_input(rng, b, m, j, N);
-            auto aw = words_of(a, N), bw = words_of(b, N);
-            uint32_t r[N];
-            modmul_item<N>(r, aw.data(), bw.data(), ctx);
-            mpz_mul(want, a, b);
-            mpz_mod(want, want, m);
-            INFO("N " << N << " modulus " << kind << " words " << words << " i " << i << " j " << j);
-            REQUIRE(std::vector<uint32_t>(r, r + N) == words_of(want, N));
-            checked++;
-          }
+        INFO("N " << N << " modulus " << kind << " words " << words);
+        checked += check_inputs<N>(rng, m, 3, [&](uint32_t *r, const uint32_t *a, const uint32_t *b) {
+          modmul_item<N>(r, a, b, ctx);
+        });
       }
     }
   CHECK(checked > 1000);
@@ -123,20 +135,10 @@ void check_any_modmul(uint64_t salt) {
     auto ml = limbs_of(m, N / 2);
     AnyModCtx<N> ctx;
     make_any_ctx<N>(ctx, ml.data(), N / 2);
-    for (int i = 0; i < 12; i++)
-      for (int j = 0; j < 12; j += 2) {
-        Z a, b, want;
-        make_input(rng, a, m, i, N);
-        make_input(rng, b, m, j, N);
-        auto aw = words_of(a, N), bw = words_of(b, N);
-        uint32_t r[N];
-        modmul_any_item<N>(r, aw.data(), bw.data(), ctx);
-        mpz_mul(want, a, b);
-        mpz_mod(want, want, m);
-        INFO("N " << N << " m " << to_hex(m.v) << " i " << i << " j " << j);
-        REQUIRE(std::vector<uint32_t>(r, r + N) == words_of(want, N));
-        checked++;
-      }
+    INFO("N " << N << " m " << to_hex(m.v));
+    checked += check_inputs<N>(rng, m, 2, [&](uint32_t *r, const uint32_t *a, const uint32_t *b) {
+      modmul_any_item<N>(r, a, b, ctx);
+    });
   }
   CHECK(checked > 1000);
 }

@@ -212,11 +212,8 @@ void check_powm(uint64_t salt, int iters) {
     random_words(rng, bw, N);
     from_words(base, bw, N);
     mpz_mod(base, base, n);
-    int ewords = 1 + (int)(rng() % N);
-    std::vector<uint32_t> ew(ewords);
-    random_words(rng, ew.data(), ewords);
-    if (it == 0) std::fill(ew.begin(), ew.end(), 0u);          // e = 0
-    if (it == 1) { std::fill(ew.begin(), ew.end(), 0u); ew[0] = 1; }
+    const std::vector<uint32_t> ew = some_exponent(rng, N, it < 2 ? it : -1);
+    const int ewords = (int)ew.size();
     if (it == 2) mpz_set_ui(base, 0);
     if (it == 3) mpz_sub_ui(base, n, 1);
     from_words(e, ew.data(), ewords);
