@@ -36,7 +36,7 @@
 // parallel, then one thread per number ripples the chunk carries (early exit per chunk: a
 // handful of words per chunk). The final corrections are candidate-parallel (see above), so
 // no phase leaves the block waiting on one thread for O(n) multiplications.
-// NOT MEASURED (no GPU was available): block size, k and kChunk (tuning.h).
+// NOT MEASURED (no GPU was available): block size, k and kChunk (cuda/tuning.h).
 #pragma once
 #include <stddef.h>
 #include <stdint.h>

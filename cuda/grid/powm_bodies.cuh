@@ -17,7 +17,7 @@ namespace mpb {
 namespace gpu {
 
 // Fixed-window widths of the exponentiation kernels: 4 bits below 1024-bit moduli, 5 from
-// there (NOT MEASURED; see the exponentiation windows in tuning.h). Sliding windows (public
+// there (NOT MEASURED; see the exponentiation windows in cuda/tuning.h). Sliding windows (public
 // exponents) reuse the same table space with up to W + 1 bits.
 MPB_HD constexpr int window_bits(int nwords) { return nwords >= 32 ? 5 : 4; }
 template <int N>

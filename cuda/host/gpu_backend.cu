@@ -385,7 +385,7 @@ int device_sm_clock(int d, int *sms, double *ghz) {
   return MPB_OK;
 }
 
-// Threads per item for a size: the caller's request (Options::tpi) or tuning.h's choice;
+// Threads per item for a size: the caller's request (Options::tpi) or cuda/tuning.h's choice;
 // 0 when no kernel serves that pair.
 int powm_tpi(size_t width, int requested) {
   const int t = requested > 0 ? requested : tuning::gpu_powm_tpi(width);

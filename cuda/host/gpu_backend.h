@@ -20,7 +20,7 @@ struct Options {
   int ndevices = 0;
   bool constant_time = true;
   size_t chunk_items = 0;        // 0: chosen from device memory
-  int tpi = 0;                   // threads per item of powm/RSA kernels (0: tuning.h's choice)
+  int tpi = 0;                   // threads per item of powm/RSA kernels (0: cuda/tuning.h's choice)
   // powm only, for the comparison kernels outside the library (cuda/variants/, installed by
   // bench_gpu and the device tests with install_powm_variants): the Montgomery arithmetic of
   // the one-thread kernels (-1: tuning::GPU_POWM_MONT; 0..2: cuda/thread/mont.cuh MontVariant),

@@ -242,7 +242,7 @@ TEST_CASE("pack / unpack big-endian bytes and mp_int", "[batch][pack]") {
 
 TEST_CASE("AUTO powm: partial IFMA groups (unused lanes) and the simd_items report", "[batch][powm][ifma]") {
   if (!mpb_backend_available(MPB_BACKEND_CPU_IFMA)) return;
-  // One thread: a group of 8 lanes costs 2.2..4.2 scalar items at these widths (tuning.h), so
+  // One thread: a group of 8 lanes costs 2.2..4.2 scalar items at these widths (cpu/batch/tuning.h), so
   // 2 items stay scalar and whole groups go to IFMA; 3..7 leftover items may go either way.
   Ctx ctx(MPB_BACKEND_AUTO, 1);
   auto rng = mpbt::make_rng(107);
@@ -280,7 +280,7 @@ TEST_CASE("AUTO powm: the IFMA / scalar split counts the threads", "[batch][powm
   if (!mpb_backend_available(MPB_BACKEND_CPU_IFMA)) return;
   // Two threads, 1024-bit exponentiations (enough work for both): 2..4 items take at most two
   // scalar rounds, less than one group of 8 lanes on one thread (2.24 scalar items at 16 limbs,
-  // tuning.h); 8 and 16 items fill whole groups.
+  // cpu/batch/tuning.h); 8 and 16 items fill whole groups.
   Ctx ctx(MPB_BACKEND_AUTO, 2);
   auto rng = mpbt::make_rng(108);
   const size_t w = 16;

@@ -93,7 +93,7 @@ void divexact_x2px4(limb *p, size_t n);     // p /= (x^2 + x^4)
 // ---- the dispatcher (cpu/gf2x/mul/mul.cpp) --------------------------------------------------
 // c = a * b for any an, bn >= 0 (0 gives c = 0 on an+bn limbs). Picks the fastest method by
 // size: unrolled 1..9-limb base cases, the clmul schoolbook, then Karatsuba / Toom-3 /
-// Toom-4 by the cut-offs in mpb::tuning::params() (GF(2)[x] section of tuning.h); unbalanced
+// Toom-4 by the cut-offs in mpb::tuning::params() (cpu/gf2x/tuning.h); unbalanced
 // sizes by slicing. scratch: at least mul_itch(an, bn) limbs (valid for any cut-off values).
 size_t mul_itch(size_t an, size_t bn);
 void mul(limb *c, const limb *a, size_t an, const limb *b, size_t bn, limb *scratch);

@@ -34,25 +34,27 @@ void run(limb *acc, limb *tab, size_t n, const limb *ep, size_t ebits, Ops &op) 
     op.sqr(acc, tab);  // b^2
     for (size_t k = 1; k < tsize; k++) op.mul(tab + k * n, tab + (k - 1) * n, acc);
   }
-  long pos = (long)ebits - 1;
-  bool first = true;
+  // the window [lo, pos] (pos on a set bit) trimmed to end on a set bit; its value in *val
+  auto window = [&](long pos, unsigned *val) {
+    long lo = pos - (long)w + 1;
+    if (lo < 0) lo = 0;
+    while (!ebit(ep, (size_t)lo)) lo++;
+    *val = 0;
+    for (long k = pos; k >= lo; k--) *val = (*val << 1) | ebit(ep, (size_t)k);
+    return lo;
+  };
+  unsigned val;
+  long pos = window((long)ebits - 1, &val) - 1;  // the first window: copied from the table
+  copy(acc, tab + (val >> 1) * n, n);
   while (pos >= 0) {
     if (!ebit(ep, (size_t)pos)) {
       op.sqr(acc, acc);
       pos--;
       continue;
     }
-    long lo = pos - (long)w + 1;  // the window [lo, pos], trimmed to end on a set bit
-    if (lo < 0) lo = 0;
-    while (!ebit(ep, (size_t)lo)) lo++;
-    unsigned val = 0;
-    for (long k = pos; k >= lo; k--) {
-      val = (val << 1) | ebit(ep, (size_t)k);
-      if (!first) op.sqr(acc, acc);
-    }
-    if (first) copy(acc, tab + (val >> 1) * n, n);
-    else op.mul(acc, acc, tab + (val >> 1) * n);
-    first = false;
+    const long lo = window(pos, &val);
+    for (long k = pos; k >= lo; k--) op.sqr(acc, acc);
+    op.mul(acc, acc, tab + (val >> 1) * n);
     pos = lo - 1;
   }
 }
