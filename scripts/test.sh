@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite: C/C++ (Catch2 via CTest), Python (pytest), then the C/C++ tests once
-# more under AddressSanitizer + UndefinedBehaviorSanitizer.
+# The whole test suite: C/C++ (Catch2 via CTest), Python (pytest), a clang build of the library,
+# then the C/C++ tests once more under AddressSanitizer + UndefinedBehaviorSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -15,6 +15,12 @@ PY=${PYTHON:-python3}
 pip_install() { $PY -m pip install -q "$@" 2>/dev/null || $PY -m pip install -q --break-system-packages "$@"; }
 pip_install --no-build-isolation ./python || pip_install ./python
 MPBATCH_LIBRARY="$PWD/build/libmpbatch.so" $PY -m pytest -q python/tests
+
+if [ "${MPB_SKIP_CLANG:-0}" != 1 ]; then
+  echo "== the library with clang (a plain build: the C/C++ tests run under GCC above)"
+  CC=clang CXX=clang++ MPB_BUILD_DIR=build-clang bash scripts/build.sh -DMPB_CUDA=OFF -DMPB_BUILD_TESTS=OFF \
+      -DMPB_BUILD_BENCH=OFF
+fi
 
 if [ "${MPB_SKIP_SANITIZE:-0}" != 1 ]; then
   echo "== ASan + UBSan build and CTest"

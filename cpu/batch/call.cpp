@@ -94,9 +94,13 @@ bool begin_call(Call &call, const mpb_ctx *ctx, const CallShape &shape, Settings
   return true;
 }
 
-bool begin_conversion(Call &call, size_t width, size_t count, int *status) {
+bool begin_conversion(Call &call, size_t width, size_t count, int *status, size_t row_bytes) {
   if (!width_ok(width))
     return *status = call.fail(MPB_ERANGE, MPB_ARG_WIDTH, -1, "width out of range 1..1024 limbs"), true;
+  if (count > (SIZE_MAX / 8) / width)
+    return *status = call.fail(MPB_ERANGE, MPB_ARG_COUNT, -1, "count * width overflows"), true;
+  if (row_bytes && count > SIZE_MAX / row_bytes)
+    return *status = call.fail(MPB_ERANGE, MPB_ARG_COUNT, -1, "count * nbytes overflows"), true;
   if (count > 0) return false;
   call.choose(MPB_BACKEND_CPU, 1, "empty batch");
   *status = call.finish(MPB_OK);

@@ -103,8 +103,9 @@ struct PtrArg {
 // empty (an empty batch may pass NULL operands).
 bool begin_call(Call &call, const mpb_ctx *ctx, const CallShape &shape, Settings &s, int *status,
                 std::initializer_list<PtrArg> ptrs = {});
-// The start of a conversion call (no context): the width, and the empty batch.
-bool begin_conversion(Call &call, size_t width, size_t count, int *status);
+// The start of a conversion call (no context): the width, count rows of width limbs (and, with
+// row_bytes > 0, count rows of row_bytes bytes) addressable, and the empty batch.
+bool begin_conversion(Call &call, size_t width, size_t count, int *status, size_t row_bytes = 0);
 
 // Width checks shared by all calls.
 inline bool width_ok(size_t w) { return w >= 1 && w <= MPB_BATCH_MAX_WIDTH; }

@@ -30,7 +30,7 @@ MPB_API int mpb_pack_be(uint64_t *rows, size_t width, const uint8_t *bytes, size
                         size_t count, mpb_call_info *info) {
   Call call(info);
   int st;
-  if (begin_conversion(call, width, count, &st)) return st;
+  if (begin_conversion(call, width, count, &st, nbytes)) return st;
   if (!rows) return call.fail(MPB_ENULL, MPB_ARG_R, -1, "rows is NULL");
   if (!bytes && nbytes) return call.fail(MPB_ENULL, MPB_ARG_A, -1, "bytes is NULL");
   // validation: leading bytes beyond width*8 must be zero
@@ -58,7 +58,7 @@ MPB_API int mpb_unpack_be(uint8_t *bytes, size_t nbytes, const uint64_t *rows, s
                           size_t count, mpb_call_info *info) {
   Call call(info);
   int st;
-  if (begin_conversion(call, width, count, &st)) return st;
+  if (begin_conversion(call, width, count, &st, nbytes)) return st;
   if (!rows) return call.fail(MPB_ENULL, MPB_ARG_A, -1, "rows is NULL");
   if (!bytes && nbytes) return call.fail(MPB_ENULL, MPB_ARG_R, -1, "bytes is NULL");
   for (size_t i = 0; i < count; i++)

@@ -128,6 +128,9 @@ inline int fits(const IntView &v, size_t width) {
   return bits <= 64 * width ? MPB_OK : MPB_ERANGE;
 }
 
+// Result rows: up to the width of a product of two operands of the batch API's widest.
+inline bool row_width_ok(size_t w) { return w >= 1 && w <= 2 * (size_t)MPB_BATCH_MAX_WIDTH; }
+
 // Threads for a conversion of count rows of width limbs.
 int conv_threads(int threads, size_t count, size_t width) {
   int t = threads <= 0 ? max_threads() : threads;
@@ -212,7 +215,8 @@ MPB_API int mpb_unpack_cpython_ints(void *list, const uint64_t *rows, size_t wid
                                     size_t count, void *from_u64, void *new_long,
                                     void *set_item, mpb_call_info *info) {
   Call call(info);
-  if (!width_ok(width)) return call.fail(MPB_ERANGE, MPB_ARG_WIDTH, -1, "width out of range 1..1024 limbs");
+  if (!row_width_ok(width))
+    return call.fail(MPB_ERANGE, MPB_ARG_WIDTH, -1, "width out of range 1..2048 limbs (product rows)");
   if (count == 0) return call.finish(MPB_OK);
   if (!list || !rows || !from_u64 || !new_long || !set_item)
     return call.fail(MPB_ENULL, MPB_ARG_A, -1, "a required pointer is NULL");
@@ -289,7 +293,8 @@ MPB_API int mpb_unpack_cpython_list(void *list, size_t start, const uint64_t *ro
                                     size_t count, void *from_u64, void *new_long, void *set_item,
                                     mpb_call_info *info) {
   Call call(info);
-  if (!width_ok(width)) return call.fail(MPB_ERANGE, MPB_ARG_WIDTH, -1, "width out of range 1..1024 limbs");
+  if (!row_width_ok(width))
+    return call.fail(MPB_ERANGE, MPB_ARG_WIDTH, -1, "width out of range 1..2048 limbs (product rows)");
   if (count == 0) return call.finish(MPB_OK);
   if (!list || !rows || !from_u64 || !new_long || !set_item)
     return call.fail(MPB_ENULL, MPB_ARG_A, -1, "a required pointer is NULL");

@@ -17,7 +17,7 @@ using namespace mpb;
 using mpn::limb;
 
 namespace {
-const char ALPHABET[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz+/";
+constexpr char ALPHABET[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz+/";
 
 // Character -> digit value (64 = not a digit), for radix <= 36 (letters case-insensitive)
 // and for radix > 36 (a-z are 36..61).

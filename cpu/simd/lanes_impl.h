@@ -3,8 +3,9 @@
 // instruction-set kernels (cpu/simd/powm_ifma.cpp, cpu/simd/powm_avx2.cpp).
 //
 // Only <cstddef>/<cstdint> here and only internal-linkage helpers: the kernel files are
-// compiled under `#pragma GCC target(...)`, and an inline function with external linkage
-// emitted there could be picked by the linker for the portable callers.
+// compiled under `#pragma GCC target(...)` (clang: `#pragma clang attribute push` of the
+// target), and an inline function with external linkage emitted there could be picked by the
+// linker for the portable callers.
 #pragma once
 #include <cstddef>
 #include <cstdint>

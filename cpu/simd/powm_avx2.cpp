@@ -15,8 +15,12 @@
 
 #include "simd/lanes_impl.h"
 
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2")
+#endif
 
 namespace mpb {
 namespace simd {
@@ -197,4 +201,8 @@ void avx2_kernel(const Job &job) {
 } // namespace simd
 } // namespace mpb
 
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif

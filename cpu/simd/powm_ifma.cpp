@@ -22,12 +22,18 @@
 
 // gcc 12 warns about its own _mm512_undefined_epi32() inside the intrinsics headers.
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#if !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 
 #include "simd/lanes_impl.h"
 
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx512f,avx512ifma"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512ifma")
+#endif
 
 namespace mpb {
 namespace simd {
@@ -351,4 +357,8 @@ void ifma_kernel(const Job &job) {
 } // namespace simd
 } // namespace mpb
 
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif

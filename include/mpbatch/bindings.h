@@ -26,6 +26,7 @@ MPB_API int mpb_pack_cpython_ints(uint64_t *rows, size_t width, const uintptr_t 
  * PyList_SetItem, which takes the reference). Values below 2^64 come from
  * from_u64(value) (PyLong_FromUnsignedLongLong); larger ones from new_long(ndigits)
  * (CPython's _PyLong_New) with their 30-bit digits written at offset 24 (the layouts above).
+ * Rows may be up to 2 * MPB_BATCH_MAX_WIDTH limbs wide (products of the widest operands).
  * Must be called with the interpreter lock held. A NULL from a constructor: MPB_EMEM. */
 MPB_API int mpb_unpack_cpython_ints(void *list, const uint64_t *rows, size_t width, size_t count,
                                     void *from_u64, void *new_long, void *set_item,

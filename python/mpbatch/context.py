@@ -62,6 +62,10 @@ class Context:
     def __init__(self, backend: str = "auto", threads: Optional[int] = None,
                  devices=None, constant_time=None):
         self._ptr = None
+        # calls in progress (_with_handle); close() during a call frees the mpb_ctx after it
+        self._lock = threading.Lock()
+        self._users = 0
+        self._closing = False
         code = _backend_code(backend)
         if devices is not None:
             try:
@@ -94,13 +98,37 @@ class Context:
         C.mpb_ctx_set_constant_time(p, _CT_MODES[constant_time])
         self.last_info = mpb_call_info()
         C.mpb_call_info_init(byref(self.last_info))
-        self._lock = threading.Lock()
 
     # -- life cycle --
     def close(self) -> None:
-        if self._ptr is not None:
-            self._destroy(self._ptr)
-            self._ptr = None
+        """Release the library context. Calls already running through this Context (from
+        other threads) finish first: the mpb_ctx is freed when the last of them returns; new
+        calls raise ValueError at once."""
+        with self._lock:
+            if self._ptr is None or self._closing:
+                return
+            self._closing = True
+            if self._users == 0:
+                self._free()
+
+    def _free(self) -> None:  # with self._lock held, no call running
+        self._destroy(self._ptr)
+        self._ptr = None
+
+    def _with_handle(self, fn, *args):
+        """fn(mpb_ctx pointer, *args), with the context kept alive until fn returns."""
+        with self._lock:
+            if self._ptr is None or self._closing:
+                raise ValueError("the Context is closed")
+            self._users += 1
+            p = self._ptr
+        try:
+            return fn(p, *args)
+        finally:
+            with self._lock:
+                self._users -= 1
+                if self._closing and self._users == 0:
+                    self._free()
 
     def __del__(self):
         try:
@@ -117,39 +145,40 @@ class Context:
 
     @property
     def handle(self) -> c_void_p:
-        if self._ptr is None:
+        """The mpb_ctx pointer, for calling the C API directly; valid until close()."""
+        if self._ptr is None or self._closing:
             raise ValueError("the Context is closed")
         return self._ptr
 
     # -- settings --
     @property
     def backend(self) -> str:
-        return _BACKEND_NAMES.get(C.mpb_ctx_get_backend(self.handle), "unknown")
+        return _BACKEND_NAMES.get(self._with_handle(C.mpb_ctx_get_backend), "unknown")
 
     @backend.setter
     def backend(self, value: str) -> None:
-        C.mpb_ctx_set_backend(self.handle, _backend_code(value))
+        self._with_handle(C.mpb_ctx_set_backend, _backend_code(value))
 
     @property
     def threads(self) -> int:
-        return C.mpb_ctx_get_threads(self.handle)
+        return self._with_handle(C.mpb_ctx_get_threads)
 
     @threads.setter
     def threads(self, value: Optional[int]) -> None:
         if value is not None and (not isinstance(value, int) or value < 1):
             raise ValueError("threads must be an int >= 1 or None")
-        C.mpb_ctx_set_threads(self.handle, 0 if value is None else value)
+        self._with_handle(C.mpb_ctx_set_threads, 0 if value is None else value)
 
     @property
     def constant_time(self) -> str:
         return {-1: "default", 0: "off", 1: "on"}.get(
-            C.mpb_ctx_get_constant_time(self.handle), "unknown")
+            self._with_handle(C.mpb_ctx_get_constant_time), "unknown")
 
     @constant_time.setter
     def constant_time(self, mode) -> None:
         if mode not in _CT_MODES:
             raise ValueError("constant_time must be None/'default', True/'on' or False/'off'")
-        C.mpb_ctx_set_constant_time(self.handle, _CT_MODES[mode])
+        self._with_handle(C.mpb_ctx_set_constant_time, _CT_MODES[mode])
 
     def info(self) -> dict:
         """last_info as a dict."""
@@ -161,7 +190,7 @@ class Context:
                 "reason": i.reason.decode("utf-8", "replace")}
 
     def __repr__(self):
-        if self._ptr is None:
+        if self._ptr is None or self._closing:
             return "<mpbatch.Context closed>"
         return f"<mpbatch.Context backend={self.backend!r} threads={self.threads}>"
 
@@ -221,6 +250,6 @@ class _Call:
         info = mpb_call_info()
         info.bad_index = -1
         try:
-            fn(ctx.handle, *args, byref(info))
+            ctx._with_handle(fn, *args, byref(info))
         finally:
             ctx.last_info = info

@@ -30,15 +30,25 @@ def _as_list(xs, name: str) -> list:
                         f"{type(xs).__name__}") from None
 
 
+def _as_int(x, what: str) -> int:
+    """x as an int: ints (and int subclasses other than bool) as they are, integer-like objects
+    (NumPy integers, __index__) through operator.index; TypeError for bool and anything else."""
+    if isinstance(x, int) and not isinstance(x, bool):
+        return x
+    if not isinstance(x, bool):
+        try:
+            return operator.index(x)
+        except TypeError:
+            pass
+    raise TypeError(f"{what} must be an int, not {type(x).__name__}")
+
+
 def _explain(xs: list, name: str, width: Optional[int] = None, bound: str = "", start: int = 0):
     """Slow path after the fast conversion failed: find the first bad item and raise
     (indices reported from `start`)."""
     for i, x in enumerate(xs, start):
         if isinstance(x, bool) or not isinstance(x, int):
-            try:
-                operator.index(x)
-            except TypeError:
-                raise TypeError(f"{name}[{i}] must be an int, not {type(x).__name__}") from None
+            _as_int(x, f"{name}[{i}]")
             continue  # an integer-like (numpy integer): handled by the slow conversion
         if x < 0:
             raise ValueError(f"{name}[{i}] is negative ({x}); batch values are unsigned")
@@ -61,15 +71,7 @@ def _limbs_needed(xs: list, name: str) -> int:
 
 def _normalize(xs: list, name: str, start: int = 0) -> list:
     """Replace integer-like items (numpy integers) by ints; TypeError for anything else."""
-    out = []
-    for i, x in enumerate(xs, start):
-        if isinstance(x, bool) or not isinstance(x, int):
-            try:
-                x = operator.index(x)
-            except TypeError:
-                raise TypeError(f"{name}[{i}] must be an int, not {type(x).__name__}") from None
-        out.append(x)
-    return out
+    return [_as_int(x, f"{name}[{i}]") for i, x in enumerate(xs, start)]
 
 
 def _cpython_layout() -> Optional[int]:
@@ -198,6 +200,8 @@ def ints_to_limbs(xs, width: Optional[int] = None, name: str = "values",
         if _pack_into(out, xs, 0, 0):
             return out
     try:
+        if bool in set(map(type, xs)):  # int.to_bytes takes True and False: refuse them here
+            raise TypeError
         raw = b"".join(map(int.to_bytes, xs, repeat(nb), repeat("little")))
     except (TypeError, OverflowError):
         _explain(xs, name, width, bound, start)
@@ -218,7 +222,7 @@ def limbs_to_ints(rows: np.ndarray) -> List[int]:
     nb = 8 * rows.shape[1]
     if nb == 0:
         return [0] * rows.shape[0]
-    if _INT_MAKERS is not None and 0 < rows.shape[1] <= 1024 and rows.shape[0] > 0:
+    if _INT_MAKERS is not None and 0 < rows.shape[1] <= 2 * MAX_WIDTH and rows.shape[0] > 0:
         out = [None] * rows.shape[0]
         _unpack_into(out, 0, rows)
         return out
@@ -229,7 +233,7 @@ def limbs_to_ints(rows: np.ndarray) -> List[int]:
 
 def _unpack_into(out: list, start: int, rows: np.ndarray) -> None:
     """out[start:start + count] = the ints of rows (count, width): C-contiguous uint64 rows,
-    1 <= width <= 1024, _INT_MAKERS available."""
+    1 <= width <= 2 * MAX_WIDTH (products), _INT_MAKERS available."""
     count, width = rows.shape
     if _LIST_HELPERS:
         C.mpb_unpack_cpython_list(out, start, rows.ctypes.data, width, count, *_INT_MAKERS,
@@ -241,11 +245,7 @@ def _unpack_into(out: list, start: int, rows: np.ndarray) -> None:
 
 
 def _scalar(x, name: str) -> int:
-    if isinstance(x, bool) or not isinstance(x, int):
-        try:
-            x = operator.index(x)
-        except TypeError:
-            raise TypeError(f"{name} must be an int, not {type(x).__name__}") from None
+    x = _as_int(x, name)
     if x < 0:
         raise ValueError(f"{name} must be non-negative, got {x}")
     return x

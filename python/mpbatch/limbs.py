@@ -22,8 +22,8 @@ def _out_rows(out, count: int, width: int, inputs) -> np.ndarray:
         raise ValueError(f"out must have dtype uint64, got {out.dtype}")
     if out.shape != (count, width):
         raise ValueError(f"out must have shape {(count, width)}, got {out.shape}")
-    if not out.flags.c_contiguous or not out.flags.writeable:
-        raise ValueError("out must be C-contiguous and writeable")
+    if not out.flags.c_contiguous or not out.flags.writeable or not out.flags.aligned:
+        raise ValueError("out must be C-contiguous, aligned (8 bytes) and writeable")
     for x in inputs:
         if np.may_share_memory(out, x):
             raise ValueError("out must not overlap an input")
@@ -67,8 +67,8 @@ def _arr(x, name: str, ndim2: bool = True) -> np.ndarray:
         raise TypeError(f"{name} must have dtype uint64, not {x.dtype}")
     if ndim2 and x.ndim != 2:
         raise ValueError(f"{name} must have shape (count, limbs), got {x.shape}")
-    if not x.flags.c_contiguous:
-        x = np.ascontiguousarray(x)
+    if not x.flags.c_contiguous or not x.flags.aligned:
+        x = np.require(x, requirements=["C", "A"])  # a C-contiguous, 8-byte aligned copy
     return x
 
 

@@ -130,7 +130,11 @@ def _operand_rows(op, i0: int, i1: int, scratch: _Scratch, key, threads: int) ->
     buf = scratch.rows(key, i1 - i0, op.width)
     if _pack_into(buf, op.xs, i0, threads):
         return buf
-    return ints_to_limbs(op.xs[i0:i1], op.width, op.name, op.bound, i0)
+    rows = ints_to_limbs(op.xs[i0:i1], op.width, op.name, op.bound, i0)
+    if rows.shape[0] != i1 - i0:  # the list shrank during the call (another thread, an __index__)
+        raise RuntimeError(f"{op.name} changed size during the call: items {i0}..{i1 - 1} "
+                           f"are gone (it has {len(op.xs)} now)")
+    return rows
 
 
 def _results_into(out: list, i0: int, R: np.ndarray) -> None:

@@ -240,6 +240,28 @@ TEST_CASE("pack / unpack big-endian bytes and mp_int", "[batch][pack]") {
   REQUIRE(out[0] == 0x5a);
 }
 
+TEST_CASE("pack / unpack: count * width and count * nbytes that overflow are MPB_ERANGE, nothing written",
+          "[batch][pack][bad]") {
+  Rows rows(4, CANARY);
+  std::vector<uint8_t> bytes(64, 0x5a);
+  std::vector<void *> items(4, nullptr);
+  mpb_call_info info;
+  auto erange = [&](int st) {
+    REQUIRE(st == MPB_ERANGE);
+    REQUIRE(info.bad_arg == MPB_ARG_COUNT);
+    REQUIRE(rows == Rows(4, CANARY));
+    REQUIRE(bytes == std::vector<uint8_t>(64, 0x5a));
+  };
+  const size_t huge = SIZE_MAX, half = SIZE_MAX / 2 + 1;
+  erange(mpb_pack_be(rows.data(), 1, bytes.data(), 8, huge, &info));        // count * width
+  erange(mpb_pack_be(rows.data(), 4, bytes.data(), 8, SIZE_MAX / 16, &info));
+  erange(mpb_pack_be(rows.data(), 1, bytes.data(), half, 3, &info));        // count * nbytes
+  erange(mpb_unpack_be(bytes.data(), 8, rows.data(), 1, huge, &info));
+  erange(mpb_unpack_be(bytes.data(), half, rows.data(), 1, 3, &info));
+  erange(mpb_pack_mp(rows.data(), 4, (const void *const *)items.data(), SIZE_MAX / 16, &info));
+  erange(mpb_unpack_mp(items.data(), rows.data(), 4, SIZE_MAX / 16, &info));
+}
+
 TEST_CASE("AUTO powm: partial IFMA groups (unused lanes) and the simd_items report", "[batch][powm][ifma]") {
   if (!mpb_backend_available(MPB_BACKEND_CPU_IFMA)) return;
   // One thread: a group of 8 lanes costs 2.2..4.2 scalar items at these widths (cpu/batch/tuning.h), so
