@@ -26,7 +26,7 @@ ExpChoice choose_exp_backend(const Settings &s, const ExpPlan &p) {
     const bool lanes_width = p.lane_limbs >= (size_t)tuning::BATCH_IFMA_MIN_LIMBS &&
                              p.lane_limbs <= (size_t)tuning::BATCH_IFMA_MAX_LIMBS;
     if (lanes_ok && lanes_width) c.split = ifma_split(s, p.count, p.lane_limbs, p.work_per_item, false);
-    if (p.multipartite && p.shared_modulus && p.count < (size_t)s.threads && s.threads > 1 &&
+    if (p.multipartite && !p.secret && p.shared_modulus && p.count < (size_t)s.threads && s.threads > 1 &&
         p.max_n >= (size_t)tuning::BATCH_MULTIPARTITE_MIN_LIMBS) {
       c.backend = MPB_BACKEND_MULTIPARTITE;
       c.why = "auto: fewer items than threads and a huge modulus -> multipartite";
@@ -44,6 +44,9 @@ ExpChoice choose_exp_backend(const Settings &s, const ExpPlan &p) {
     if (!p.multipartite) {
       c.backend = MPB_BACKEND_CPU;
       c.why = "multipartite has no path for this operation: scalar";
+    } else if (p.secret) {
+      c.backend = MPB_BACKEND_CPU;
+      c.why = "multipartite has no constant-time exponentiation: scalar constant time";
     } else {
       c.why = p.shared_modulus ? "forced multipartite" : "forced multipartite (one plan per item)";
     }

@@ -33,7 +33,7 @@ struct ExpPlan {
   double work_per_item = 0;   // one item's scalar work (cost_model.h units)
   bool shared_modulus = true; // one modulus for every item
   bool multipartite = false;  // the operation has a multipartite path
-  bool secret = false;        // constant-time run: scratch wiped
+  bool secret = false;        // constant-time run: scratch wiped, never multipartite (variable time)
 };
 
 struct ExpChoice {

@@ -37,7 +37,9 @@ typedef enum mpb_backend {
   MPB_BACKEND_CPU = 1,          /* scalar limb kernels, items spread over OpenMP threads */
   MPB_BACKEND_CPU_IFMA = 2,     /* AVX-512 IFMA 8-lane kernels (shared modulus), rest scalar */
   MPB_BACKEND_MULTIPARTITE = 3, /* items one after another, each modular multiplication
-                                   parallelised inside (seed 004), for few huge operands */
+                                   parallelised inside (seed 004), for few huge operands;
+                                   variable time: a constant-time exponentiation (powm with
+                                   MPB_CT_ON, DH, RSA) never runs here, AUTO or forced */
   MPB_BACKEND_CUDA = 4          /* GPU (not built into this CPU backend: MPB_EUNSUPPORTED) */
 } mpb_backend;
 

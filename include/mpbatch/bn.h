@@ -177,8 +177,13 @@ MPB_API MPB_WUR int mpb_mp_n_root(const mp_int *a, mp_digit b, mp_int *c);
  * of a. c <= 0 -> MP_VAL. Variable time: for secret exponents use mp_exptmod_ct. */
 MPB_API MPB_WUR int mpb_mp_exptmod(const mp_int *a, const mp_int *b, const mp_int *c, mp_int *d);
 /* Constant-time d = a^b mod c for a secret exponent b >= 0 and an odd modulus c > 1.
- * Fixed 5-bit windows over the bits of c (the exponent length is not leaked beyond |c|),
- * table lookups touch every entry with masks, no branch depends on b. Even c -> MP_VAL. */
+ * Fixed 5-bit windows over max(limbs of b, limbs of c) limbs of exponent, table lookups touch
+ * every entry with masks, no branch or memory index depends on the values of a, b or c.
+ * Public: the sizes, i.e. c->used, a->used and b->used (the number of limbs the mp_ints
+ * hold: the loop bounds and the scratch size, stack or heap, follow them). An exponent
+ * shorter than the modulus is not told apart from one of the modulus's length. To hide an
+ * exponent's length beyond that, give it a fixed number of limbs (mp_grow and zero limbs do
+ * not count: used is the normalized length). Even c -> MP_VAL. */
 MPB_API MPB_WUR int mpb_mp_exptmod_ct(const mp_int *a, const mp_int *b, const mp_int *c, mp_int *d);
 
 /* ---- 4.6 radix conversions ------------------------------------------------------------ */

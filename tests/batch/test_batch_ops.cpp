@@ -193,6 +193,57 @@ TEST_CASE("batch powm via the multipartite backend", "[batch][powm][multipartite
   }
 }
 
+TEST_CASE("constant-time powm and DH never run on the (variable-time) multipartite backend",
+          "[batch][powm][dh][multipartite][ct]") {
+  // AUTO picks multipartite for fewer items than threads with a huge shared modulus; a
+  // constant-time call (powm with MPB_CT_ON, DH by default) must stay on the constant-time CPU
+  // path, forced multipartite included, and report constant_time = 1. Before: multipartite,
+  // which branches on every exponent bit, with constant_time still 1.
+  const size_t w = 256;  // 16384 bits: the AUTO multipartite threshold (cpu/batch/tuning.h)
+  auto rng = mpbt::make_rng(107);
+  Rows m(w), base(w), e(1), r(w, CANARY);
+  rand_odd_modulus(rng, m.data(), w);
+  rand_below(rng, base.data(), m.data(), w);
+  e[0] = rng() | 1;
+  Z zb, ze, zm, want;
+  row_to_mpz(zb, base.data(), w);
+  row_to_mpz(ze, e.data(), 1);
+  row_to_mpz(zm, m.data(), w);
+  for (int backend : {MPB_BACKEND_AUTO, MPB_BACKEND_MULTIPARTITE}) {
+    Ctx ctx(backend, 2);
+    mpb_call_info info;
+    // not constant time: AUTO goes multipartite (the rule this test guards against for secrets)
+    REQUIRE(mpb_ctx_set_constant_time(ctx.c, MPB_CT_OFF) == MPB_OK);
+    REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), 1, 1, m.data(), 1, w, 1, &info) == MPB_OK);
+    REQUIRE(info.backend == MPB_BACKEND_MULTIPARTITE);
+    REQUIRE(info.constant_time == 0);
+    // constant time
+    REQUIRE(mpb_ctx_set_constant_time(ctx.c, MPB_CT_ON) == MPB_OK);
+    std::fill(r.begin(), r.end(), CANARY);
+    REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), 1, 1, m.data(), 1, w, 1, &info) == MPB_OK);
+    INFO("backend " << backend << ": " << info.reason);
+    REQUIRE(info.backend != MPB_BACKEND_MULTIPARTITE);
+    REQUIRE(info.constant_time == 1);
+    mpz_powm(want, zb, ze, zm);
+    REQUIRE(mpbt::limbs_of(want, w) == r);
+    // DH (constant time unless MPB_CT_OFF)
+    REQUIRE(mpb_ctx_set_constant_time(ctx.c, MPB_CT_DEFAULT) == MPB_OK);
+    std::fill(r.begin(), r.end(), CANARY);
+    REQUIRE(mpb_batch_dh_keygen(ctx.c, r.data(), 2, e.data(), 1, m.data(), w, 1, &info) == MPB_OK);
+    REQUIRE(info.backend != MPB_BACKEND_MULTIPARTITE);
+    REQUIRE(info.constant_time == 1);
+    Z two;
+    mpz_set_ui(two, 2);
+    mpz_powm(want, two, ze, zm);
+    REQUIRE(mpbt::limbs_of(want, w) == r);
+    REQUIRE(mpb_batch_dh_shared(ctx.c, r.data(), base.data(), e.data(), 1, m.data(), w, 1, &info) == MPB_OK);
+    REQUIRE(info.backend != MPB_BACKEND_MULTIPARTITE);
+    REQUIRE(info.constant_time == 1);
+    mpz_powm(want, zb, ze, zm);
+    REQUIRE(mpbt::limbs_of(want, w) == r);
+  }
+}
+
 TEST_CASE("pack / unpack big-endian bytes and mp_int", "[batch][pack]") {
   auto rng = mpbt::make_rng(106);
   for (size_t w : {1, 2, 5, 32})
