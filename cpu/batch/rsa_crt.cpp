@@ -7,8 +7,11 @@
 // for p and q and qinv*R^2 mod p built once, wiped after the call) or one key per item (built
 // per item in the thread's scratch, no allocation). The exponentiations are constant time
 // unless the context says MPB_CT_OFF.
-// The reduction c mod p (c is public) uses the variable-time division; everything touching
-// the exponents and the recombination uses masked, branch-free steps (mont_mul / cnd_add).
+// Everything that touches p, q, dp, dq or qinv is constant time in their values (their limb
+// counts are public): the Montgomery contexts are set up without division
+// (mpn::mont_ctx_init), c mod p, c mod q and m2 mod p are Montgomery reductions
+// (mpn::mont_reduce), the recombination uses the schoolbook product and masked carries, and the
+// exponentiations are constant time unless the context says MPB_CT_OFF.
 #include <algorithm>
 
 #include "batch/exp_engine.h"
@@ -46,15 +49,13 @@ void key_init(Key &k, const limb *p, const limb *q, const limb *dp, const limb *
   mpn::mont_to(k.qinv_r2, k.qinv_r2, k.cp, ws);
 }
 
-// r (mn limbs) = c mod m, c of cw limbs; tmp: cw + 1 limbs... uses ws for division scratch.
-void reduce(limb *r, const limb *c, size_t cw, const limb *m, size_t mn, limb *ws) {
-  size_t cn = mpn::normalized_size(c, cw);
-  if (cn < mn) {
-    mpn::copy(r, c, cn);
-    mpn::zero(r + cn, mn - cn);
-    return;
+// r += a (an <= rn limbs) with the carry taken through all of r (no early exit).
+void add_ct(limb *r, size_t rn, const limb *a, size_t an) {
+  limb cy = mpn::add_n(r, r, a, an);
+  for (size_t i = an; i < rn; i++) {
+    r[i] += cy;
+    cy = r[i] < cy;
   }
-  mpn::tdiv_qr(nullptr, r, c, cn, m, mn, ws);
 }
 
 // out (width limbs) from m1 (pn limbs, < p), m2 (qn limbs, < q). t, h: hw+1 limbs;
@@ -62,22 +63,16 @@ void reduce(limb *r, const limb *c, size_t cw, const limb *m, size_t mn, limb *w
 void recombine(limb *out, size_t width, const Key &k, const limb *m1, const limb *m2, limb *t,
                limb *h, limb *prod, limb *ws) {
   size_t pn = k.pn, qn = k.qn;
-  // m2 mod p (m2 < q; when q < p nothing to do)
-  if (qn > pn || (qn == pn && mpn::cmp(k.q, k.p, pn) > 0)) {
-    reduce(t, m2, qn, k.p, pn, ws);
-  } else {
-    mpn::copy(t, m2, qn);
-    mpn::zero(t + qn, pn - qn);
-  }
+  mpn::mont_reduce(t, m2, qn, k.cp, ws);  // m2 mod p (m2 < q may exceed p)
   limb bw = mpn::sub_n(t, m1, t, pn);     // t = m1 - m2 (mod 2^(64pn))
   mpn::cnd_add_n(bw, t, t, k.p, pn);      // + p when it borrowed: t in [0, p)
   mpn::mont_mul(h, t, k.qinv_r2, k.cp, ws);  // t*qinv*R (almost reduced)
   mpn::mont_from(h, h, k.cp, ws);            // t*qinv mod p, fully reduced
-  if (pn >= qn) mpn::mul(prod, h, pn, k.q, qn, ws);
-  else mpn::mul(prod, k.q, qn, h, pn, ws);
+  // schoolbook (Karatsuba compares halves of its operands); m2 + h*q <= (q-1) + (p-1)q < n
+  if (pn >= qn) mpn::mul_basecase(prod, h, pn, k.q, qn);
+  else mpn::mul_basecase(prod, k.q, qn, h, pn);
   size_t pl = pn + qn;
-  limb cy = mpn::add(prod, prod, pl, m2, qn);
-  (void)cy;  // m2 + h*q <= (q-1) + (p-1)q < n: no carry
+  add_ct(prod, pl, m2, qn);
   size_t cpy = std::min(pl, width);
   mpn::copy(out, prod, cpy);
   if (width > cpy) mpn::zero(out + cpy, width - cpy);
@@ -99,7 +94,7 @@ class RsaItems final : public ExpItems {
   size_t scratch_limbs(bool lanes) const override {
     const size_t hw = r_.hw;
     work_ = std::max({scalar_itch(hw, hw, ct_), lanes ? lanes_itch(hw) : (size_t)0, mpn::mont_sqr_itch(hw) + 2 * hw,
-                      mpn::mul_itch(hw, hw), mpn::tdiv_qr_itch(r_.width, hw), mpn::mont_mul_itch(hw)});
+                      mpn::mont_reduce_itch(hw), mpn::mont_mul_itch(hw)});
     return kst() + 4 * 8 * hw + 2 * (hw + 1) + (2 * hw + 2) + work_;
   }
 
@@ -109,21 +104,11 @@ class RsaItems final : public ExpItems {
     Key keys8[8];
     const Key *kp[8];
     for (size_t l = 0; l < cnt; l++) {
-      const size_t i = first + l;
-      if (shared_) {
-        kp[l] = shared_;
-      } else {
-        // per-item keys in a group: the lanes need only the raw moduli; the contexts are
-        // built one at a time at recombination
-        Key &k = keys8[l];
-        k.p = r_.p + i * hw, k.q = r_.q + i * hw, k.dp = r_.dp + i * hw, k.dq = r_.dq + i * hw;
-        k.pn = mpn::normalized_size(k.p, hw);
-        k.qn = mpn::normalized_size(k.q, hw);
-        kp[l] = &k;
-      }
+      // per-item keys: each lane's contexts in its own slot of the key storage
+      kp[l] = shared_ ? shared_ : &local_key(keys8[l], first + l, b, l);
       // the lanes use the full hw limbs
-      reduce_padded(b.cp + l * hw, r_.c + i * r_.width, kp[l]->p, kp[l]->pn, hw, b.ws);
-      reduce_padded(b.cq + l * hw, r_.c + i * r_.width, kp[l]->q, kp[l]->qn, hw, b.ws);
+      reduce_padded(b.cp + l * hw, r_.c + (first + l) * r_.width, kp[l]->cp, hw, b.ws);
+      reduce_padded(b.cq + l * hw, r_.c + (first + l) * r_.width, kp[l]->cq, hw, b.ws);
     }
     Lanes l1, l2;
     for (size_t l = 0; l < cnt; l++) {  // lanes past cnt stay unused
@@ -132,22 +117,19 @@ class RsaItems final : public ExpItems {
     }
     const int s1 = exp_lanes(l1, hw, shared_ ? r_.p : nullptr, hw, ct_, b.ws);
     const int s2 = exp_lanes(l2, hw, shared_ ? r_.q : nullptr, hw, ct_, b.ws);
-    Key local;
-    for (size_t l = 0; l < cnt; l++) {
-      const size_t i = first + l;
-      const Key &k = shared_ ? *shared_ : local_key(local, i, b);
-      recombine(r_.out + i * r_.width, r_.width, k, b.m1 + l * hw, b.m2 + l * hw, b.t, b.h, b.prod, b.ws);
-    }
+    for (size_t l = 0; l < cnt; l++)
+      recombine(r_.out + (first + l) * r_.width, r_.width, *kp[l], b.m1 + l * hw, b.m2 + l * hw, b.t, b.h,
+                b.prod, b.ws);
     return s1 != MPB_OK ? s1 : s2;
   }
 
   int run_one(size_t i, limb *base) override {
     Bufs b = bufs(base);
     Key local;
-    const Key &k = shared_ ? *shared_ : local_key(local, i, b);
+    const Key &k = shared_ ? *shared_ : local_key(local, i, b, 0);
     const limb *ci = r_.c + i * r_.width;
-    reduce_padded(b.cp, ci, k.p, k.pn, k.pn, b.ws);
-    reduce_padded(b.cq, ci, k.q, k.qn, k.qn, b.ws);
+    reduce_padded(b.cp, ci, k.cp, k.pn, b.ws);
+    reduce_padded(b.cq, ci, k.cq, k.qn, b.ws);
     if (ct_) {
       mpn::powm_ct(b.m1, b.cp, k.dp, r_.hw, k.cp, b.ws);
       mpn::powm_ct(b.m2, b.cq, k.dq, r_.hw, k.cq, b.ws);
@@ -163,7 +145,8 @@ class RsaItems final : public ExpItems {
   struct Bufs {
     limb *kstore, *cp, *cq, *m1, *m2, *t, *h, *prod, *ws;
   };
-  size_t kst() const { return shared_ ? 0 : key_store_itch(r_.hw); }
+  // per-item keys: storage for the 8 keys of a group
+  size_t kst() const { return shared_ ? 0 : 8 * key_store_itch(r_.hw); }
   Bufs bufs(limb *base) {
     const size_t hw = r_.hw;
     Bufs b;
@@ -172,16 +155,17 @@ class RsaItems final : public ExpItems {
     b.t = b.m2 + 8 * hw, b.h = b.t + hw + 1, b.prod = b.h + hw + 1, b.ws = b.prod + 2 * hw + 2;
     return b;
   }
-  // Item i's key contexts (per-item keys), built in the thread's key storage.
-  const Key &local_key(Key &k, size_t i, const Bufs &b) const {
+  // Item i's key contexts (per-item keys), built in slot `slot` of the thread's key storage.
+  const Key &local_key(Key &k, size_t i, const Bufs &b, size_t slot) const {
     const size_t hw = r_.hw;
-    key_init(k, r_.p + i * hw, r_.q + i * hw, r_.dp + i * hw, r_.dq + i * hw, r_.qinv + i * hw, hw, b.kstore, b.ws);
+    key_init(k, r_.p + i * hw, r_.q + i * hw, r_.dp + i * hw, r_.dq + i * hw, r_.qinv + i * hw, hw,
+             b.kstore + slot * key_store_itch(hw), b.ws);
     return k;
   }
-  // r (w limbs) = c mod m (mn limbs), c one of the batch's rows, zero padded from mn to w.
-  void reduce_padded(limb *r, const limb *c, const limb *m, size_t mn, size_t w, limb *ws) const {
-    reduce(r, c, r_.width, m, mn, ws);
-    if (w > mn) mpn::zero(r + mn, w - mn);
+  // r (w limbs) = c mod m (the context's n limbs), c one of the batch's rows, zero padded to w.
+  void reduce_padded(limb *r, const limb *c, const mpn::MontCtx &m, size_t w, limb *ws) const {
+    mpn::mont_reduce(r, c, r_.width, m, ws);
+    if (w > m.n) mpn::zero(r + m.n, w - m.n);
   }
 
   Rows r_;

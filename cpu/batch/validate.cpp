@@ -8,6 +8,7 @@
 #include "batch/gpu_attempt.h"
 #include "batch/validate.h"
 #include "core/cpu_features.h"
+#include "mpn/mod/mont.h"
 
 namespace mpb {
 namespace batch {
@@ -93,19 +94,34 @@ int check_below(Call &call, const limb *a, size_t aw, size_t count, const limb *
   return MPB_OK;
 }
 
+namespace {
+// a < b for two hw-limb rows, from the borrow of a - b: no early exit on the values.
+bool less_ct(const limb *a, const limb *b, size_t hw, limb *t) { return mpn::sub_n(t, a, b, hw) != 0; }
+bool is_zero_ct(const limb *a, size_t hw) {
+  limb acc = 0;
+  for (size_t i = 0; i < hw; i++) acc |= a[i];
+  return acc == 0;
+}
+} // namespace
+
+// The keys are secret: after the public shape checks (sizes, parity) every test is constant
+// time in the values (schoolbook products, borrows of full-length subtractions, the Montgomery
+// reduction of qinv*q mod p); only the pass/fail outcome is public.
 int check_rsa_keys(Call &call, const limb *n, const limb *p, const limb *q, const limb *dp,
                    const limb *dq, const limb *qinv, size_t width, size_t hw, size_t rows) {
-  // temporaries: product (2*hw), q*qinv (2*hw), remainder (hw), mul scratch, div scratch
-  size_t mi = mpn::mul_itch(hw, hw);
-  size_t di = mpn::tdiv_qr_itch(2 * hw, hw);
+  // temporaries: product (2*hw), q*qinv (2*hw), remainder (hw), p's Montgomery context, work
   std::vector<limb> tmp;
   try {
-    tmp.resize(6 * hw + 2 + mi + di + width);
+    tmp.resize(6 * hw + 2 + mpn::mont_ctx_itch(hw) + mpn::mont_reduce_itch(hw) + width);
   } catch (...) {
     return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory while validating");
   }
-  limb *prod = tmp.data(), *rem = prod + 2 * hw + 1, *qq = rem + hw + 1, *ms = qq + 2 * hw;
-  limb *ds = ms + mi;
+  struct Wipe {  // the temporaries hold secret-derived values: wiped on every way out
+    std::vector<limb> &v;
+    ~Wipe() { secure_zero(v.data(), v.size() * sizeof(limb)); }
+  } wipe{tmp};
+  limb *prod = tmp.data(), *rem = prod + 2 * hw + 1, *qq = rem + hw + 1, *cs = qq + 2 * hw;
+  limb *ws = cs + mpn::mont_ctx_itch(hw);
   for (size_t i = 0; i < rows; i++) {
     const limb *ni = n + i * width, *pi = p + i * hw, *qi = q + i * hw;
     const limb *dpi = dp + i * hw, *dqi = dq + i * hw, *qv = qinv + i * hw;
@@ -115,27 +131,22 @@ int check_rsa_keys(Call &call, const limb *n, const limb *p, const limb *q, cons
     if (qn == 0 || (qi[0] & 1) == 0 || (qn == 1 && qi[0] == 1))
       return call.fail(MPB_EVAL, MPB_ARG_Q, (int64_t)i, "q is not odd > 1");
     // n == p*q
-    if (pn >= qn) mpn::mul(prod, pi, pn, qi, qn, ms);
-    else mpn::mul(prod, qi, qn, pi, pn, ms);
+    if (pn >= qn) mpn::mul_basecase(prod, pi, pn, qi, qn);
+    else mpn::mul_basecase(prod, qi, qn, pi, pn);
     if (mpn::cmp2(prod, pn + qn, ni, width) != 0)
       return call.fail(MPB_EVAL, MPB_ARG_M, (int64_t)i, "n != p*q");
-    if (!less_than(dpi, hw, pi, pn)) return call.fail(MPB_EVAL, MPB_ARG_DP, (int64_t)i, "dp >= p");
-    if (!less_than(dqi, hw, qi, qn)) return call.fail(MPB_EVAL, MPB_ARG_DQ, (int64_t)i, "dq >= q");
-    if (!less_than(qv, hw, pi, pn)) return call.fail(MPB_EVAL, MPB_ARG_QINV, (int64_t)i, "qinv >= p");
-    // qinv*q mod p == 1
-    size_t vn = mpn::normalized_size(qv, hw);
-    if (vn == 0) return call.fail(MPB_EVAL, MPB_ARG_QINV, (int64_t)i, "qinv is zero");
-    if (vn >= qn) mpn::mul(qq, qv, vn, qi, qn, ms);
-    else mpn::mul(qq, qi, qn, qv, vn, ms);
-    size_t qqn = mpn::normalized_size(qq, vn + qn);
-    bool one;
-    if (qqn < pn) {
-      one = (qqn == 1 && qq[0] == 1);
-    } else {
-      mpn::tdiv_qr(nullptr, rem, qq, qqn, pi, pn, ds);
-      one = mpn::normalized_size(rem, pn) == 1 && rem[0] == 1;
-    }
-    if (!one) return call.fail(MPB_EVAL, MPB_ARG_QINV, (int64_t)i, "qinv*q != 1 mod p");
+    if (!less_ct(dpi, pi, hw, ws)) return call.fail(MPB_EVAL, MPB_ARG_DP, (int64_t)i, "dp >= p");
+    if (!less_ct(dqi, qi, hw, ws)) return call.fail(MPB_EVAL, MPB_ARG_DQ, (int64_t)i, "dq >= q");
+    if (!less_ct(qv, pi, hw, ws)) return call.fail(MPB_EVAL, MPB_ARG_QINV, (int64_t)i, "qinv >= p");
+    if (is_zero_ct(qv, hw)) return call.fail(MPB_EVAL, MPB_ARG_QINV, (int64_t)i, "qinv is zero");
+    // qinv*q mod p == 1 (qinv < p: pn limbs)
+    if (pn >= qn) mpn::mul_basecase(qq, qv, pn, qi, qn);
+    else mpn::mul_basecase(qq, qi, qn, qv, pn);
+    mpn::MontCtx cp;
+    mpn::mont_ctx_init(cp, pi, pn, cs);
+    mpn::mont_reduce(rem, qq, pn + qn, cp, ws);
+    rem[0] ^= 1;  // zero exactly when the remainder is 1
+    if (!is_zero_ct(rem, pn)) return call.fail(MPB_EVAL, MPB_ARG_QINV, (int64_t)i, "qinv*q != 1 mod p");
   }
   return MPB_OK;
 }

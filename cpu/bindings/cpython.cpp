@@ -214,14 +214,8 @@ MPB_API int mpb_pack_cpython_ints(uint64_t *rows, size_t width, const uintptr_t 
 MPB_API int mpb_unpack_cpython_ints(void *list, const uint64_t *rows, size_t width,
                                     size_t count, void *from_u64, void *new_long,
                                     void *set_item, mpb_call_info *info) {
-  Call call(info);
-  if (!row_width_ok(width))
-    return call.fail(MPB_ERANGE, MPB_ARG_WIDTH, -1, "width out of range 1..2048 limbs (product rows)");
-  if (count == 0) return call.finish(MPB_OK);
-  if (!list || !rows || !from_u64 || !new_long || !set_item)
-    return call.fail(MPB_ENULL, MPB_ARG_A, -1, "a required pointer is NULL");
-  call.choose(MPB_BACKEND_CPU, 1, "cpu: unpack CPython ints");
-  return store_ints(call, list, 0, rows, width, count, from_u64, new_long, set_item);
+  // the list form from item 0
+  return mpb_unpack_cpython_list(list, 0, rows, width, count, from_u64, new_long, set_item, info);
 }
 
 MPB_API int mpb_pack_cpython_list(uint64_t *rows, size_t width, const void *list, size_t start,

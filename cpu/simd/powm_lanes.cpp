@@ -1,7 +1,8 @@
 // cpu/simd/powm_lanes.cpp: the lane-parallel exponentiation driver shared by the IFMA (8 lanes,
 // radix 2^52) and AVX2 (4 lanes, radix 2^26) kernels: argument checks, scratch layout,
-// conversion between 64-bit limbs and lane-interleaved K-bit digits, R^2 mod m (by the
-// scalar Knuth division), the final conditional subtraction, and the public entry points.
+// conversion between 64-bit limbs and lane-interleaved K-bit digits, R^2 mod m (mpn::pow2_mod:
+// constant time in m, no division), the final conditional subtraction, and the public entry
+// points.
 #include "simd/powm_lanes.h"
 
 #include <mpbatch/common.h>
@@ -9,6 +10,7 @@
 
 #include "core/cpu_features.h"
 #include "core/memory.h"
+#include "mpn/mod/mont.h"
 #include "mpn/mpn.h"
 #include "simd/lanes_impl.h"
 
@@ -30,15 +32,13 @@ constexpr size_t kMaxLimbs = 256;
 size_t max_digits(unsigned K, size_t n) { return (64 * n + 2 + K - 1) / K; }
 
 size_t vec_limbs(unsigned L, size_t N) { return ((6 + kTable + 2) * N + 2) * L; }
-size_t scalar_limbs(unsigned K, size_t N, size_t n) {
-  // R^2 mod m (remainder + its scratch); reused for the final subtraction
-  return n + mpn::pow2_divrem_itch(2 * (size_t)K * N, n) + 2 * n;
-}
+// R^2 mod m (the value + its scratch); reused for the final subtraction
+size_t scalar_limbs(size_t n) { return n + mpn::pow2_mod_itch(n) + 2 * n; }
 
 size_t itch(unsigned L, unsigned K, size_t n) {
   if (n == 0 || n > kMaxLimbs) return 0;
   size_t N = max_digits(K, n);
-  return 8 + vec_limbs(L, N) + scalar_limbs(K, N, n);
+  return 8 + vec_limbs(L, N) + scalar_limbs(n);
 }
 
 size_t bit_length(const uint64_t *a, size_t n) {
@@ -124,6 +124,7 @@ int run(unsigned L, unsigned K, void (*kernel)(const Job &), uint64_t *const r[]
   job.SEL = job.ACC + N * L;
   job.T = job.SEL + N * L;  // 2N*L + L
   const uint64_t kmask = (uint64_t(1) << K) - 1;
+  const uint64_t *prev_m = nullptr;  // the modulus whose R^2 is in tmp
   size_t ebits = 0;
   for (unsigned l = 0; l < L; ++l) {
     const bool used = r[l] != nullptr;
@@ -138,11 +139,14 @@ int run(unsigned L, unsigned K, void (*kernel)(const Job &), uint64_t *const r[]
     if (used) to_digits(job.B, L, l, K, N, base[l], n);
     else for (size_t d = 0; d < N; ++d) job.B[d * L + l] = 0;
     for (size_t d = 0; d < N; ++d) job.ONE[d * L + l] = d == 0;
-    // R^2 mod m with R = 2^(K*N)
-    const size_t dn = mpn::normalized_size(ml, n);
+    // R^2 mod m with R = 2^(K*N), constant time in m (RSA primes); once per distinct modulus
     uint64_t *rem = tmp, *ds = rem + n;
-    mpn::zero(rem, n);
-    mpn::pow2_divrem(nullptr, rem, 2 * (size_t)K * N, ml, dn, ds);
+    if (ml != prev_m) {
+      const size_t dn = mpn::normalized_size(ml, n);
+      mpn::zero(rem, n);
+      mpn::pow2_mod(rem, 2 * (size_t)K * N, ml, dn, ds);
+      prev_m = ml;
+    }
     to_digits(job.R2, L, l, K, N, rem, n);
   }
   job.ebits = ct ? 64 * en : ebits;

@@ -15,6 +15,8 @@
 #include <mpbatch/common.h>
 #include "cuda/tuning.h"
 
+#include "core/memory.h"
+#include "mpn/mod/mont.h"
 #include "mpn/mpn.h"
 #include "cuda/host/gpu_backend.h"
 #include "cuda/kernels/launch.h"
@@ -43,21 +45,27 @@ void say(char *why, size_t len, const char *fmt, ...) {
   } while (0)
 
 // ---- host precomputation of the Montgomery constants (library's own mpn layer) -------------
+// Constant time in the value of n (RSA primes are secret): mpn::pow2_mod and mpn::mont_reduce,
+// no division. n is odd (the Montgomery kernels' moduli).
 // rem = 2^(64*k) mod n, n of w limbs (w >= 1, may have leading zero limbs), rem w limbs.
 void pow2_mod(uint64_t *rem, size_t k, const uint64_t *n, size_t w) {
   const size_t dn = mpn::normalized_size(n, w);
-  std::vector<uint64_t> scratch(mpn::pow2_divrem_itch(64 * k, dn));
+  std::vector<uint64_t> scratch(mpn::pow2_mod_itch(dn));
   std::fill(rem, rem + w, 0);
-  mpn::pow2_divrem(nullptr, rem, 64 * k, n, dn, scratch.data());
+  mpn::pow2_mod(rem, 64 * k, n, dn, scratch.data());
+  secure_zero(scratch.data(), scratch.size() * sizeof(uint64_t));
 }
 // rem = (a * 2^(64*k)) mod n, a of w limbs
 void shl_mod(uint64_t *rem, const uint64_t *a, size_t k, const uint64_t *n, size_t w) {
-  size_t dn = mpn::normalized_size(n, w);
-  std::vector<uint64_t> num(k + w, 0), scratch(mpn::tdiv_qr_itch(k + w, dn)), r(dn);
+  const size_t dn = mpn::normalized_size(n, w);
+  std::vector<uint64_t> num(k + w, 0), store(mpn::mont_ctx_itch(dn) + mpn::mont_reduce_itch(dn));
   std::copy(a, a + w, num.begin() + k);
-  mpn::tdiv_qr(nullptr, r.data(), num.data(), k + w, n, dn, scratch.data());
+  mpn::MontCtx ctx;
+  mpn::mont_ctx_init(ctx, n, dn, store.data());
   std::fill(rem, rem + w, 0);
-  std::copy(r.begin(), r.end(), rem);
+  mpn::mont_reduce(rem, num.data(), k + w, ctx, store.data() + mpn::mont_ctx_itch(dn));
+  secure_zero(store.data(), store.size() * sizeof(uint64_t));
+  secure_zero(num.data(), num.size() * sizeof(uint64_t));
 }
 
 namespace {

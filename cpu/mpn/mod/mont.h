@@ -25,7 +25,8 @@ struct MontCtx {
 };
 
 // Limbs of the storage block mont_ctx_init needs: 3n limbs are kept by the context (it must
-// outlive every use of ctx), the rest is temporary space used during init only.
+// outlive every use of ctx), the rest is temporary space used during init only. The set-up is
+// constant time in the value of m (no division): m may be secret.
 size_t mont_ctx_itch(size_t n);
 // cpu/mpn/mod/mont_ctx_init.cpp. Sets up ctx for m (n limbs, m odd, m[n-1] != 0); copies m.
 // storage: mont_ctx_itch(n) limbs, must not overlap m.
@@ -67,6 +68,18 @@ void mont_from(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch); // 
 // Constant-time full reduction: rp = ap mod m for an n-limb ap < 2m ("subtract m if ap >= m",
 // with masks). rp may equal ap. scratch: n limbs.
 void mont_canon(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch);
+// x = 2x mod m for x < m, with masks (cpu/mpn/mod/mont_ctx_init.cpp). scratch: n limbs.
+void mont_dbl(limb *xp, const MontCtx &ctx, limb *scratch);
+
+// ---- reductions by a secret modulus, constant time in the values (lengths are public) -----
+// cpu/mpn/mod/mont_reduce.cpp: rp (n limbs) = c mod m, fully reduced, for c of cn >= 1 limbs.
+// rp must not overlap c. scratch: mont_reduce_itch(n) limbs.
+size_t mont_reduce_itch(size_t n);
+void mont_reduce(limb *rp, const limb *cp, size_t cn, const MontCtx &ctx, limb *scratch);
+// rp (n limbs) = 2^e mod m, fully reduced, for an odd m of n limbs (m[n-1] != 0); builds its own
+// context. scratch: pow2_mod_itch(n) limbs. (mpn::pow2_divrem is the variable-time division.)
+size_t pow2_mod_itch(size_t n);
+void pow2_mod(limb *rp, size_t e, const limb *mp, size_t n, limb *scratch);
 
 } // namespace mpn
 } // namespace mpb
