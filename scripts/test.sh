@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The whole test suite: C/C++ (Catch2 via CTest), Python (pytest), a clang build of the library,
-# then the C/C++ tests once more under AddressSanitizer + UndefinedBehaviorSanitizer.
+# the constant-time check under valgrind (tests/ct), then the C/C++ tests once more under
+# AddressSanitizer + UndefinedBehaviorSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 JOBS=$(nproc)
+GEN=()
+command -v ninja >/dev/null && GEN=(-G Ninja)
 
 echo "== build (Release) and CTest"
 bash scripts/build.sh
@@ -20,6 +23,14 @@ if [ "${MPB_SKIP_CLANG:-0}" != 1 ]; then
   echo "== the library with clang (a plain build: the C/C++ tests run under GCC above)"
   CC=clang CXX=clang++ MPB_BUILD_DIR=build-clang bash scripts/build.sh -DMPB_CUDA=OFF -DMPB_BUILD_TESTS=OFF \
       -DMPB_BUILD_BENCH=OFF
+fi
+
+if [ "${MPB_SKIP_CT:-0}" != 1 ]; then
+  echo "== constant-time check: the secret-handling entry points under valgrind memcheck (tests/ct)"
+  cmake -S . -B build-ct "${GEN[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMPB_VALGRIND_CT=ON -DMPB_CUDA=OFF \
+      -DMPB_BUILD_TESTS=OFF -DMPB_BUILD_BENCH=OFF >/dev/null
+  cmake --build build-ct --target ct_valgrind -j"$JOBS"
+  (cd build-ct && ctest -L ct --output-on-failure -j"$JOBS")
 fi
 
 if [ "${MPB_SKIP_SANITIZE:-0}" != 1 ]; then

@@ -11,6 +11,7 @@
 
 #include <mpbatch/batch.h>
 
+#include "core/ct.h"
 #include "core/memory.h"
 #include "mpn/mpn.h"
 
@@ -115,9 +116,18 @@ inline bool is_zero(const limb *a, size_t n) {
     if (a[i]) return false;
   return true;
 }
-// a (an limbs) < m (mn limbs), any normalisation.
+// a (an limbs) < m (mn limbs), any normalisation: the borrow of a - m over all limbs, with no
+// early exit (a may be secret, e.g. a constant-time exponentiation's base); the outcome is
+// public (cpu/core/ct.h).
 inline bool less_than(const limb *a, size_t an, const limb *m, size_t mn) {
-  return mpn::cmp2(a, an, m, mn) < 0;
+  limb borrow = 0;
+  const size_t n = an > mn ? an : mn;
+  for (size_t i = 0; i < n; i++) {
+    const limb x = i < an ? a[i] : 0, y = i < mn ? m[i] : 0;
+    const limb d = x - y;
+    borrow = (limb)(x < y) | (limb)(d < borrow);
+  }
+  return declassify(borrow != 0);
 }
 
 // One allocation per call: `per_thread` limbs for each of `threads` threads (cache-line

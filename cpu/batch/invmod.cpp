@@ -71,7 +71,7 @@ extern "C" MPB_API int mpb_batch_invmod(mpb_ctx *ctx, uint64_t *r, const uint64_
     const limb *mi = m + (shared ? 0 : o);
     const size_t mn = mpn::normalized_size(mi, width);
     limb *ti = tmp + o;
-    if (ct) okf[i] = (uint8_t)mpn::sec_invmod(ti, a + o, width, mi, mn, ws);
+    if (ct) okf[i] = declassify((uint8_t)mpn::sec_invmod(ti, a + o, width, mi, mn, ws));  // outcome: public
     else okf[i] = mpn::invmod(ti, a + o, width, mi, mn, ws) ? 1 : 0;
     if (width > mn) mpn::zero(ti + mn, width - mn);
   });

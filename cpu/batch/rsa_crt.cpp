@@ -15,6 +15,7 @@
 #include <algorithm>
 
 #include "batch/exp_engine.h"
+#include "core/ct.h"
 #include "batch/gpu_attempt.h"
 #include "batch/validate.h"
 
@@ -38,8 +39,8 @@ void key_init(Key &k, const limb *p, const limb *q, const limb *dp, const limb *
   k.q = q;
   k.dp = dp;
   k.dq = dq;
-  k.pn = mpn::normalized_size(p, hw);
-  k.qn = mpn::normalized_size(q, hw);
+  k.pn = declassify(mpn::sec_normalized_size(p, hw));  // the primes' limb counts are public
+  k.qn = declassify(mpn::sec_normalized_size(q, hw));
   limb *sp = store, *sq = sp + mpn::mont_ctx_itch(hw);
   k.qinv_r2 = sq + mpn::mont_ctx_itch(hw);
   mpn::mont_ctx_init(k.cp, p, k.pn, sp);

@@ -8,6 +8,7 @@
 #include "batch/gpu_attempt.h"
 #include "batch/validate.h"
 #include "core/cpu_features.h"
+#include "core/ct.h"
 #include "mpn/mod/mont.h"
 
 namespace mpb {
@@ -102,6 +103,13 @@ bool is_zero_ct(const limb *a, size_t hw) {
   for (size_t i = 0; i < hw; i++) acc |= a[i];
   return acc == 0;
 }
+// !(a odd and a > 1) for a of an (public) limbs, with no branch on a's value.
+bool not_odd_above_1(const limb *a, size_t an) {
+  if (an == 0) return true;
+  limb bad = (a[0] & 1) ^ 1;
+  if (an == 1) bad |= (limb)(a[0] == 1);
+  return bad != 0;
+}
 } // namespace
 
 // The keys are secret: after the public shape checks (sizes, parity) every test is constant
@@ -125,20 +133,22 @@ int check_rsa_keys(Call &call, const limb *n, const limb *p, const limb *q, cons
   for (size_t i = 0; i < rows; i++) {
     const limb *ni = n + i * width, *pi = p + i * hw, *qi = q + i * hw;
     const limb *dpi = dp + i * hw, *dqi = dq + i * hw, *qv = qinv + i * hw;
-    size_t pn = mpn::normalized_size(pi, hw), qn = mpn::normalized_size(qi, hw);
-    if (pn == 0 || (pi[0] & 1) == 0 || (pn == 1 && pi[0] == 1))
-      return call.fail(MPB_EVAL, MPB_ARG_P, (int64_t)i, "p is not odd > 1");
-    if (qn == 0 || (qi[0] & 1) == 0 || (qn == 1 && qi[0] == 1))
-      return call.fail(MPB_EVAL, MPB_ARG_Q, (int64_t)i, "q is not odd > 1");
-    // n == p*q
+    // the limb counts of p and q are public (mpb::declassify: cpu/core/ct.h), and so is each
+    // check's outcome
+    const size_t pn = declassify(mpn::sec_normalized_size(pi, hw));
+    const size_t qn = declassify(mpn::sec_normalized_size(qi, hw));
+    if (declassify(not_odd_above_1(pi, pn))) return call.fail(MPB_EVAL, MPB_ARG_P, (int64_t)i, "p is not odd > 1");
+    if (declassify(not_odd_above_1(qi, qn))) return call.fail(MPB_EVAL, MPB_ARG_Q, (int64_t)i, "q is not odd > 1");
+    // n == p*q (the product is compared with the public n: it is public when the key is right)
     if (pn >= qn) mpn::mul_basecase(prod, pi, pn, qi, qn);
     else mpn::mul_basecase(prod, qi, qn, pi, pn);
+    MPB_CT_DECLASSIFY(prod, (pn + qn) * sizeof(limb));
     if (mpn::cmp2(prod, pn + qn, ni, width) != 0)
       return call.fail(MPB_EVAL, MPB_ARG_M, (int64_t)i, "n != p*q");
-    if (!less_ct(dpi, pi, hw, ws)) return call.fail(MPB_EVAL, MPB_ARG_DP, (int64_t)i, "dp >= p");
-    if (!less_ct(dqi, qi, hw, ws)) return call.fail(MPB_EVAL, MPB_ARG_DQ, (int64_t)i, "dq >= q");
-    if (!less_ct(qv, pi, hw, ws)) return call.fail(MPB_EVAL, MPB_ARG_QINV, (int64_t)i, "qinv >= p");
-    if (is_zero_ct(qv, hw)) return call.fail(MPB_EVAL, MPB_ARG_QINV, (int64_t)i, "qinv is zero");
+    if (declassify(!less_ct(dpi, pi, hw, ws))) return call.fail(MPB_EVAL, MPB_ARG_DP, (int64_t)i, "dp >= p");
+    if (declassify(!less_ct(dqi, qi, hw, ws))) return call.fail(MPB_EVAL, MPB_ARG_DQ, (int64_t)i, "dq >= q");
+    if (declassify(!less_ct(qv, pi, hw, ws))) return call.fail(MPB_EVAL, MPB_ARG_QINV, (int64_t)i, "qinv >= p");
+    if (declassify(is_zero_ct(qv, hw))) return call.fail(MPB_EVAL, MPB_ARG_QINV, (int64_t)i, "qinv is zero");
     // qinv*q mod p == 1 (qinv < p: pn limbs)
     if (pn >= qn) mpn::mul_basecase(qq, qv, pn, qi, qn);
     else mpn::mul_basecase(qq, qi, qn, qv, pn);
@@ -146,7 +156,7 @@ int check_rsa_keys(Call &call, const limb *n, const limb *p, const limb *q, cons
     mpn::mont_ctx_init(cp, pi, pn, cs);
     mpn::mont_reduce(rem, qq, pn + qn, cp, ws);
     rem[0] ^= 1;  // zero exactly when the remainder is 1
-    if (!is_zero_ct(rem, pn)) return call.fail(MPB_EVAL, MPB_ARG_QINV, (int64_t)i, "qinv*q != 1 mod p");
+    if (declassify(!is_zero_ct(rem, pn))) return call.fail(MPB_EVAL, MPB_ARG_QINV, (int64_t)i, "qinv*q != 1 mod p");
   }
   return MPB_OK;
 }

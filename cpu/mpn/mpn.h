@@ -43,6 +43,16 @@ inline size_t normalized_size(const limb *ap, size_t n) {
   while (n > 0 && ap[n - 1] == 0) --n;
   return n;
 }
+// The same without a branch on the limbs (reads all n): for secret values whose length is then
+// declared public (mpb::declassify, cpu/core/ct.h).
+inline size_t sec_normalized_size(const limb *ap, size_t n) {
+  size_t r = 0;
+  for (size_t i = 0; i < n; i++) {
+    const size_t mask = (size_t)0 - (size_t)((ap[i] | ((limb)0 - ap[i])) >> 63);  // ap[i] != 0
+    r = (r & ~mask) | ((i + 1) & mask);
+  }
+  return r;
+}
 // -1, 0, 1 comparing two n-limb numbers.
 int cmp(const limb *ap, const limb *bp, size_t n);
 // Compare numbers of different sizes (both normalized or not).

@@ -1,0 +1,329 @@
+// The constant-time check (ctgrind method, issue 13): run under valgrind's memcheck by CTest in
+// a build with -DMPB_VALGRIND_CT=ON. Each case marks its secrets undefined (client requests),
+// runs one constant-time entry point on the scalar CPU backend, marks the outputs defined again
+// and checks them against GMP. memcheck reports every conditional jump and every memory
+// address that depends on a secret; the library marks as public only what it decides is public
+// (the limb counts of the primes, a key check's outcome: MPB_CT_DECLASSIFY in cpu/core/ct.h).
+// CTest runs each case with --error-exitcode=1: zero reports or the test fails. A sanity case
+// (a variable-time exponentiation with a secret exponent) must be reported.
+//
+// What the tool cannot see: valgrind emulates no AVX-512, so the IFMA kernels (cpu/simd) are not
+// run here (the library sees no IFMA under valgrind; AUTO and forced CPU use the scalar
+// kernels); timing differences of single instructions (e.g. a variable-latency multiply) are
+// invisible to memcheck; and only the paths these inputs take are covered.
+#include <gmp.h>
+#include <valgrind/memcheck.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <mpbatch/mpbatch.h>
+
+namespace {
+
+using Rows = std::vector<uint64_t>;
+gmp_randstate_t rs;
+
+void secret(const void *p, size_t bytes) { VALGRIND_MAKE_MEM_UNDEFINED(p, bytes); }
+template <class T> void reveal(const T &x) { VALGRIND_MAKE_MEM_DEFINED(&x, sizeof x); }
+void reveal_rows(const Rows &r) { VALGRIND_MAKE_MEM_DEFINED(r.data(), r.size() * 8); }
+
+Rows rows_of(const mpz_t z, size_t w) {
+  Rows r(w, 0);
+  size_t c = 0;
+  mpz_export(r.data(), &c, -1, 8, 0, 0, z);
+  return r;
+}
+void from_rows(mpz_t z, const uint64_t *r, size_t w) { mpz_import(z, w, -1, 8, 0, 0, r); }
+
+int fails = 0;
+void check(bool ok, const char *what) {
+  if (!ok) {
+    std::fprintf(stderr, "WRONG: %s\n", what);
+    fails++;
+  }
+}
+
+struct Ctx {
+  mpb_ctx *c = nullptr;
+  explicit Ctx(int ct) {
+    if (mpb_ctx_create(&c) != MPB_OK) std::abort();
+    (void)mpb_ctx_set_backend(c, MPB_BACKEND_CPU);
+    (void)mpb_ctx_set_threads(c, 1);
+    (void)mpb_ctx_set_constant_time(c, ct);
+  }
+  ~Ctx() { mpb_ctx_destroy(c); }
+};
+
+void random_prime(mpz_t p, unsigned bits) {
+  do {
+    mpz_urandomb(p, rs, bits);
+    mpz_setbit(p, bits - 1);
+    mpz_setbit(p, bits - 2);
+    mpz_nextprime(p, p);
+  } while (mpz_sizeinbase(p, 2) != bits);
+}
+
+// r = x mod (p - 1)
+void mod_p_minus_1(mpz_t r, const mpz_t x, const mpz_t p) {
+  mpz_sub_ui(r, p, 1);
+  mpz_mod(r, x, r);
+}
+
+// d = e^-1 mod (p-1)(q-1); false when it does not exist
+bool private_exponent(mpz_t d, const mpz_t e, const mpz_t p, const mpz_t q) {
+  mpz_t a, b;
+  mpz_inits(a, b, nullptr);
+  mpz_sub_ui(a, p, 1);
+  mpz_sub_ui(b, q, 1);
+  mpz_mul(a, a, b);
+  const bool ok = mpz_invert(d, e, a) != 0;
+  mpz_clears(a, b, nullptr);
+  return ok;
+}
+
+struct Key {
+  Rows n, p, q, dp, dq, qinv;
+  mpz_t zn, zd;
+  Key(unsigned bits) {
+    mpz_t p_, q_, e, t;
+    mpz_inits(zn, zd, p_, q_, e, t, nullptr);
+    mpz_set_ui(e, 65537);
+    do {
+      random_prime(p_, bits / 2);
+      random_prime(q_, bits / 2);
+    } while (mpz_cmp(p_, q_) == 0 || !private_exponent(zd, e, p_, q_));
+    mpz_mul(zn, p_, q_);
+    const size_t w = bits / 64, hw = w / 2;
+    n = rows_of(zn, w), p = rows_of(p_, hw), q = rows_of(q_, hw);
+    mod_p_minus_1(t, zd, p_);
+    dp = rows_of(t, hw);
+    mod_p_minus_1(t, zd, q_);
+    dq = rows_of(t, hw);
+    mpz_invert(t, q_, p_);
+    qinv = rows_of(t, hw);
+    mpz_clears(p_, q_, e, t, nullptr);
+  }
+  ~Key() { mpz_clears(zn, zd, nullptr); }
+};
+
+// RSA-CRT: one key for the batch, or one key per item; the key rows are secret.
+void rsa(unsigned bits, size_t count, bool per_item) {
+  const size_t w = bits / 64, hw = w / 2;
+  std::vector<Key *> keys;
+  for (size_t i = 0; i < (per_item ? count : 1); i++) keys.push_back(new Key(bits));
+  Rows N, P, Q, DP, DQ, QI, C, R(count * w);
+  mpz_t c, want, got;
+  mpz_inits(c, want, got, nullptr);
+  for (size_t i = 0; i < count; i++) {
+    const Key &k = *keys[per_item ? i : 0];
+    if (per_item || i == 0) {
+      N.insert(N.end(), k.n.begin(), k.n.end());
+      P.insert(P.end(), k.p.begin(), k.p.end());
+      Q.insert(Q.end(), k.q.begin(), k.q.end());
+      DP.insert(DP.end(), k.dp.begin(), k.dp.end());
+      DQ.insert(DQ.end(), k.dq.begin(), k.dq.end());
+      QI.insert(QI.end(), k.qinv.begin(), k.qinv.end());
+    }
+    mpz_urandomm(c, rs, k.zn);
+    Rows cr = rows_of(c, w);
+    C.insert(C.end(), cr.begin(), cr.end());
+  }
+  for (const Rows *r : {&P, &Q, &DP, &DQ, &QI}) secret(r->data(), r->size() * 8);
+  Ctx ctx(MPB_CT_DEFAULT);
+  mpb_call_info info;
+  int st = mpb_batch_rsa_crt(ctx.c, R.data(), C.data(), N.data(), P.data(), Q.data(), DP.data(), DQ.data(),
+                             QI.data(), w, hw, per_item ? count : 1, count, &info);
+  reveal(st);
+  reveal(info);
+  reveal_rows(R);
+  check(st == MPB_OK && info.constant_time == 1, "rsa status");
+  for (size_t i = 0; i < count; i++) {
+    const Key &k = *keys[per_item ? i : 0];
+    from_rows(c, &C[i * w], w);
+    mpz_powm(want, c, k.zd, k.zn);
+    from_rows(got, &R[i * w], w);
+    check(mpz_cmp(want, got) == 0, "rsa result");
+  }
+  mpz_clears(c, want, got, nullptr);
+  for (Key *k : keys) delete k;
+}
+
+// powm with MPB_CT_ON: the exponents and the bases are secret; an odd modulus, or an even one
+// (2^s * odd: the split); shared modulus.
+void powm(unsigned bits, size_t count, bool even, int ct) {
+  const size_t w = bits / 64;
+  mpz_t m, b, e, want, got;
+  mpz_inits(m, b, e, want, got, nullptr);
+  mpz_urandomb(m, rs, bits);
+  mpz_setbit(m, bits - 1);
+  if (even) {
+    mpz_clrbit(m, 0);
+    mpz_clrbit(m, 1);  // at least 2^2 | m
+  } else {
+    mpz_setbit(m, 0);
+  }
+  Rows M = rows_of(m, w), B, E, R(count * w);
+  for (size_t i = 0; i < count; i++) {
+    mpz_urandomm(b, rs, m);
+    mpz_urandomb(e, rs, bits);
+    Rows br = rows_of(b, w), er = rows_of(e, w);
+    B.insert(B.end(), br.begin(), br.end());
+    E.insert(E.end(), er.begin(), er.end());
+  }
+  const Rows B0 = B, E0 = E;
+  secret(B.data(), B.size() * 8);
+  secret(E.data(), E.size() * 8);
+  Ctx ctx(ct);
+  mpb_call_info info;
+  int st = mpb_batch_powm(ctx.c, R.data(), B.data(), E.data(), w, count, M.data(), 1, w, count, &info);
+  reveal(st);
+  reveal_rows(R);
+  check(st == MPB_OK, "powm status");
+  for (size_t i = 0; i < count; i++) {
+    from_rows(b, &B0[i * w], w);
+    from_rows(e, &E0[i * w], w);
+    mpz_powm(want, b, e, m);
+    from_rows(got, &R[i * w], w);
+    check(mpz_cmp(want, got) == 0, "powm result");
+  }
+  mpz_clears(m, b, e, want, got, nullptr);
+}
+
+// DH keygen and shared secret: the private exponents are secret (constant time by default).
+void dh(unsigned bits, size_t count) {
+  const size_t w = bits / 64;
+  mpz_t p, x, y, want, got, g;
+  mpz_inits(p, x, y, want, got, g, nullptr);
+  random_prime(p, bits);
+  mpz_set_ui(g, 2);
+  Rows P = rows_of(p, w), X, Y, R(count * w);
+  for (size_t i = 0; i < count; i++) {
+    mpz_urandomb(x, rs, bits - 8);
+    mpz_urandomm(y, rs, p);
+    if (mpz_cmp_ui(y, 2) < 0) mpz_set_ui(y, 2);
+    Rows xr = rows_of(x, w), yr = rows_of(y, w);
+    X.insert(X.end(), xr.begin(), xr.end());
+    Y.insert(Y.end(), yr.begin(), yr.end());
+  }
+  const Rows X0 = X;
+  secret(X.data(), X.size() * 8);
+  Ctx ctx(MPB_CT_DEFAULT);
+  mpb_call_info info;
+  for (int shared = 0; shared < 2; shared++) {
+    int st = shared ? mpb_batch_dh_shared(ctx.c, R.data(), Y.data(), X.data(), w, P.data(), w, count, &info)
+                    : mpb_batch_dh_keygen(ctx.c, R.data(), 2, X.data(), w, P.data(), w, count, &info);
+    reveal(st);
+    reveal(info);
+    reveal_rows(R);
+    check(st == MPB_OK && info.constant_time == 1, "dh status");
+    for (size_t i = 0; i < count; i++) {
+      from_rows(x, &X0[i * w], w);
+      if (shared) from_rows(y, &Y[i * w], w);
+      mpz_powm(want, shared ? y : g, x, p);
+      from_rows(got, &R[i * w], w);
+      check(mpz_cmp(want, got) == 0, "dh result");
+    }
+  }
+  mpz_clears(p, x, y, want, got, g, nullptr);
+}
+
+// mp_exptmod_ct: the base and the exponent are secret (their limb counts are public).
+void exptmod(unsigned bits) {
+  const size_t w = bits / 64;
+  mpz_t m, b, e, want, got;
+  mpz_inits(m, b, e, want, got, nullptr);
+  mpz_urandomb(m, rs, bits);
+  mpz_setbit(m, bits - 1);
+  mpz_setbit(m, 0);
+  mpz_urandomm(b, rs, m);
+  mpz_urandomb(e, rs, bits);
+  mpz_setbit(e, bits - 1);  // full length: the limb count is public
+  Rows M = rows_of(m, w), B = rows_of(b, w), E = rows_of(e, w), R(w);
+  mp_int A, X, N, D;
+  if (mp_init(&A) || mp_init(&X) || mp_init(&N) || mp_init(&D)) std::abort();
+  mpb_call_info info;
+  const void *items[1];
+  items[0] = &A;
+  (void)mpb_unpack_mp((void *const *)items, B.data(), w, 1, &info);
+  items[0] = &X;
+  (void)mpb_unpack_mp((void *const *)items, E.data(), w, 1, &info);
+  items[0] = &N;
+  (void)mpb_unpack_mp((void *const *)items, M.data(), w, 1, &info);
+  secret(A.dp, (size_t)A.used * 8);
+  secret(X.dp, (size_t)X.used * 8);
+  int st = mp_exptmod_ct(&A, &X, &N, &D);
+  reveal(st);
+  VALGRIND_MAKE_MEM_DEFINED(&D, sizeof D);
+  VALGRIND_MAKE_MEM_DEFINED(D.dp, (size_t)D.alloc * 8);
+  items[0] = &D;
+  (void)mpb_pack_mp(R.data(), w, items, 1, &info);
+  mpz_powm(want, b, e, m);
+  from_rows(got, R.data(), w);
+  check(st == MP_OKAY && mpz_cmp(want, got) == 0, "mp_exptmod_ct");
+  mp_clear(&A), mp_clear(&X), mp_clear(&N), mp_clear(&D);
+  mpz_clears(m, b, e, want, got, nullptr);
+}
+
+// batch invmod with MPB_CT_ON: the values are secret, the odd modulus public.
+void invmod(unsigned bits, size_t count) {
+  const size_t w = bits / 64;
+  mpz_t m, a, want, got;
+  mpz_inits(m, a, want, got, nullptr);
+  random_prime(m, bits);
+  Rows M = rows_of(m, w), A, R(count * w);
+  for (size_t i = 0; i < count; i++) {
+    do mpz_urandomm(a, rs, m); while (mpz_sgn(a) == 0);
+    Rows ar = rows_of(a, w);
+    A.insert(A.end(), ar.begin(), ar.end());
+  }
+  const Rows A0 = A;
+  secret(A.data(), A.size() * 8);
+  Ctx ctx(MPB_CT_ON);
+  mpb_call_info info;
+  int st = mpb_batch_invmod(ctx.c, R.data(), A.data(), M.data(), 1, w, count, &info);
+  reveal(st);
+  reveal_rows(R);
+  check(st == MPB_OK, "invmod status");
+  for (size_t i = 0; i < count; i++) {
+    from_rows(a, &A0[i * w], w);
+    mpz_invert(want, a, m);
+    from_rows(got, &R[i * w], w);
+    check(mpz_cmp(want, got) == 0, "invmod result");
+  }
+  mpz_clears(m, a, want, got, nullptr);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  const std::string what = argc > 1 ? argv[1] : "";
+  gmp_randinit_default(rs);
+  gmp_randseed_ui(rs, 20261125);
+  if (what == "rsa") {
+    rsa(1024, 3, false), rsa(2048, 2, false), rsa(4096, 1, false);
+  } else if (what == "rsa_per_item_key") {
+    rsa(1024, 3, true), rsa(2048, 2, true);
+  } else if (what == "powm_odd") {
+    powm(512, 2, false, MPB_CT_ON), powm(2048, 1, false, MPB_CT_ON);
+  } else if (what == "powm_even") {
+    powm(512, 2, true, MPB_CT_ON), powm(1024, 1, true, MPB_CT_ON);
+  } else if (what == "dh") {
+    dh(1024, 2), dh(2048, 1);
+  } else if (what == "exptmod") {
+    exptmod(512), exptmod(2048);
+  } else if (what == "invmod") {
+    invmod(256, 2), invmod(1024, 2);
+  } else if (what == "sanity_variable_time") {
+    powm(512, 1, false, MPB_CT_OFF);  // must be reported (CTest: WILL_FAIL)
+  } else {
+    std::fprintf(stderr, "usage: ct_valgrind rsa|rsa_per_item_key|powm_odd|powm_even|dh|exptmod|invmod|"
+                         "sanity_variable_time\n");
+    return 2;
+  }
+  std::printf("%s: %s\n", what.c_str(), fails ? "WRONG RESULTS" : "results correct");
+  return fails ? 3 : 0;
+}
