@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite: C/C++ (Catch2 via CTest), Python (pytest), a clang build of the library,
-# the constant-time check under valgrind (tests/ct), then the C/C++ tests once more under
-# AddressSanitizer + UndefinedBehaviorSanitizer.
+# The whole test suite: C/C++ (Catch2 via CTest), Python (pytest), a clang build of the library
+# with the fuzzers (tests/fuzz, a short run each), the constant-time check under valgrind
+# (tests/ct), then the C/C++ tests once more under AddressSanitizer + UndefinedBehaviorSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -19,10 +19,12 @@ pip_install() { $PY -m pip install -q "$@" 2>/dev/null || $PY -m pip install -q 
 pip_install --no-build-isolation ./python || pip_install ./python
 MPBATCH_LIBRARY="$PWD/build/libmpbatch.so" $PY -m pytest -q python/tests
 
-if [ "${MPB_SKIP_CLANG:-0}" != 1 ]; then
-  echo "== the library with clang (a plain build: the C/C++ tests run under GCC above)"
-  CC=clang CXX=clang++ MPB_BUILD_DIR=build-clang bash scripts/build.sh -DMPB_CUDA=OFF -DMPB_BUILD_TESTS=OFF \
-      -DMPB_BUILD_BENCH=OFF
+if [ "${MPB_SKIP_FUZZ:-0}" != 1 ]; then
+  echo "== clang: the library and the libFuzzer targets (tests/fuzz, ASan + UBSan), each fuzzed briefly"
+  CC=clang CXX=clang++ cmake -S . -B build-fuzz "${GEN[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMPB_FUZZ=ON \
+      -DMPB_CUDA=OFF -DMPB_BUILD_TESTS=OFF -DMPB_BUILD_BENCH=OFF -DMPB_FUZZ_SECONDS="${MPB_FUZZ_SECONDS:-15}" >/dev/null
+  cmake --build build-fuzz -j"$JOBS"
+  (cd build-fuzz && ctest -L fuzz --output-on-failure -j"$JOBS")
 fi
 
 if [ "${MPB_SKIP_CT:-0}" != 1 ]; then

@@ -18,13 +18,7 @@
 //
 // The whole file is compiled for avx512f+avx512ifma; it only runs after the caller checked
 // cpu::has_avx512ifma(). No std templates or external-linkage inline functions live here.
-#include <immintrin.h>
-
-// gcc 12 warns about its own _mm512_undefined_epi32() inside the intrinsics headers.
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#if !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
+#include "core/intrinsics.h"
 
 #include "simd/lanes_impl.h"
 

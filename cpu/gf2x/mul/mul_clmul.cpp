@@ -9,16 +9,13 @@
 // qwords of each 128-bit lane) and acc1 = the odd ones, which land one limb higher; acc1 is
 // shifted up by one limb across the block and its top limb carried into the next block.
 // The unrolled n x n base cases (n <= 9) are the same code instantiated with constant sizes.
-#include <immintrin.h>
+#include "core/intrinsics.h"
 
 #include <cstring>
 
 #include "core/cpu_features.h"
 #include "gf2x/mul/mul_internal.h"
 
-// gcc 12 warns about the undefined-value idiom inside _mm512_setzero/maskz intrinsics.
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 namespace mpb {
 namespace gf2x {

@@ -1,13 +1,11 @@
 // cpu/gf2x/mul/xor_shifted.cpp: the linear passes of Karatsuba / Toom (r ^= a, r ^= a * x^s) on
 // 512-bit vectors when the CPU has AVX-512F, chosen once at load time. The library itself is
 // compiled for baseline x86-64, so without this the passes run 128 bits wide.
-#include <immintrin.h>
+#include "core/intrinsics.h"
 
 #include "core/cpu_features.h"
 #include "gf2x/mul/mul_internal.h"
 
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 namespace mpb {
 namespace gf2x {

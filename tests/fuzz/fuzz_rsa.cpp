@@ -1,0 +1,79 @@
+// libFuzzer target: RSA-CRT with corrupted keys. A valid RSA-1024 key (fixed seed) is damaged
+// by the fuzzer (limbs of n, p, q, dp, dq or qinv replaced or bits flipped), and ciphertexts
+// come from its bytes. A call that succeeds must give, for every item, Garner's CRT of the key
+// parts it was given (computed with GMP); a call that fails must write nothing.
+#include "fuzz_util.h"
+
+using namespace fz;
+
+namespace {
+
+struct Key {
+  Rows n, p, q, dp, dq, qinv;
+  Key() {
+    gmp_randstate_t rs;
+    gmp_randinit_default(rs);
+    gmp_randseed_ui(rs, 1024);
+    Z zp, zq, zn, e, d, t, u;
+    mpz_set_ui(e, 65537);
+    do {
+      for (mpz_ptr z : {(mpz_ptr)zp, (mpz_ptr)zq}) {
+        mpz_urandomb(z, rs, 512);
+        mpz_setbit(z, 511);
+        mpz_setbit(z, 510);
+        mpz_nextprime(z, z);
+      }
+      mpz_sub_ui(t, zp, 1);
+      mpz_sub_ui(u, zq, 1);
+      mpz_mul(d, t, u);
+    } while (mpz_sizeinbase(zp, 2) != 512 || mpz_sizeinbase(zq, 2) != 512 || !mpz_invert(d, e, d));
+    mpz_mul(zn, zp, zq);
+    n = of_z(zn, 16), p = of_z(zp, 8), q = of_z(zq, 8);
+    mpz_mod(t, d, t);
+    dp = of_z(t, 8);
+    mpz_sub_ui(u, zq, 1);
+    mpz_mod(u, d, u);
+    dq = of_z(u, 8);
+    mpz_invert(t, zq, zp);
+    qinv = of_z(t, 8);
+    gmp_randclear(rs);
+  }
+};
+
+void run(Input &in) {
+  static const Key key;
+  static Ctx ctx;
+  Key k = key;
+  Rows *fields[] = {&k.n, &k.p, &k.q, &k.dp, &k.dq, &k.qinv};
+  for (int edits = in.u8() % 4; edits > 0; edits--) {
+    Rows &f = *fields[in.u8() % 6];
+    uint64_t &limb = f[in.u8() % f.size()];
+    if (in.u8() & 1) limb ^= 1ull << (in.u8() % 64);
+    else limb = in.limb();
+  }
+  (void)mpb_ctx_set_constant_time(ctx.c, in.u8() & 1 ? MPB_CT_DEFAULT : MPB_CT_OFF);
+  const size_t count = 1 + in.u8() % 3;
+  Rows c = in.rows(16 * count), out(16 * count, CANARY);
+  mpb_call_info info;
+  const int st = mpb_batch_rsa_crt(ctx.c, out.data(), c.data(), k.n.data(), k.p.data(), k.q.data(), k.dp.data(),
+                                   k.dq.data(), k.qinv.data(), 16, 8, 1, count, &info);
+  if (st != MPB_OK) return expect(untouched(out), "rsa wrote on error");
+  Z zc, zp, zq, zdp, zdq, zqi, m1, m2, h;
+  to_z(zp, k.p.data(), 8), to_z(zq, k.q.data(), 8), to_z(zqi, k.qinv.data(), 8);
+  to_z(zdp, k.dp.data(), 8), to_z(zdq, k.dq.data(), 8);
+  for (size_t i = 0; i < count; i++) {
+    to_z(zc, &c[i * 16], 16);
+    mpz_powm(m1, zc, zdp, zp);
+    mpz_powm(m2, zc, zdq, zq);
+    mpz_sub(h, m1, m2);
+    mpz_mul(h, h, zqi);
+    mpz_mod(h, h, zp);
+    mpz_mul(h, h, zq);
+    mpz_add(h, h, m2);
+    expect(same(out, i * 16, h, 16), "rsa value (Garner's CRT of the given key parts)");
+  }
+}
+
+} // namespace
+
+MPB_FUZZ_TARGET(run)
