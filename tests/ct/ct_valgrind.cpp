@@ -9,7 +9,7 @@
 //
 // What the tool cannot see: valgrind emulates no AVX-512, so the IFMA kernels (cpu/simd) are not
 // run here (the library sees no IFMA under valgrind; AUTO and forced CPU use the scalar
-// kernels); timing differences of single instructions (e.g. a variable-latency multiply) are
+// kernels); the AVX2 4-lane engine is called directly (avx2_lanes); timing differences of single instructions (e.g. a variable-latency multiply) are
 // invisible to memcheck; and only the paths these inputs take are covered.
 #include <gmp.h>
 #include <valgrind/memcheck.h>
@@ -21,6 +21,8 @@
 #include <vector>
 
 #include <mpbatch/mpbatch.h>
+
+#include "simd/powm_lanes.h"  // the AVX2 lane engine, called directly (AUTO does not use it)
 
 namespace {
 
@@ -297,6 +299,48 @@ void invmod(unsigned bits, size_t count) {
   mpz_clears(m, a, want, got, nullptr);
 }
 
+// The AVX2 4-lane exponentiation in constant-time mode (valgrind runs AVX2): the exponents and the
+// bases are secret, the modulus public.
+void avx2_lanes(unsigned bits) {
+  if (!mpb::simd::avx2_available()) {
+    std::fprintf(stderr, "AVX2 not available here: the avx2_lanes case cannot run\n");
+    fails++;
+    return;
+  }
+  const size_t w = bits / 64;
+  mpz_t m, b, e, want, got;
+  mpz_inits(m, b, e, want, got, nullptr);
+  mpz_urandomb(m, rs, bits);
+  mpz_setbit(m, bits - 1);
+  mpz_setbit(m, 0);
+  Rows M = rows_of(m, w), B, E, R(4 * w), ws(mpb::simd::powm_x4_itch(w));
+  for (int l = 0; l < 4; l++) {
+    mpz_urandomm(b, rs, m);
+    mpz_urandomb(e, rs, bits);
+    Rows br = rows_of(b, w), er = rows_of(e, w);
+    B.insert(B.end(), br.begin(), br.end());
+    E.insert(E.end(), er.begin(), er.end());
+  }
+  const Rows B0 = B, E0 = E;
+  secret(B.data(), B.size() * 8);
+  secret(E.data(), E.size() * 8);
+  uint64_t *r[4];
+  const uint64_t *bp[4], *ep[4];
+  for (int l = 0; l < 4; l++) r[l] = &R[l * w], bp[l] = &B[l * w], ep[l] = &E[l * w];
+  int st = mpb::simd::powm_x4(r, bp, ep, w, M.data(), w, true, ws.data());
+  reveal(st);
+  reveal_rows(R);
+  check(st == MPB_OK, "avx2 status");
+  for (int l = 0; l < 4; l++) {
+    from_rows(b, &B0[l * w], w);
+    from_rows(e, &E0[l * w], w);
+    mpz_powm(want, b, e, m);
+    from_rows(got, &R[l * w], w);
+    check(mpz_cmp(want, got) == 0, "avx2 result");
+  }
+  mpz_clears(m, b, e, want, got, nullptr);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -317,11 +361,13 @@ int main(int argc, char **argv) {
     exptmod(512), exptmod(2048);
   } else if (what == "invmod") {
     invmod(256, 2), invmod(1024, 2);
+  } else if (what == "avx2_lanes") {
+    avx2_lanes(1024), avx2_lanes(2048);
   } else if (what == "sanity_variable_time") {
     powm(512, 1, false, MPB_CT_OFF);  // must be reported (CTest: WILL_FAIL)
   } else {
     std::fprintf(stderr, "usage: ct_valgrind rsa|rsa_per_item_key|powm_odd|powm_even|dh|exptmod|invmod|"
-                         "sanity_variable_time\n");
+                         "avx2_lanes|sanity_variable_time\n");
     return 2;
   }
   std::printf("%s: %s\n", what.c_str(), fails ? "WRONG RESULTS" : "results correct");
