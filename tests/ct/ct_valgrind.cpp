@@ -154,45 +154,64 @@ void rsa(unsigned bits, size_t count, bool per_item) {
   for (Key *k : keys) delete k;
 }
 
-// powm with MPB_CT_ON: the exponents and the bases are secret; an odd modulus, or an even one
-// (2^s * odd: the split); shared modulus.
-void powm(unsigned bits, size_t count, bool even, int ct) {
-  const size_t w = bits / 64;
-  mpz_t m, b, e, want, got;
-  mpz_inits(m, b, e, want, got, nullptr);
+// m: a random odd number of exactly `bits` bits
+void random_odd_modulus(mpz_t m, unsigned bits) {
   mpz_urandomb(m, rs, bits);
   mpz_setbit(m, bits - 1);
-  if (even) {
-    mpz_clrbit(m, 0);
-    mpz_clrbit(m, 1);  // at least 2^2 | m
-  } else {
-    mpz_setbit(m, 0);
-  }
-  Rows M = rows_of(m, w), B, E, R(count * w);
+  mpz_setbit(m, 0);
+}
+
+// count random bases below m and exponents of `bits` bits as rows of w limbs: public copies in
+// B0, E0 and the same values marked secret in B, E.
+void secret_operands(const mpz_t m, unsigned bits, size_t w, size_t count, Rows &B0, Rows &E0, Rows &B, Rows &E) {
+  mpz_t b, e;
+  mpz_inits(b, e, nullptr);
   for (size_t i = 0; i < count; i++) {
     mpz_urandomm(b, rs, m);
     mpz_urandomb(e, rs, bits);
     Rows br = rows_of(b, w), er = rows_of(e, w);
-    B.insert(B.end(), br.begin(), br.end());
-    E.insert(E.end(), er.begin(), er.end());
+    B0.insert(B0.end(), br.begin(), br.end());
+    E0.insert(E0.end(), er.begin(), er.end());
   }
-  const Rows B0 = B, E0 = E;
+  mpz_clears(b, e, nullptr);
+  B = B0, E = E0;
   secret(B.data(), B.size() * 8);
   secret(E.data(), E.size() * 8);
+}
+
+// R (count rows of w limbs, revealed by the caller) == B0^E0 mod m item by item (GMP).
+void check_powers(const Rows &R, const Rows &B0, const Rows &E0, const mpz_t m, size_t w, size_t count,
+                  const char *what) {
+  mpz_t b, e, want, got;
+  mpz_inits(b, e, want, got, nullptr);
+  for (size_t i = 0; i < count; i++) {
+    from_rows(b, &B0[i * w], w);
+    from_rows(e, &E0[i * w], w);
+    mpz_powm(want, b, e, m);
+    from_rows(got, &R[i * w], w);
+    check(mpz_cmp(want, got) == 0, what);
+  }
+  mpz_clears(b, e, want, got, nullptr);
+}
+
+// powm with MPB_CT_ON: the exponents and the bases are secret; an odd modulus, or an even one
+// (2^s * odd: the split); shared modulus.
+void powm(unsigned bits, size_t count, bool even, int ct) {
+  const size_t w = bits / 64;
+  mpz_t m;
+  mpz_init(m);
+  random_odd_modulus(m, bits);
+  if (even) mpz_clrbit(m, 0), mpz_clrbit(m, 1);  // at least 2^2 | m
+  Rows M = rows_of(m, w), B0, E0, B, E, R(count * w);
+  secret_operands(m, bits, w, count, B0, E0, B, E);
   Ctx ctx(ct);
   mpb_call_info info;
   int st = mpb_batch_powm(ctx.c, R.data(), B.data(), E.data(), w, count, M.data(), 1, w, count, &info);
   reveal(st);
   reveal_rows(R);
   check(st == MPB_OK, "powm status");
-  for (size_t i = 0; i < count; i++) {
-    from_rows(b, &B0[i * w], w);
-    from_rows(e, &E0[i * w], w);
-    mpz_powm(want, b, e, m);
-    from_rows(got, &R[i * w], w);
-    check(mpz_cmp(want, got) == 0, "powm result");
-  }
-  mpz_clears(m, b, e, want, got, nullptr);
+  check_powers(R, B0, E0, m, w, count, "powm result");
+  mpz_clear(m);
 }
 
 // DH keygen and shared secret: the private exponents are secret (constant time by default).
@@ -238,9 +257,7 @@ void exptmod(unsigned bits) {
   const size_t w = bits / 64;
   mpz_t m, b, e, want, got;
   mpz_inits(m, b, e, want, got, nullptr);
-  mpz_urandomb(m, rs, bits);
-  mpz_setbit(m, bits - 1);
-  mpz_setbit(m, 0);
+  random_odd_modulus(m, bits);
   mpz_urandomm(b, rs, m);
   mpz_urandomb(e, rs, bits);
   mpz_setbit(e, bits - 1);  // full length: the limb count is public
@@ -308,22 +325,11 @@ void avx2_lanes(unsigned bits) {
     return;
   }
   const size_t w = bits / 64;
-  mpz_t m, b, e, want, got;
-  mpz_inits(m, b, e, want, got, nullptr);
-  mpz_urandomb(m, rs, bits);
-  mpz_setbit(m, bits - 1);
-  mpz_setbit(m, 0);
-  Rows M = rows_of(m, w), B, E, R(4 * w), ws(mpb::simd::powm_x4_itch(w));
-  for (int l = 0; l < 4; l++) {
-    mpz_urandomm(b, rs, m);
-    mpz_urandomb(e, rs, bits);
-    Rows br = rows_of(b, w), er = rows_of(e, w);
-    B.insert(B.end(), br.begin(), br.end());
-    E.insert(E.end(), er.begin(), er.end());
-  }
-  const Rows B0 = B, E0 = E;
-  secret(B.data(), B.size() * 8);
-  secret(E.data(), E.size() * 8);
+  mpz_t m;
+  mpz_init(m);
+  random_odd_modulus(m, bits);
+  Rows M = rows_of(m, w), B0, E0, B, E, R(4 * w), ws(mpb::simd::powm_x4_itch(w));
+  secret_operands(m, bits, w, 4, B0, E0, B, E);
   uint64_t *r[4];
   const uint64_t *bp[4], *ep[4];
   for (int l = 0; l < 4; l++) r[l] = &R[l * w], bp[l] = &B[l * w], ep[l] = &E[l * w];
@@ -331,14 +337,8 @@ void avx2_lanes(unsigned bits) {
   reveal(st);
   reveal_rows(R);
   check(st == MPB_OK, "avx2 status");
-  for (int l = 0; l < 4; l++) {
-    from_rows(b, &B0[l * w], w);
-    from_rows(e, &E0[l * w], w);
-    mpz_powm(want, b, e, m);
-    from_rows(got, &R[l * w], w);
-    check(mpz_cmp(want, got) == 0, "avx2 result");
-  }
-  mpz_clears(m, b, e, want, got, nullptr);
+  check_powers(R, B0, E0, m, w, 4, "avx2 result");
+  mpz_clear(m);
 }
 
 } // namespace
