@@ -1,4 +1,5 @@
 // Addition and subtraction of limb arrays, with carry/borrow out.
+#include "core/asm.h"
 #include "mpn/mpn.h"
 
 namespace mpb {
@@ -6,7 +7,7 @@ namespace mpn {
 using detail::addc;
 using detail::subb;
 
-#if defined(__x86_64__) && !defined(MPB_NO_ASM)
+#ifdef MPB_HAVE_ADX_ASM
 // x86-64: one ADC/SBB chain, 4 limbs per iteration (baseline x86-64, no CPUID check).  The
 // n mod 4 leading limbs are done in C; their carry enters the chain through "add $-1, c"
 // (CF = c != 0).  DEC leaves CF alone.  rp may equal ap or bp: each limb is read before

@@ -15,6 +15,7 @@
 #pragma once
 #include <cstdint>
 
+#include "core/asm.h"
 #include "mpn/mpn.h"
 
 namespace mpb {
@@ -50,7 +51,7 @@ inline u128 bits128(const limb *a, size_t an, size_t pos) {
 
 // (hi:lo) / d for hi < d: one hardware division on x86-64.
 inline limb div_2by1(limb hi, limb lo, limb d) {
-#if defined(__x86_64__)
+#ifdef MPB_HAVE_ADX_ASM
   limb q, r;
   __asm__("divq %4" : "=a"(q), "=d"(r) : "a"(lo), "d"(hi), "rm"(d));
   (void)r;

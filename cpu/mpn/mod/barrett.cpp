@@ -69,7 +69,7 @@ inline void barrett_impl(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *
 
 template <bool CT>
 static void barrett_dispatch(limb *rp, const limb *xp, const BarrettCtx &ctx, limb *scratch) {
-#if defined(__x86_64__) && defined(__GNUC__)
+#ifdef MPB_HAVE_ADX_ASM
   if (cpu::has_mulx_adx()) {
     barrett_impl<CT>(rp, xp, ctx, scratch,
                      [](limb *u, const limb *mp, size_t k, limb q) { return addmul_row_adx(u, mp, k, q); });

@@ -41,7 +41,7 @@ void mont_mul_portable(limb *rp, const limb *ap, const limb *bp, const MontCtx &
   cnd_sub_n(t[n], rp, t, m, n);
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#ifdef MPB_HAVE_ADX_ASM
 __attribute__((target("bmi2,adx"))) static void mont_mul_adx(limb *rp, const limb *ap,
                                                              const limb *bp, const MontCtx &ctx,
                                                              limb *scratch) {
@@ -65,7 +65,7 @@ __attribute__((target("bmi2,adx"))) static void mont_mul_adx(limb *rp, const lim
 #endif
 
 void mont_mul(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch) {
-#if defined(__x86_64__) && defined(__GNUC__)
+#ifdef MPB_HAVE_ADX_ASM
   if (cpu::has_mulx_adx()) {
     mont_mul_adx(rp, ap, bp, ctx, scratch);
     return;

@@ -20,7 +20,7 @@ limb redc_1_portable(limb *rp, limb *tp, const limb *m, size_t n, limb minv) {
   return add_n(rp, tp + n, tp, n);
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#ifdef MPB_HAVE_ADX_ASM
 __attribute__((target("bmi2,adx"))) static limb redc_1_adx(limb *rp, limb *tp, const limb *m,
                                                            size_t n, limb minv) {
   for (size_t i = 0; i < n; i++) {
@@ -32,7 +32,7 @@ __attribute__((target("bmi2,adx"))) static limb redc_1_adx(limb *rp, limb *tp, c
 #endif
 
 limb redc_1(limb *rp, limb *tp, const limb *m, size_t n, limb minv) {
-#if defined(__x86_64__) && defined(__GNUC__)
+#ifdef MPB_HAVE_ADX_ASM
   if (cpu::has_mulx_adx()) return redc_1_adx(rp, tp, m, n, minv);
 #endif
   return redc_1_portable(rp, tp, m, n, minv);

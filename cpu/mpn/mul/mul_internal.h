@@ -2,12 +2,9 @@
 // public contract): the portable and the MULX/ADX variants of the single-limb products,
 // the fixed-size Comba kernels and the Karatsuba recursion entry points.
 #pragma once
+#include "core/asm.h"
 #include "core/cpu_features.h"
 #include "mpn/mpn.h"
-
-#if defined(__x86_64__) && !defined(MPB_NO_ASM)
-#define MPB_HAVE_ADX_ASM 1
-#endif
 
 namespace mpb {
 namespace mpn {

@@ -2,11 +2,12 @@
 // Montgomery multiplication (internal; only compiled in functions with target("bmi2,adx")
 // that are called after cpu::has_mulx_adx()).
 #pragma once
+#include "core/asm.h"
 #include "mpn/mpn.h"
 
 namespace mpb {
 namespace mpn {
-#if defined(__x86_64__) && defined(__GNUC__)
+#ifdef MPB_HAVE_ADX_ASM
 // One REDC row: up[0..n) += mp[0..n) * q, returns the carry limb. n >= 1.
 // MULX (rdx = q); chain 1 (ADCX, CF) adds the low product words and up[i], chain 2 (ADOX, OF)
 // adds the high word of the previous limb's product. The n mod 8 leading limbs go one at a
