@@ -53,6 +53,29 @@ inline size_t sec_normalized_size(const limb *ap, size_t n) {
   }
   return r;
 }
+// Leading zero bits of x (64 for 0), without a branch, a table or a bit-scan instruction: for
+// secret values.
+inline unsigned sec_clz(limb x) {
+  unsigned z = 0;
+  for (unsigned s = 32; s; s >>= 1) {
+    const limb t = x >> s, nz = (limb)0 - ((t | ((limb)0 - t)) >> 63);  // t != 0
+    x = (t & nz) | (x & ~nz);
+    z += s & ~(unsigned)nz;
+  }
+  return z + 1 - (unsigned)x;  // x is 0 or 1 now
+}
+// Bit length of the n-limb a (0 for zero), reading all n limbs without a branch on them.
+inline size_t sec_bit_length(const limb *ap, size_t n) {
+  limb top = 0;
+  size_t len = 0;
+  for (size_t i = 0; i < n; i++) {
+    const limb nz = (limb)0 - ((ap[i] | ((limb)0 - ap[i])) >> 63);
+    top = (ap[i] & nz) | (top & ~nz);
+    len = (len & ~(size_t)nz) | ((i + 1) & (size_t)nz);
+  }
+  const size_t any = (size_t)0 - (size_t)((len | ((size_t)0 - len)) >> 63);
+  return (64 * len - sec_clz(top)) & any;
+}
 // -1, 0, 1 comparing two n-limb numbers.
 int cmp(const limb *ap, const limb *bp, size_t n);
 // Compare numbers of different sizes (both normalized or not).

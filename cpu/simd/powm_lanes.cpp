@@ -9,6 +9,7 @@
 #include "core/limb.h"
 
 #include "core/cpu_features.h"
+#include "core/ct.h"
 #include "core/memory.h"
 #include "mpn/mod/mont.h"
 #include "mpn/mpn.h"
@@ -85,6 +86,8 @@ uint64_t *align64(uint64_t *p) {
 int run(unsigned L, unsigned K, void (*kernel)(const Job &), uint64_t *const r[],
         const uint64_t *const base[], const uint64_t *const exp[], size_t en,
         const uint64_t *const m[], size_t n, bool ct, uint64_t *scratch) {
+  // The moduli may be secret (RSA-CRT's primes): only their bit lengths and the checks'
+  // outcomes are public (declassify, cpu/core/ct.h), as in the scalar path.
   if (!r) return MPB_ENULL;
   if (n == 0 || n > kMaxLimbs) return MPB_ERANGE;
   // ---- validation: nothing is written before all of it passes
@@ -94,8 +97,8 @@ int run(unsigned L, unsigned K, void (*kernel)(const Job &), uint64_t *const r[]
     if (!r[l]) continue;
     if (!base || !m || !base[l] || !m[l] || (en && (!exp || !exp[l]))) return MPB_ENULL;
     if (first < 0) first = (int)l;
-    size_t b = bit_length(m[l], n);
-    if (b == 0 || (m[l][0] & 1) == 0) return MPB_EVAL;
+    const size_t b = declassify(mpn::sec_bit_length(m[l], n));
+    if (b == 0 || declassify(m[l][0] & 1) == 0) return MPB_EVAL;
     if (b > mbits) mbits = b;
   }
   if (first < 0) return MPB_OK;
@@ -107,7 +110,7 @@ int run(unsigned L, unsigned K, void (*kernel)(const Job &), uint64_t *const r[]
   // base < m, checked through the borrow of base - m (no data-dependent branch inside)
   for (unsigned l = 0; l < L; ++l) {
     if (!r[l]) continue;
-    if (mpn::sub_n(tmp, base[l], m[l], n) == 0) return MPB_EVAL;
+    if (declassify(mpn::sub_n(tmp, base[l], m[l], n)) == 0) return MPB_EVAL;
   }
   Job job;
   job.L = L;
@@ -142,7 +145,7 @@ int run(unsigned L, unsigned K, void (*kernel)(const Job &), uint64_t *const r[]
     // R^2 mod m with R = 2^(K*N), constant time in m (RSA primes); once per distinct modulus
     uint64_t *rem = tmp, *ds = rem + n;
     if (ml != prev_m) {
-      const size_t dn = mpn::normalized_size(ml, n);
+      const size_t dn = declassify(mpn::sec_normalized_size(ml, n));
       mpn::zero(rem, n);
       mpn::pow2_mod(rem, 2 * (size_t)K * N, ml, dn, ds);
       prev_m = ml;

@@ -1,18 +1,18 @@
-// The constant-time check (ctgrind method, issue 13): run under valgrind's memcheck by CTest in
-// a build with -DMPB_VALGRIND_CT=ON. Each case marks its secrets undefined (client requests),
-// runs one constant-time entry point on the scalar CPU backend, marks the outputs defined again
-// and checks them against GMP. memcheck reports every conditional jump and every memory
-// address that depends on a secret; the library marks as public only what it decides is public
-// (the limb counts of the primes, a key check's outcome: MPB_CT_DECLASSIFY in cpu/core/ct.h).
-// CTest runs each case with --error-exitcode=1: zero reports or the test fails. A sanity case
-// (a variable-time exponentiation with a secret exponent) must be reported.
+// The constant-time check (issue 13): the same cases run under two tools (tests/ct/ct_tool.h says
+// what each one can and cannot see): valgrind's memcheck (-DMPB_VALGRIND_CT=ON, the ctgrind
+// method) and MemorySanitizer (-DMPB_MSAN_CT=ON, clang; the only one of the two that runs the
+// AVX-512 IFMA kernels). Each case marks its secrets undefined / poisoned, runs one
+// constant-time entry point on the backend named by the second argument (cpu: the scalar
+// kernels; cpu_ifma: the AVX-512 IFMA 8-lane kernels, checked to have computed every item), marks
+// the outputs public again and checks them against GMP. The tool reports every conditional
+// branch and every memory address that depends on a secret; the library marks as public only
+// what it decides is public (the limb counts of the primes, a key check's outcome:
+// MPB_CT_DECLASSIFY in cpu/core/ct.h). CTest expects zero reports. A sanity case (a
+// variable-time exponentiation with a secret exponent) must be reported.
 //
-// What the tool cannot see: valgrind emulates no AVX-512, so the IFMA kernels (cpu/simd) are not
-// run here (the library sees no IFMA under valgrind; AUTO and forced CPU use the scalar
-// kernels); the AVX2 4-lane engine is called directly (avx2_lanes); timing differences of single instructions (e.g. a variable-latency multiply) are
-// invisible to memcheck; and only the paths these inputs take are covered.
+// GMP, the oracle, is not instrumented for MemorySanitizer: the values it returns and writes
+// into its own structures are made public (pub) before the test branches on them.
 #include <gmp.h>
-#include <valgrind/memcheck.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -22,16 +22,22 @@
 
 #include <mpbatch/mpbatch.h>
 
-#include "simd/powm_lanes.h"  // the AVX2 lane engine, called directly (AUTO does not use it)
+#include "ct_tool.h"
+#include "simd/powm_lanes.h"  // the lane engines, called directly too
 
 namespace {
 
 using Rows = std::vector<uint64_t>;
 gmp_randstate_t rs;
 
-void secret(const void *p, size_t bytes) { VALGRIND_MAKE_MEM_UNDEFINED(p, bytes); }
-template <class T> void reveal(const T &x) { VALGRIND_MAKE_MEM_DEFINED(&x, sizeof x); }
-void reveal_rows(const Rows &r) { VALGRIND_MAKE_MEM_DEFINED(r.data(), r.size() * 8); }
+template <class T> void reveal(const T &x) { reveal_mem(&x, sizeof x); }
+void reveal_rows(const Rows &r) { reveal_mem(r.data(), r.size() * 8); }
+// a value computed by GMP, public (see the top)
+template <class T> T pub(T v) {
+  reveal_mem(&v, sizeof v);
+  return v;
+}
+int backend = MPB_BACKEND_CPU;  // the second argument
 
 Rows rows_of(const mpz_t z, size_t w) {
   Rows r(w, 0);
@@ -43,17 +49,25 @@ void from_rows(mpz_t z, const uint64_t *r, size_t w) { mpz_import(z, w, -1, 8, 0
 
 int fails = 0;
 void check(bool ok, const char *what) {
+  reveal(ok);
   if (!ok) {
     std::fprintf(stderr, "WRONG: %s\n", what);
     fails++;
   }
 }
 
+// With backend cpu_ifma: the call ran on the IFMA kernels, every item of it.
+void check_backend(const mpb_call_info &info, size_t count, bool lanes_expected = true) {
+  reveal(info);
+  if (backend == MPB_BACKEND_CPU_IFMA && lanes_expected)
+    check(info.backend == MPB_BACKEND_CPU_IFMA && (size_t)info.simd_items == count, "IFMA lanes used for every item");
+}
+
 struct Ctx {
   mpb_ctx *c = nullptr;
   explicit Ctx(int ct) {
     if (mpb_ctx_create(&c) != MPB_OK) std::abort();
-    (void)mpb_ctx_set_backend(c, MPB_BACKEND_CPU);
+    (void)mpb_ctx_set_backend(c, backend);
     (void)mpb_ctx_set_threads(c, 1);
     (void)mpb_ctx_set_constant_time(c, ct);
   }
@@ -66,7 +80,7 @@ void random_prime(mpz_t p, unsigned bits) {
     mpz_setbit(p, bits - 1);
     mpz_setbit(p, bits - 2);
     mpz_nextprime(p, p);
-  } while (mpz_sizeinbase(p, 2) != bits);
+  } while (pub(mpz_sizeinbase(p, 2)) != bits);
 }
 
 // r = x mod (p - 1)
@@ -82,7 +96,7 @@ bool private_exponent(mpz_t d, const mpz_t e, const mpz_t p, const mpz_t q) {
   mpz_sub_ui(a, p, 1);
   mpz_sub_ui(b, q, 1);
   mpz_mul(a, a, b);
-  const bool ok = mpz_invert(d, e, a) != 0;
+  const bool ok = pub(mpz_invert(d, e, a)) != 0;
   mpz_clears(a, b, nullptr);
   return ok;
 }
@@ -97,7 +111,7 @@ struct Key {
     do {
       random_prime(p_, bits / 2);
       random_prime(q_, bits / 2);
-    } while (mpz_cmp(p_, q_) == 0 || !private_exponent(zd, e, p_, q_));
+    } while (pub(mpz_cmp(p_, q_)) == 0 || !private_exponent(zd, e, p_, q_));
     mpz_mul(zn, p_, q_);
     const size_t w = bits / 64, hw = w / 2;
     n = rows_of(zn, w), p = rows_of(p_, hw), q = rows_of(q_, hw);
@@ -140,7 +154,7 @@ void rsa(unsigned bits, size_t count, bool per_item) {
   int st = mpb_batch_rsa_crt(ctx.c, R.data(), C.data(), N.data(), P.data(), Q.data(), DP.data(), DQ.data(),
                              QI.data(), w, hw, per_item ? count : 1, count, &info);
   reveal(st);
-  reveal(info);
+  check_backend(info, count);
   reveal_rows(R);
   check(st == MPB_OK && info.constant_time == 1, "rsa status");
   for (size_t i = 0; i < count; i++) {
@@ -148,7 +162,7 @@ void rsa(unsigned bits, size_t count, bool per_item) {
     from_rows(c, &C[i * w], w);
     mpz_powm(want, c, k.zd, k.zn);
     from_rows(got, &R[i * w], w);
-    check(mpz_cmp(want, got) == 0, "rsa result");
+    check(pub(mpz_cmp(want, got)) == 0, "rsa result");
   }
   mpz_clears(c, want, got, nullptr);
   for (Key *k : keys) delete k;
@@ -189,7 +203,7 @@ void check_powers(const Rows &R, const Rows &B0, const Rows &E0, const mpz_t m, 
     from_rows(e, &E0[i * w], w);
     mpz_powm(want, b, e, m);
     from_rows(got, &R[i * w], w);
-    check(mpz_cmp(want, got) == 0, what);
+    check(pub(mpz_cmp(want, got)) == 0, what);
   }
   mpz_clears(b, e, want, got, nullptr);
 }
@@ -208,6 +222,7 @@ void powm(unsigned bits, size_t count, bool even, int ct) {
   mpb_call_info info;
   int st = mpb_batch_powm(ctx.c, R.data(), B.data(), E.data(), w, count, M.data(), 1, w, count, &info);
   reveal(st);
+  check_backend(info, count, !even);
   reveal_rows(R);
   check(st == MPB_OK, "powm status");
   check_powers(R, B0, E0, m, w, count, "powm result");
@@ -225,7 +240,7 @@ void dh(unsigned bits, size_t count) {
   for (size_t i = 0; i < count; i++) {
     mpz_urandomb(x, rs, bits - 8);
     mpz_urandomm(y, rs, p);
-    if (mpz_cmp_ui(y, 2) < 0) mpz_set_ui(y, 2);
+    if (pub(mpz_cmp_ui(y, 2)) < 0) mpz_set_ui(y, 2);
     Rows xr = rows_of(x, w), yr = rows_of(y, w);
     X.insert(X.end(), xr.begin(), xr.end());
     Y.insert(Y.end(), yr.begin(), yr.end());
@@ -238,7 +253,7 @@ void dh(unsigned bits, size_t count) {
     int st = shared ? mpb_batch_dh_shared(ctx.c, R.data(), Y.data(), X.data(), w, P.data(), w, count, &info)
                     : mpb_batch_dh_keygen(ctx.c, R.data(), 2, X.data(), w, P.data(), w, count, &info);
     reveal(st);
-    reveal(info);
+    check_backend(info, count);
     reveal_rows(R);
     check(st == MPB_OK && info.constant_time == 1, "dh status");
     for (size_t i = 0; i < count; i++) {
@@ -246,7 +261,7 @@ void dh(unsigned bits, size_t count) {
       if (shared) from_rows(y, &Y[i * w], w);
       mpz_powm(want, shared ? y : g, x, p);
       from_rows(got, &R[i * w], w);
-      check(mpz_cmp(want, got) == 0, "dh result");
+      check(pub(mpz_cmp(want, got)) == 0, "dh result");
     }
   }
   mpz_clears(p, x, y, want, got, g, nullptr);
@@ -276,13 +291,13 @@ void exptmod(unsigned bits) {
   secret(X.dp, (size_t)X.used * 8);
   int st = mp_exptmod_ct(&A, &X, &N, &D);
   reveal(st);
-  VALGRIND_MAKE_MEM_DEFINED(&D, sizeof D);
-  VALGRIND_MAKE_MEM_DEFINED(D.dp, (size_t)D.alloc * 8);
+  reveal(D);
+  reveal_mem(D.dp, (size_t)D.alloc * 8);
   items[0] = &D;
   (void)mpb_pack_mp(R.data(), w, items, 1, &info);
   mpz_powm(want, b, e, m);
   from_rows(got, R.data(), w);
-  check(st == MP_OKAY && mpz_cmp(want, got) == 0, "mp_exptmod_ct");
+  check(st == MP_OKAY && pub(mpz_cmp(want, got)) == 0, "mp_exptmod_ct");
   mp_clear(&A), mp_clear(&X), mp_clear(&N), mp_clear(&D);
   mpz_clears(m, b, e, want, got, nullptr);
 }
@@ -295,7 +310,7 @@ void invmod(unsigned bits, size_t count) {
   random_prime(m, bits);
   Rows M = rows_of(m, w), A, R(count * w);
   for (size_t i = 0; i < count; i++) {
-    do mpz_urandomm(a, rs, m); while (mpz_sgn(a) == 0);
+    do mpz_urandomm(a, rs, m); while (pub(mpz_cmp_ui(a, 1)) < 0);
     Rows ar = rows_of(a, w);
     A.insert(A.end(), ar.begin(), ar.end());
   }
@@ -311,16 +326,18 @@ void invmod(unsigned bits, size_t count) {
     from_rows(a, &A0[i * w], w);
     mpz_invert(want, a, m);
     from_rows(got, &R[i * w], w);
-    check(mpz_cmp(want, got) == 0, "invmod result");
+    check(pub(mpz_cmp(want, got)) == 0, "invmod result");
   }
   mpz_clears(m, a, want, got, nullptr);
 }
 
-// The AVX2 4-lane exponentiation in constant-time mode (valgrind runs AVX2): the exponents and the
-// bases are secret, the modulus public.
-void avx2_lanes(unsigned bits) {
-  if (!mpb::simd::avx2_available()) {
-    std::fprintf(stderr, "AVX2 not available here: the avx2_lanes case cannot run\n");
+// A lane engine called directly in constant-time mode (AUTO does not use the AVX2 one): the
+// exponents and the bases are secret, the modulus public. L lanes; avail / itch / fn from
+// cpu/simd/powm_lanes.h.
+template <int L, class Fn>
+void lanes(unsigned bits, const char *name, bool avail, size_t itch, Fn fn, bool ct = true) {
+  if (!avail) {
+    std::fprintf(stderr, "%s not available here: the case cannot run\n", name);
     fails++;
     return;
   }
@@ -328,23 +345,34 @@ void avx2_lanes(unsigned bits) {
   mpz_t m;
   mpz_init(m);
   random_odd_modulus(m, bits);
-  Rows M = rows_of(m, w), B0, E0, B, E, R(4 * w), ws(mpb::simd::powm_x4_itch(w));
-  secret_operands(m, bits, w, 4, B0, E0, B, E);
-  uint64_t *r[4];
-  const uint64_t *bp[4], *ep[4];
-  for (int l = 0; l < 4; l++) r[l] = &R[l * w], bp[l] = &B[l * w], ep[l] = &E[l * w];
-  int st = mpb::simd::powm_x4(r, bp, ep, w, M.data(), w, true, ws.data());
+  Rows M = rows_of(m, w), B0, E0, B, E, R(L * w), ws(itch);
+  secret_operands(m, bits, w, L, B0, E0, B, E);
+  uint64_t *r[L];
+  const uint64_t *bp[L], *ep[L];
+  for (int l = 0; l < L; l++) r[l] = &R[l * w], bp[l] = &B[l * w], ep[l] = &E[l * w];
+  int st = fn(r, bp, ep, w, M.data(), w, ct, ws.data());
   reveal(st);
   reveal_rows(R);
-  check(st == MPB_OK, "avx2 status");
-  check_powers(R, B0, E0, m, w, 4, "avx2 result");
+  check(st == MPB_OK, name);
+  check_powers(R, B0, E0, m, w, L, name);
   mpz_clear(m);
+}
+
+void avx2_lanes(unsigned bits) {
+  lanes<4>(bits, "AVX2 4 lanes", mpb::simd::avx2_available(), mpb::simd::powm_x4_itch(bits / 64), mpb::simd::powm_x4);
+}
+void ifma_lanes(unsigned bits, bool ct = true) {
+  lanes<8>(bits, "IFMA 8 lanes", mpb::simd::ifma_available(), mpb::simd::powm_x8_itch(bits / 64), mpb::simd::powm_x8, ct);
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  const std::string what = argc > 1 ? argv[1] : "";
+  std::string what = argc > 1 ? argv[1] : "";
+  const std::string on = argc > 2 ? argv[2] : "cpu";
+  if (on == "cpu_ifma") backend = MPB_BACKEND_CPU_IFMA;
+  else if (on != "cpu") what.clear();
+  std::printf("%s on %s, under %s\n", what.c_str(), on.c_str(), CT_TOOL_NAME);
   gmp_randinit_default(rs);
   gmp_randseed_ui(rs, 20261125);
   if (what == "rsa") {
@@ -363,11 +391,15 @@ int main(int argc, char **argv) {
     invmod(256, 2), invmod(1024, 2);
   } else if (what == "avx2_lanes") {
     avx2_lanes(1024), avx2_lanes(2048);
+  } else if (what == "ifma_lanes") {
+    ifma_lanes(1024), ifma_lanes(2048);
   } else if (what == "sanity_variable_time") {
-    powm(512, 1, false, MPB_CT_OFF);  // must be reported (CTest: WILL_FAIL)
+    powm(512, 1, false, MPB_CT_OFF);  // must be reported (CTest: PASS_REGULAR_EXPRESSION)
+  } else if (what == "sanity_ifma_variable_time") {
+    ifma_lanes(1024, false);  // the same on the IFMA lanes (MemorySanitizer only)
   } else {
-    std::fprintf(stderr, "usage: ct_valgrind rsa|rsa_per_item_key|powm_odd|powm_even|dh|exptmod|invmod|"
-                         "avx2_lanes|sanity_variable_time\n");
+    std::fprintf(stderr, "usage: ct_check rsa|rsa_per_item_key|powm_odd|powm_even|dh|exptmod|invmod|"
+                         "avx2_lanes|ifma_lanes|sanity_variable_time|sanity_ifma_variable_time [cpu|cpu_ifma]\n");
     return 2;
   }
   std::printf("%s: %s\n", what.c_str(), fails ? "WRONG RESULTS" : "results correct");

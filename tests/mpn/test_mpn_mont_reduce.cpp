@@ -110,3 +110,29 @@ TEST_CASE("pow2_mod: 2^e mod m vs GMP", "[mpn][mont][ct]") {
       }
     }
 }
+
+TEST_CASE("sec_clz / sec_bit_length / sec_normalized_size (branch-free) vs the plain ones", "[mpn][ct]") {
+  CHECK(mpn::sec_clz(0) == 64);
+  for (unsigned b = 0; b < 64; b++) {
+    const limb x = (limb)1 << b;
+    CHECK(mpn::sec_clz(x) == 63 - b);
+    CHECK(mpn::sec_clz(x | (x - 1)) == 63 - b);        // a run of ones below the top bit
+    CHECK(mpn::sec_clz(x | 1) == 63 - b);
+  }
+  std::mt19937_64 rng(7);
+  for (int t = 0; t < 2000; t++) {
+    const limb x = rng() >> (rng() % 64);
+    REQUIRE(mpn::sec_clz(x) == (x ? (unsigned)__builtin_clzll(x) : 64u));
+  }
+  for (size_t n = 0; n <= 9; n++) {
+    for (int trial = 0; trial < 40; trial++) {
+      std::vector<limb> a = n ? hard_limbs(rng, n) : std::vector<limb>();
+      for (size_t i = 0; i < n; i++)  // zero leading limbs, sometimes all of them
+        if ((size_t)trial % (n + 1) <= i) a[i] = 0;
+      const size_t sz = mpn::normalized_size(a.data(), n);
+      const size_t bits = sz ? 64 * sz - (size_t)__builtin_clzll(a[sz - 1]) : 0;
+      REQUIRE(mpn::sec_normalized_size(a.data(), n) == sz);
+      REQUIRE(mpn::sec_bit_length(a.data(), n) == bits);
+    }
+  }
+}

@@ -41,7 +41,7 @@ void approx_ct(const limb *A, const limb *B, size_t N, limb &abar, limb &bbar) {
     idx = ((limb)i & m) | (idx & ~m);
   }
   // n = bitlen(max(A, B)) >= 1 (B is odd); pos = max(n, 64) - 64
-  limb n = 64 * idx + 64 - (limb)__builtin_clzll(top | 1);
+  limb n = 64 * idx + 64 - (limb)sec_clz(top | 1);
   limb big = (limb)0 - lt_bit(64, n);  // n > 64
   limb pos = (n - 64) & big;
   limb w = pos / 64, s = pos % 64;

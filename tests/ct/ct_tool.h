@@ -1,0 +1,28 @@
+// tests/ct/ct_tool.h: how tests/ct/ct_check.cpp marks secrets and reveals results, for each of
+// the two tools that run it.
+//  - valgrind memcheck (build -DMPB_VALGRIND_CT=ON, CTest runs the program under valgrind):
+//    client requests make memory undefined / defined. memcheck reports a conditional jump, a
+//    memory address or a system call argument that depends on undefined bits. It sees inline
+//    assembly (it runs the machine code), but it emulates no AVX-512: the IFMA kernels are not
+//    run under it.
+//  - MemorySanitizer (build -DMPB_MSAN_CT=ON, clang, native run): poison / unpoison. It reports
+//    a conditional branch, a pointer dereference or a divisor that depends on poisoned bits,
+//    and it runs the AVX-512 IFMA kernels (their intrinsics propagate poison lane by lane).
+//    It cannot see inside inline assembly, so that build compiles none (-DMPB_NO_ASM: the
+//    portable C kernels replace the MULX/ADX ones, which valgrind covers instead).
+// Neither sees the timing of single instructions (a variable-latency multiply, for example);
+// both cover only the paths the test's inputs take.
+#pragma once
+#include <cstddef>
+
+#if defined(MPB_MSAN_CT)
+#include <sanitizer/msan_interface.h>
+#define CT_TOOL_NAME "MemorySanitizer"
+inline void secret(const void *p, size_t bytes) { __msan_poison(p, bytes); }
+inline void reveal_mem(const void *p, size_t bytes) { __msan_unpoison(p, bytes); }
+#else
+#include <valgrind/memcheck.h>
+#define CT_TOOL_NAME "valgrind memcheck"
+inline void secret(const void *p, size_t bytes) { (void)VALGRIND_MAKE_MEM_UNDEFINED(p, bytes); }
+inline void reveal_mem(const void *p, size_t bytes) { (void)VALGRIND_MAKE_MEM_DEFINED(p, bytes); }
+#endif
