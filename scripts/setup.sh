@@ -5,7 +5,7 @@ set -euo pipefail
 
 APT_PACKAGES=(build-essential cmake ninja-build pkg-config libgmp-dev catch2 libssl-dev openssl
               libtommath-dev libgf2x-dev libntl-dev python3 python3-pip clang libomp-dev valgrind)
-PY_PACKAGES=(numpy pytest matplotlib wheel setuptools)
+PY_PACKAGES=(numpy pytest matplotlib wheel setuptools dask distributed)
 
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi

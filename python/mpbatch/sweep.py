@@ -11,6 +11,7 @@ Every point's first item is checked against Python's int arithmetic.
 
 Example:
   python -m mpbatch.sweep --ops mulmod,powmod --bits 1024,2048 --batch 1,64,1024 --backends cpu
+With --scheduler ADDRESS the points run as tasks on a dask.distributed cluster (sweep_cluster.py).
 """
 from __future__ import annotations
 
@@ -324,49 +325,49 @@ def _time_point(pt: Point, reps: int, min_time: float):
     return times
 
 
+def measure_point(op: str, bits: int, n: int, backend: str, ctx: Context, reps: int,
+                  min_time: float) -> dict:
+    """One row of the sweep: (op, bits, batch n) timed on ctx; a point the library refuses
+    (e.g. a forced backend that does not do this op / size) gives a row saying so."""
+    try:
+        pt = Point(op, bits, n, ctx)
+        times = _time_point(pt, reps, min_time)
+    except (ValueError, MemoryError, RuntimeError) as e:
+        nan = float("nan")
+        return {"op": op, "bits": bits, "batch": n, "backend": backend, "backend_ran": "",
+                "threads": 0, "simd_items": 0, "constant_time": 0, "reps": 0,
+                "seconds_min": nan, "seconds_median": nan, "items_per_s": nan,
+                "lib_seconds": nan, "checked": False, "error": str(e), "reason": ""}
+    info = pt.info
+    best = min(times)
+    return {"op": op, "bits": bits, "batch": n, "backend": backend,
+            "backend_ran": {v: k for k, v in BACKENDS.items()}.get(info.backend, info.backend),
+            "threads": info.threads, "simd_items": info.simd_items,
+            "constant_time": int(info.constant_time), "reps": len(times),
+            "seconds_min": best, "seconds_median": statistics.median(times),
+            "items_per_s": n / best if best > 0 else float("inf"),
+            "lib_seconds": info.seconds, "checked": check_point(pt),
+            "reason": info.reason.decode("utf-8", "replace"), "error": ""}
+
+
+def points(ops, bits_list, batches, backends):
+    """The sweep's points (op, bits, backend, batch), in the order of the output rows."""
+    return [(op, bits, be, n) for op in ops for bits in bits_list for be in backends
+            for n in batches]
+
+
 def run_sweep(ops, bits_list, batches, backends, threads=None, reps=3, min_time=0.05,
               progress=True, constant_time=None):
     rows = []
     ctxs = {}
     for be in backends:
         ctxs[be] = Context(be, threads=threads, constant_time=constant_time)
-    total = len(ops) * len(bits_list) * len(batches) * len(backends)
-    bar = Progress(total, enabled=progress)
+    pts = points(ops, bits_list, batches, backends)
+    bar = Progress(len(pts), enabled=progress)
     try:
-        for op in ops:
-            for bits in bits_list:
-                for be in backends:
-                    for n in batches:
-                        label = f"{op} {bits}b x{n} {be}"
-                        try:
-                            pt = Point(op, bits, n, ctxs[be])
-                            times = _time_point(pt, reps, min_time)
-                        except (ValueError, MemoryError, RuntimeError) as e:
-                            # e.g. a forced backend that does not do this op / size: a row
-                            # that says so, and the sweep goes on
-                            rows.append({"op": op, "bits": bits, "batch": n, "backend": be,
-                                         "backend_ran": "", "threads": 0, "simd_items": 0,
-                                         "constant_time": 0, "reps": 0,
-                                         "seconds_min": float("nan"),
-                                         "seconds_median": float("nan"),
-                                         "items_per_s": float("nan"), "lib_seconds": float("nan"),
-                                         "checked": False, "error": str(e), "reason": ""})
-                            bar.update(label + " (error)")
-                            continue
-                        info = pt.info
-                        best = min(times)
-                        rows.append({
-                            "op": op, "bits": bits, "batch": n, "backend": be,
-                            "backend_ran": {v: k for k, v in BACKENDS.items()}.get(info.backend,
-                                                                                 info.backend),
-                            "threads": info.threads, "simd_items": info.simd_items,
-                            "constant_time": int(info.constant_time), "reps": len(times),
-                            "seconds_min": best, "seconds_median": statistics.median(times),
-                            "items_per_s": n / best if best > 0 else float("inf"),
-                            "lib_seconds": info.seconds, "checked": check_point(pt),
-                            "reason": info.reason.decode("utf-8", "replace"), "error": "",
-                        })
-                        bar.update(label)
+        for op, bits, be, n in pts:
+            rows.append(measure_point(op, bits, n, be, ctxs[be], reps, min_time))
+            bar.update(f"{op} {bits}b x{n} {be}" + (" (error)" if rows[-1]["error"] else ""))
     finally:
         bar.close()
         for c in ctxs.values():
@@ -392,12 +393,12 @@ def crossover(rows):
     return out
 
 
-def write_outputs(rows, meta, outdir: str, stamp: str, plots: bool = True):
+def write_outputs(rows, meta, outdir: str, stamp: str, plots: bool = True, fields=FIELDS):
     os.makedirs(outdir, exist_ok=True)
     base = os.path.join(outdir, f"sweep-{stamp}")
     files = {"csv": base + ".csv", "json": base + ".json", "png": []}
     with open(files["csv"], "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=FIELDS)
+        w = csv.DictWriter(f, fieldnames=fields)
         w.writeheader()
         for r in rows:
             w.writerow(r)
@@ -405,8 +406,11 @@ def write_outputs(rows, meta, outdir: str, stamp: str, plots: bool = True):
     with open(files["json"], "w") as f:
         clean = [{k: (None if isinstance(v, float) and not math.isfinite(v) else v)
                   for k, v in r.items()} for r in rows]  # strict JSON: no NaN
-        json.dump({"machine": meta["machine"], "config": meta["config"], "results": clean,
-                   "crossover": cross}, f, indent=1, allow_nan=False)
+        doc = {"machine": meta["machine"], "config": meta["config"], "results": clean,
+               "crossover": cross}
+        if "cluster" in meta:  # --scheduler: each worker's machine
+            doc["cluster"] = meta["cluster"]
+        json.dump(doc, f, indent=1, allow_nan=False)
     if plots:
         files["png"] = _plots(rows, cross, base)
     return files
@@ -487,6 +491,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default="sweep-results", help="output directory")
     ap.add_argument("--no-plot", action="store_true")
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
+    ap.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                    help="run the points on this dask.distributed scheduler (needs dask)")
     args = ap.parse_args(argv)
 
     ops = [o.strip() for o in args.ops.split(",") if o.strip()]
@@ -508,7 +514,7 @@ def main(argv=None) -> int:
     for b in backends:
         if b not in BACKENDS:
             ap.error(f"unknown backend {b!r}")
-        if b != "auto" and not backend_available(b):
+        if b != "auto" and not args.scheduler and not backend_available(b):
             ap.error(f"backend {b!r} is not available in this build/machine")
     ct = {"default": None, "on": True, "off": False}[args.constant_time]
 
@@ -518,10 +524,18 @@ def main(argv=None) -> int:
                        "constant_time": args.constant_time,
                        "timing": "wall time of one C batch call on prebuilt NumPy arrays, "
                                  "minimum over reps (after one warm-up call)"}}
-    rows = run_sweep(ops, bits, batches, backends, threads=args.threads, reps=args.reps,
-                     min_time=args.min_time, progress=not args.quiet, constant_time=ct)
+    fields = FIELDS
+    if args.scheduler:
+        from .sweep_cluster import CLUSTER_FIELDS, run_sweep_cluster
+        rows, meta["cluster"] = run_sweep_cluster(
+            args.scheduler, ops, bits, batches, backends, threads=args.threads,
+            reps=args.reps, min_time=args.min_time, progress=not args.quiet, constant_time=ct)
+        fields = FIELDS + CLUSTER_FIELDS
+    else:
+        rows = run_sweep(ops, bits, batches, backends, threads=args.threads, reps=args.reps,
+                         min_time=args.min_time, progress=not args.quiet, constant_time=ct)
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-    files = write_outputs(rows, meta, args.out, stamp, plots=not args.no_plot)
+    files = write_outputs(rows, meta, args.out, stamp, plots=not args.no_plot, fields=fields)
     errs = [r for r in rows if r["error"]]
     for r in errs:
         print(f"warning: {r['op']} {r['bits']}b x{r['batch']} {r['backend']}: {r['error']}",
