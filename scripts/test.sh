@@ -12,6 +12,13 @@ command -v ninja >/dev/null && GEN=(-G Ninja)
 echo "== build (Release) and CTest"
 bash scripts/build.sh
 (cd build && ctest --output-on-failure -j"$JOBS")
+# once more as on CPUs without AVX-512 IFMA (Skylake-SP), without AVX-512 (AVX2 only: Zen 2/3)
+# and with none of the extensions (portable C): every dispatch path, on any machine
+for mask in avx512ifma avx512f all; do
+  echo "== CTest with MPBATCH_CPU_DISABLE=$mask"
+  (cd build && MPBATCH_CPU_DISABLE=$mask ctest --output-on-failure -j"$JOBS" >ctest-masked-$mask.log 2>&1 \
+     && tail -n 3 ctest-masked-$mask.log) || { cat build/ctest-masked-$mask.log; exit 1; }
+done
 
 echo "== Python package and pytest"
 PY=${PYTHON:-python3}

@@ -2,6 +2,8 @@
 #include "core/cpu_features.h"
 
 #include <atomic>
+#include <cctype>
+#include <cstdlib>
 #include <string>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -58,6 +60,41 @@ uint32_t probe() {
   return f;
 }
 
+// The names the library prints (describe(), MPBATCH_CPU_DISABLE), and what a CPU without the
+// feature also lacks (no CPU has AVX-512 without AVX2, or VPCLMULQDQ without PCLMULQDQ).
+struct Named {
+  uint32_t bit;
+  const char *name;
+  uint32_t implies;
+};
+constexpr uint32_t kAvx512 = F_AVX512F | F_AVX512DQ | F_AVX512BW | F_AVX512VL | F_AVX512IFMA;
+const Named kNames[] = {
+    {F_BMI2, "bmi2", 0},
+    {F_ADX, "adx", 0},
+    {F_AVX2, "avx2", kAvx512 | F_VPCLMULQDQ},
+    {F_AVX512F, "avx512f", kAvx512},
+    {F_AVX512DQ, "avx512dq", 0},
+    {F_AVX512BW, "avx512bw", 0},
+    {F_AVX512VL, "avx512vl", 0},
+    {F_AVX512IFMA, "avx512ifma", 0},
+    {F_PCLMUL, "pclmul", F_VPCLMULQDQ},
+    {F_VPCLMULQDQ, "vpclmulqdq", 0},
+};
+
+struct Disabled {
+  uint32_t mask = 0;
+  std::string unknown;
+};
+const Disabled &disabled() {
+  static const Disabled d = [] {
+    const char *env = std::getenv("MPBATCH_CPU_DISABLE");
+    Disabled r;
+    if (env) r.mask = detail::parse_disabled(env, &r.unknown);
+    return r;
+  }();
+  return d;
+}
+
 using detail::kValid;
 // bit 31 (kValid) marks "computed".
 std::atomic<uint32_t> g_detected{0};
@@ -66,6 +103,28 @@ std::atomic<bool> g_forced{false};
 } // namespace
 
 namespace detail {
+uint32_t parse_disabled(const char *names, std::string *unknown) {
+  uint32_t mask = 0;
+  std::string item;
+  for (const char *p = names;; ++p) {
+    const char ch = *p;
+    if (ch == ',' || ch == '\0') {
+      if (item == "all") mask = ~0u & ~kValid;
+      else if (!item.empty()) {
+        bool known = false;
+        for (const Named &n : kNames)
+          if (item == n.name) mask |= n.bit | n.implies, known = true;
+        if (!known && unknown) *unknown += (unknown->empty() ? "" : ",") + item;
+      }
+      item.clear();
+      if (ch == '\0') break;
+    } else if (!std::isspace((unsigned char)ch)) {
+      item += (char)std::tolower((unsigned char)ch);
+    }
+  }
+  return mask;
+}
+
 std::atomic<uint32_t> g_effective{0};
 uint32_t init_effective() {
   uint32_t v = (g_forced.load(std::memory_order_relaxed) ? 0 : detected()) | kValid;
@@ -77,7 +136,7 @@ uint32_t init_effective() {
 uint32_t detected() {
   uint32_t v = g_detected.load(std::memory_order_relaxed);
   if (!(v & kValid)) {
-    v = probe() | kValid;
+    v = (probe() & ~disabled().mask & ~kValid) | kValid;
     g_detected.store(v, std::memory_order_relaxed);
   }
   return v & ~kValid;
@@ -91,19 +150,16 @@ bool portable_forced() { return g_forced.load(std::memory_order_relaxed); }
 
 const char *describe() {
   static const std::string s = [] {
-    static const struct { uint32_t bit; const char *name; } names[] = {
-        {F_BMI2, "bmi2"},       {F_ADX, "adx"},           {F_AVX2, "avx2"},
-        {F_AVX512F, "avx512f"}, {F_AVX512DQ, "avx512dq"}, {F_AVX512BW, "avx512bw"},
-        {F_AVX512VL, "avx512vl"}, {F_AVX512IFMA, "avx512ifma"}, {F_PCLMUL, "pclmul"},
-        {F_VPCLMULQDQ, "vpclmulqdq"}};
-    std::string r;
-    uint32_t f = detected();
-    for (auto &n : names)
-      if (f & n.bit) {
-        if (!r.empty()) r += ' ';
-        r += n.name;
-      }
-    return r.empty() ? std::string("none") : r;
+    std::string r, masked;
+    const uint32_t f = detected(), off = probe() & disabled().mask;
+    for (const Named &n : kNames) {
+      if (f & n.bit) r += (r.empty() ? "" : " ") + std::string(n.name);
+      if (off & n.bit) masked += (masked.empty() ? "" : ",") + std::string(n.name);
+    }
+    if (r.empty()) r = "none";
+    if (!masked.empty()) r += " (masked by MPBATCH_CPU_DISABLE: " + masked + ")";
+    if (!disabled().unknown.empty()) r += " (MPBATCH_CPU_DISABLE: unknown names ignored: " + disabled().unknown + ")";
+    return r;
   }();
   return s.c_str();
 }

@@ -10,6 +10,7 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <string>
 
 namespace mpb {
 namespace cpu {
@@ -27,7 +28,8 @@ enum Feature : uint32_t {
   F_AVX512DQ = 1u << 9,
 };
 
-// The detected feature bits (hardware and OS support, ignoring force_portable).
+// The detected feature bits: hardware and OS support, less what MPBATCH_CPU_DISABLE masks
+// (read once, here; see mpb_cpu_features in <mpbatch/common.h>), ignoring force_portable.
 uint32_t detected();
 
 namespace detail {
@@ -35,6 +37,10 @@ constexpr uint32_t kValid = 1u << 31;
 // The effective bits | kValid once computed (0 before): one relaxed load per query.
 extern std::atomic<uint32_t> g_effective;
 uint32_t init_effective();  // computes, stores and returns the effective bits | kValid
+// The feature bits named in an MPBATCH_CPU_DISABLE value (comma-separated, case and blanks
+// ignored, "all"), with what a CPU without them also lacks; unknown names are appended to
+// *unknown (comma-separated) when it is not null.
+uint32_t parse_disabled(const char *names, std::string *unknown);
 } // namespace detail
 
 // The effective feature bits: detected() unless force_portable(true) is in effect (then 0).
@@ -61,7 +67,8 @@ inline bool has_avx512bw() { return has(F_AVX512BW); }
 inline bool has_pclmul() { return has(F_PCLMUL); }
 inline bool has_vpclmulqdq() { return has(F_VPCLMULQDQ); }
 
-// Human-readable list of the detected features, e.g. "bmi2 adx avx2 avx512f ...".
+// Human-readable list of the detected features, e.g. "bmi2 adx avx2 avx512f ...", with what
+// MPBATCH_CPU_DISABLE masked (mpb_cpu_features).
 const char *describe();
 
 } // namespace cpu

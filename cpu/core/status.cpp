@@ -2,6 +2,8 @@
 #include <mpbatch/bn.h>
 #include <mpbatch/common.h>
 
+#include "core/cpu_features.h"
+
 #define MPB_STR2(x) #x
 #define MPB_STR(x) MPB_STR2(x)
 
@@ -25,6 +27,8 @@ MPB_API const char *mpb_strerror(int status) {
 MPB_API int mpb_abi_version(void) { return MPB_ABI_VERSION; }
 
 MPB_API const char *mpb_version_string(void) { return "0.1.0"; }
+
+MPB_API const char *mpb_cpu_features(void) { return mpb::cpu::describe(); }
 
 MPB_API const char *mpb_mp_error_to_string(int code) {
   switch (code) {

@@ -43,6 +43,14 @@ MPB_API const char *mpb_strerror(int status);
 MPB_API int mpb_abi_version(void);
 /* "major.minor.patch" */
 MPB_API const char *mpb_version_string(void);
+/* The CPU features the library uses on this machine, by the names it knows them ("bmi2 adx avx2
+ * avx512f ... avx512ifma pclmul vpclmulqdq", or "none"), followed by what the environment
+ * variable MPBATCH_CPU_DISABLE masked, e.g. "(masked by MPBATCH_CPU_DISABLE: avx512ifma)", and
+ * any name in it the library did not know. MPBATCH_CPU_DISABLE (comma-separated names, or
+ * "all") is read once, the first time the library looks at the CPU, and makes it behave as on a
+ * CPU without those features (avx2 also masks AVX-512 and vpclmulqdq; avx512f every AVX-512
+ * extension; pclmul vpclmulqdq). Never NULL. */
+MPB_API const char *mpb_cpu_features(void);
 
 /* Memory allocation hook used by every allocation inside the library (mp_int digits, GF(2)[x]
  * polynomials, batch scratch). Passing NULL for all three restores malloc/realloc/free.
