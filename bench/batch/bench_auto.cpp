@@ -54,7 +54,7 @@ int main(int argc, char **argv) {
   threads = mpb_ctx_get_threads(ctx);
   mpb_ctx_set_constant_time(ctx, ct ? MPB_CT_ON : MPB_CT_OFF);
 
-  std::vector<Backend> forced = {{MPB_BACKEND_CPU, "cpu"}};
+  std::vector<Backend> forced = {{MPB_BACKEND_CPU, "cpu"}, {MPB_BACKEND_CPU_SCALAR, "cpu-scalar"}};
   if (mpb::cpu::has_avx512ifma()) forced.push_back({MPB_BACKEND_CPU_IFMA, "cpu-ifma"});
   forced.push_back({MPB_BACKEND_MULTIPARTITE, "multipartite"});
 

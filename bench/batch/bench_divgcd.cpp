@@ -61,7 +61,7 @@ int main(int argc, char **argv) {
   mpb_ctx *ctx;
   if (mpb_ctx_create(&ctx) != MPB_OK) return 1;
   mpb_ctx_set_threads(ctx, 1);
-  mpb_ctx_set_backend(ctx, MPB_BACKEND_CPU);
+  mpb_ctx_set_backend(ctx, MPB_BACKEND_CPU_SCALAR);
 
   mpbench::Report rep("divgcd", "bench/results");
   rep.columns({"operation", "bits", "mpbatch us/item", "GMP us/item", "GMP function", "mpbatch / GMP time"});

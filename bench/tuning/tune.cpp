@@ -173,7 +173,7 @@ int tune_batch(const std::string &cmd, bool verbose) {
             std::abort();
         });
       };
-      double ts = run(MPB_BACKEND_CPU), ti = run(MPB_BACKEND_CPU_IFMA);
+      double ts = run(MPB_BACKEND_CPU_SCALAR), ti = run(MPB_BACKEND_CPU_IFMA);
       if (verbose) std::fprintf(stderr, "%zu limbs: 8 scalar %.0f us, one IFMA group %.0f us\n", w, ts * 1e6, ti * 1e6);
       lane_cost.push_back(ti / ts);
     }
@@ -195,7 +195,7 @@ int tune_batch(const std::string &cmd, bool verbose) {
           std::abort();
       }, 3);
     };
-    double ts = run(MPB_BACKEND_CPU), tm = run(MPB_BACKEND_MULTIPARTITE);
+    double ts = run(MPB_BACKEND_CPU_SCALAR), tm = run(MPB_BACKEND_MULTIPARTITE);
     if (verbose) std::fprintf(stderr, "one item %zu bits: scalar %.0f us multipartite %.0f us\n", w * 64, ts * 1e6, tm * 1e6);
     if (tm < ts) {
       mp_min = (int)w;

@@ -19,7 +19,7 @@ int addsub(bool sub, mpb_ctx *ctx, uint64_t *r, uint64_t *cy, const uint64_t *a,
                  {{r, MPB_ARG_R}, {a, MPB_ARG_A}, {b, MPB_ARG_B}}))
     return st;
   int T = threads_for(s, count, (double)width);
-  call.choose(MPB_BACKEND_CPU, T, T > 1 ? "cpu: items over threads" : "cpu: batch too small to thread");
+  call.choose(MPB_BACKEND_CPU_SCALAR, T, T > 1 ? "cpu: items over threads" : "cpu: batch too small to thread");
   for_items(T, nullptr, count, 0, [&](size_t i, limb *) {
     const size_t o = i * width;
     limb c = sub ? mpn::sub_n(r + o, a + o, b + o, width) : mpn::add_n(r + o, a + o, b + o, width);
@@ -45,7 +45,7 @@ int mulsqr(bool sqr, mpb_ctx *ctx, uint64_t *r, const uint64_t *a, const uint64_
   size_t itch = sqr ? mpn::sqr_itch(width) : mpn::mul_n_itch(width);
   ThreadScratch scr(T, itch, false);
   if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
-  call.choose(MPB_BACKEND_CPU, T, T > 1 ? "cpu: items over threads" : "cpu: batch too small to thread");
+  call.choose(MPB_BACKEND_CPU_SCALAR, T, T > 1 ? "cpu: items over threads" : "cpu: batch too small to thread");
   for_items(T, &scr, count, 0, [&](size_t i, limb *ws) {
     const size_t o = i * width;
     if (sqr) mpn::sqr(r + 2 * o, a + o, width, ws);

@@ -43,7 +43,7 @@ int Call::fail(int status, int arg, int64_t index, const char *why) {
     info_->status = status;
     info_->bad_arg = arg;
     info_->bad_index = index;
-    info_->backend = MPB_BACKEND_CPU;
+    info_->backend = MPB_BACKEND_CPU_SCALAR;
     info_->threads = 0;
     std::snprintf(info_->reason, sizeof info_->reason, "%s", why ? why : "");
     info_->seconds = now_s() - t0_;
@@ -89,7 +89,7 @@ bool begin_call(Call &call, const mpb_ctx *ctx, const CallShape &shape, Settings
   if (count > 0) return (*status = check_ptrs(call, ptrs)) != MPB_OK;
   call.set_ct(shape.ct == CallShape::Ct::WhenOn ? s.ct == MPB_CT_ON
               : shape.ct == CallShape::Ct::UnlessOff ? s.ct != MPB_CT_OFF : false);
-  call.choose(MPB_BACKEND_CPU, 1, "empty batch");
+  call.choose(MPB_BACKEND_CPU_SCALAR, 1, "empty batch");
   *status = call.finish(MPB_OK);
   return true;
 }
@@ -102,7 +102,7 @@ bool begin_conversion(Call &call, size_t width, size_t count, int *status, size_
   if (row_bytes && count > SIZE_MAX / row_bytes)
     return *status = call.fail(MPB_ERANGE, MPB_ARG_COUNT, -1, "count * nbytes overflows"), true;
   if (count > 0) return false;
-  call.choose(MPB_BACKEND_CPU, 1, "empty batch");
+  call.choose(MPB_BACKEND_CPU_SCALAR, 1, "empty batch");
   *status = call.finish(MPB_OK);
   return true;
 }
@@ -158,6 +158,7 @@ MPB_API const char *mpb_backend_name(int backend) {
     case MPB_BACKEND_CPU_IFMA: return "cpu-ifma";
     case MPB_BACKEND_MULTIPARTITE: return "multipartite";
     case MPB_BACKEND_CUDA: return "cuda";
+    case MPB_BACKEND_CPU_SCALAR: return "cpu-scalar";
     default: return "unknown";
   }
 }

@@ -43,6 +43,8 @@ struct Settings {
   int dev[MPB_MAX_DEVICES];
 };
 Settings snapshot(const mpb_ctx *ctx);
+// AUTO and CPU choose among the CPU backends by the cost model (CPU never tries the GPU).
+inline bool chooses_cpu(const Settings &s) { return s.backend == MPB_BACKEND_AUTO || s.backend == MPB_BACKEND_CPU; }
 int max_threads();
 
 // The per-call report. Fill with fail()/finish(); the destructor does nothing.
@@ -61,7 +63,7 @@ class Call {
  private:
   mpb_call_info *info_;
   double t0_;
-  int backend_ = MPB_BACKEND_CPU, threads_ = 1;
+  int backend_ = MPB_BACKEND_CPU_SCALAR, threads_ = 1;
   bool ct_ = false;
   int simd_ = 0;
   char why_[kReasonLen] = {0};

@@ -37,7 +37,7 @@ extern "C" MPB_API int mpb_batch_divmod(mpb_ctx *ctx, uint64_t *q, uint64_t *r, 
   size_t per = (width + 1) + width + mpn::tdiv_qr_itch(width, width);
   ThreadScratch scr(T, per, false);
   if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
-  call.choose(MPB_BACKEND_CPU, T, T > 1 ? "cpu: Knuth division per item, items over threads"
+  call.choose(MPB_BACKEND_CPU_SCALAR, T, T > 1 ? "cpu: Knuth division per item, items over threads"
                                         : "cpu: Knuth division per item");
   for_items(T, &scr, count, grain, [&](size_t i, limb *qs) {  // scratch: [q: width+1][r: width][work]
     limb *rs = qs + width + 1, *ws = rs + width;

@@ -22,7 +22,7 @@ ExpChoice choose_exp_backend(const Settings &s, const ExpPlan &p) {
   ExpChoice c;
   c.backend = s.backend;
   const bool lanes_ok = lanes_available();
-  if (s.backend == MPB_BACKEND_AUTO) {
+  if (chooses_cpu(s)) {
     const bool lanes_width = p.lane_limbs >= (size_t)tuning::BATCH_IFMA_MIN_LIMBS &&
                              p.lane_limbs <= (size_t)tuning::BATCH_IFMA_MAX_LIMBS;
     if (lanes_ok && lanes_width) c.split = ifma_split(s, p.count, p.lane_limbs, p.work_per_item, false);
@@ -35,30 +35,30 @@ ExpChoice choose_exp_backend(const Settings &s, const ExpPlan &p) {
       c.why = c.split.partial ? "auto: AVX-512 IFMA, groups of 8 items (last one partial)"
                               : "auto: AVX-512 IFMA, groups of 8 items, rest scalar";
     } else {
-      c.backend = MPB_BACKEND_CPU;
+      c.backend = MPB_BACKEND_CPU_SCALAR;
       c.why = !lanes_ok      ? "auto: scalar (no AVX-512 IFMA)"
               : !lanes_width ? "auto: scalar (width outside the IFMA range in cpu/batch/tuning.h)"
                              : "auto: scalar (estimated faster than IFMA groups on these threads)";
     }
   } else if (s.backend == MPB_BACKEND_MULTIPARTITE) {
     if (!p.multipartite) {
-      c.backend = MPB_BACKEND_CPU;
+      c.backend = MPB_BACKEND_CPU_SCALAR;
       c.why = "multipartite has no path for this operation: scalar";
     } else if (p.secret) {
-      c.backend = MPB_BACKEND_CPU;
+      c.backend = MPB_BACKEND_CPU_SCALAR;
       c.why = "multipartite has no constant-time exponentiation: scalar constant time";
     } else {
       c.why = p.shared_modulus ? "forced multipartite" : "forced multipartite (one plan per item)";
     }
   } else if (s.backend == MPB_BACKEND_CPU_IFMA && p.lane_limbs > kLanesMaxLimbs) {
-    c.backend = MPB_BACKEND_CPU;
+    c.backend = MPB_BACKEND_CPU_SCALAR;
     c.why = "cpu-ifma requested but the width exceeds the 8-lane kernel's 256 limbs: scalar";
   } else if (s.backend == MPB_BACKEND_CPU_IFMA) {
     c.split = ifma_split(s, p.count, p.lane_limbs, p.work_per_item, true);
     c.why = "forced cpu-ifma";
   } else {
-    c.backend = MPB_BACKEND_CPU;
-    c.why = "forced cpu";
+    c.backend = MPB_BACKEND_CPU_SCALAR;
+    c.why = "forced cpu-scalar";
   }
   if (c.backend != MPB_BACKEND_CPU_IFMA) c.split = IfmaSplit{};
   return c;
@@ -77,7 +77,7 @@ int run_exp_tasks(Call &call, const Settings &s, const ExpPlan &p, const ExpChoi
   if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
   char buf[kReasonLen];
   std::snprintf(buf, sizeof buf, "%s%s; %d threads%s", prefix, reason ? reason : c.why, T, suffix);
-  call.choose(lanes ? MPB_BACKEND_CPU_IFMA : MPB_BACKEND_CPU, T, buf);
+  call.choose(lanes ? MPB_BACKEND_CPU_IFMA : MPB_BACKEND_CPU_SCALAR, T, buf);
   if (lanes) call.add_simd((int)(full * 8 + (partial ? rem : 0)));
 
   int status = MPB_OK;

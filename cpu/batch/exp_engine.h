@@ -37,7 +37,7 @@ struct ExpPlan {
 };
 
 struct ExpChoice {
-  int backend = MPB_BACKEND_CPU;  // MPB_BACKEND_CPU, _CPU_IFMA or _MULTIPARTITE
+  int backend = MPB_BACKEND_CPU_SCALAR;  // MPB_BACKEND_CPU_SCALAR, _CPU_IFMA or _MULTIPARTITE
   IfmaSplit split;                // IFMA groups (split.use) and the scalar rest
   const char *why = "";
 };

@@ -26,7 +26,7 @@ extern "C" MPB_API int mpb_batch_gcd(mpb_ctx *ctx, uint64_t *r, const uint64_t *
   const int grain = grain_for(work_gcd(width));
   ThreadScratch scr(T, mpn::gcd_itch(width), false);
   if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
-  call.choose(MPB_BACKEND_CPU, T, T > 1 ? "cpu: Lehmer gcd per item, items over threads"
+  call.choose(MPB_BACKEND_CPU_SCALAR, T, T > 1 ? "cpu: Lehmer gcd per item, items over threads"
                                         : "cpu: Lehmer gcd per item");
   for_items(T, &scr, count, grain, [&](size_t i, limb *ws) {
     const size_t o = i * width;

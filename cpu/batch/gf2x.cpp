@@ -52,7 +52,7 @@ MPB_API int mpb_batch_gf2x_mul(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, con
   int T = threads_for(s, count, work_mul(width) / 4);
   ThreadScratch scr(T, gf2x::mul_itch(width, width), false);
   if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
-  call.choose(MPB_BACKEND_CPU, T, T > 1 ? "cpu: gf2x items over threads" : "cpu: gf2x, batch too small to thread");
+  call.choose(MPB_BACKEND_CPU_SCALAR, T, T > 1 ? "cpu: gf2x items over threads" : "cpu: gf2x, batch too small to thread");
   for_items(T, &scr, count, 0, [&](size_t i, limb *ws) {
     gf2x::mul(r + 2 * width * i, a + width * i, width, b + width * i, width, ws);
   });
@@ -70,7 +70,7 @@ MPB_API int mpb_batch_gf2x_sqr(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, siz
   const GpuAttempt g = gpu_try_gf2x_sqr(call, s, r, a, width, count);
   if (g.finished()) return g.result(call);
   int T = threads_for(s, count, (double)width);
-  call.choose(MPB_BACKEND_CPU, T, T > 1 ? "cpu: gf2x items over threads" : "cpu: gf2x, batch too small to thread");
+  call.choose(MPB_BACKEND_CPU_SCALAR, T, T > 1 ? "cpu: gf2x items over threads" : "cpu: gf2x, batch too small to thread");
   for_items(T, nullptr, count, 0, [&](size_t i, limb *) { gf2x::sqr(r + 2 * width * i, a + width * i, width); });
   return call.finish(MPB_OK);
 }
@@ -91,7 +91,7 @@ MPB_API int mpb_batch_gf2x_mulmod(mpb_ctx *ctx, uint64_t *r, const uint64_t *a,
   int T = threads_for(s, count, work_mul(w) / 2);
   ThreadScratch scr(T, 2 * w + gf2x::mul_itch(w, w), false);
   if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
-  call.choose(MPB_BACKEND_CPU, T, "cpu: gf2x product + generic reduction mod f");
+  call.choose(MPB_BACKEND_CPU_SCALAR, T, "cpu: gf2x product + generic reduction mod f");
   for_items(T, &scr, count, 0, [&](size_t i, limb *prod) {  // scratch: [product: 2w][work]
     gf2x::mul(prod, a + w * i, w, b + w * i, w, prod + 2 * w);
     gf2xapi::divrem_generic(nullptr, prod, 2 * w, f, fn);
@@ -142,7 +142,7 @@ MPB_API int mpb_batch_gf2x_inv(mpb_ctx *ctx, uint64_t *r, const uint64_t *a, con
   }
   mpn::copy(r, tmp, count * w);
   mem_free(tmp, tmp_bytes);
-  call.choose(MPB_BACKEND_CPU, T, "cpu: gf2x extended Euclid per item");
+  call.choose(MPB_BACKEND_CPU_SCALAR, T, "cpu: gf2x extended Euclid per item");
   return call.finish(MPB_OK);
 }
 

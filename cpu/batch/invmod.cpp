@@ -63,7 +63,7 @@ extern "C" MPB_API int mpb_batch_invmod(mpb_ctx *ctx, uint64_t *r, const uint64_
     return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
   }
   call.set_ct(ct);
-  call.choose(MPB_BACKEND_CPU, T,
+  call.choose(MPB_BACKEND_CPU_SCALAR, T,
               ct ? "cpu: constant-time binary gcd inversion per item (MPB_CT_ON)"
                  : "cpu: variable-time Lehmer extended gcd inversion per item");
   for_items(T, &scr, count, grain, [&](size_t i, limb *ws) {

@@ -39,7 +39,7 @@ extern "C" MPB_API int mpb_batch_modmul(mpb_ctx *ctx, uint64_t *r, const uint64_
     if (s.backend == MPB_BACKEND_MULTIPARTITE) {
       multi = true;
       why = "forced multipartite";
-    } else if (s.backend == MPB_BACKEND_AUTO && count < (size_t)s.threads && s.threads > 1 &&
+    } else if (chooses_cpu(s) && count < (size_t)s.threads && s.threads > 1 &&
                mn0 >= (size_t)tuning::BATCH_MULTIPARTITE_MIN_LIMBS) {
       multi = true;
       why = "auto: fewer items than threads and a huge modulus -> multipartite";
@@ -69,7 +69,7 @@ extern "C" MPB_API int mpb_batch_modmul(mpb_ctx *ctx, uint64_t *r, const uint64_
   char buf[kReasonLen];
   std::snprintf(buf, sizeof buf, "%s; %d threads%s", why, T,
                 s.backend == MPB_BACKEND_CPU_IFMA ? " (no IFMA kernel for modmul)" : "");
-  call.choose(MPB_BACKEND_CPU, T, buf);
+  call.choose(MPB_BACKEND_CPU_SCALAR, T, buf);
   for_items(T, &scr, count, grain, [&](size_t i, limb *prod) {  // scratch: [prod: 2 width][rem: width][work]
     limb *rem = prod + 2 * width, *ws = rem + width;
     const size_t o = i * width;

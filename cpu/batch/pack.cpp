@@ -40,7 +40,7 @@ MPB_API int mpb_pack_be(uint64_t *rows, size_t width, const uint8_t *bytes, size
       for (size_t j = 0; j < extra; j++)
         if (bytes[i * nbytes + j]) return call.fail(MPB_ERANGE, MPB_ARG_A, (int64_t)i, "value does not fit in width limbs");
   }
-  call.choose(MPB_BACKEND_CPU, 1, "cpu: pack");
+  call.choose(MPB_BACKEND_CPU_SCALAR, 1, "cpu: pack");
   for (size_t i = 0; i < count; i++) {
     limb *r = rows + i * width;
     mpn::zero(r, width);
@@ -64,7 +64,7 @@ MPB_API int mpb_unpack_be(uint8_t *bytes, size_t nbytes, const uint64_t *rows, s
   for (size_t i = 0; i < count; i++)
     if (row_bytes(rows + i * width, width) > nbytes)
       return call.fail(MPB_ERANGE, MPB_ARG_A, (int64_t)i, "value does not fit in nbytes");
-  call.choose(MPB_BACKEND_CPU, 1, "cpu: unpack");
+  call.choose(MPB_BACKEND_CPU_SCALAR, 1, "cpu: unpack");
   for (size_t i = 0; i < count; i++) {
     const limb *a = rows + i * width;
     uint8_t *d = bytes + i * nbytes;
@@ -90,7 +90,7 @@ MPB_API int mpb_pack_mp(uint64_t *rows, size_t width, const void *const *items, 
     if (x->sign != MP_ZPOS && x->used > 0) return call.fail(MPB_ERANGE, MPB_ARG_A, (int64_t)i, "negative value");
     if ((size_t)x->used > width) return call.fail(MPB_ERANGE, MPB_ARG_A, (int64_t)i, "value does not fit in width limbs");
   }
-  call.choose(MPB_BACKEND_CPU, 1, "cpu: pack mp_int");
+  call.choose(MPB_BACKEND_CPU_SCALAR, 1, "cpu: pack mp_int");
   for (size_t i = 0; i < count; i++) {
     const mp_int *x = static_cast<const mp_int *>(items[i]);
     limb *r = rows + i * width;
@@ -115,7 +115,7 @@ MPB_API int mpb_unpack_mp(void *const *items, const uint64_t *rows, size_t width
     mp_int *x = static_cast<mp_int *>(items[i]);
     if (mp_grow(x, (int)width) != MP_OKAY) return call.fail(MPB_EMEM, MPB_ARG_R, (int64_t)i, "out of memory");
   }
-  call.choose(MPB_BACKEND_CPU, 1, "cpu: unpack mp_int");
+  call.choose(MPB_BACKEND_CPU_SCALAR, 1, "cpu: unpack mp_int");
   for (size_t i = 0; i < count; i++) {
     mp_int *x = static_cast<mp_int *>(items[i]);
     const limb *a = rows + i * width;

@@ -167,7 +167,8 @@ int run_powm(Call &call, const Settings &s, const PowmJob &job) {
     p.secret = job.ct;
     const char *why = fallback                           ? fallback
                       : s.backend == MPB_BACKEND_AUTO ? "auto: even modulus: 2^s x odd split (Montgomery on q)"
-                      : s.backend == MPB_BACKEND_CPU  ? "forced cpu: even modulus: 2^s x odd split"
+                      : s.backend == MPB_BACKEND_CPU  ? "cpu: even modulus: 2^s x odd split (Montgomery on q)"
+                      : s.backend == MPB_BACKEND_CPU_SCALAR ? "forced cpu-scalar: even modulus: 2^s x odd split"
                                                       : "even modulus per item: scalar 2^s x odd split";
     AnyParityItems items(job);
     st = run_exp_tasks(call, s, p, scalar_choice(why), items, "", ", modulus per item");

@@ -63,7 +63,8 @@ int run_powm_even_shared(Call &call, const Settings &s, const PowmJob &job, cons
   const size_t mn = job.m.max_n;
   const char *mode = reason                              ? reason
                      : s.backend == MPB_BACKEND_AUTO     ? "auto"
-                     : s.backend == MPB_BACKEND_CPU      ? "forced cpu"
+                     : s.backend == MPB_BACKEND_CPU      ? "cpu"
+                     : s.backend == MPB_BACKEND_CPU_SCALAR ? "forced cpu-scalar"
                      : s.backend == MPB_BACKEND_CPU_IFMA ? "forced cpu-ifma"
                                                          : "forced multipartite";
   SecretBlock ctx_store(mpn::split_ctx_itch(mn), false);
@@ -85,7 +86,7 @@ int run_powm_even_shared(Call &call, const Settings &s, const PowmJob &job, cons
     char buf[kReasonLen];
     std::snprintf(buf, sizeof buf, "%s: even modulus 2^%zu: short products, no reduction; %d threads, shared modulus",
                   mode, sc.s, T);
-    call.choose(MPB_BACKEND_CPU, T, buf);
+    call.choose(MPB_BACKEND_CPU_SCALAR, T, buf);
 #pragma omp parallel for num_threads(T) if (T > 1) schedule(dynamic, 8)
     for (int64_t t = 0; t < (int64_t)job.count; t++)
       hooks.post((size_t)t, (size_t)t + 1, scr.get(omp_get_thread_num()));

@@ -199,7 +199,7 @@ MPB_API int mpb_pack_cpython_ints(uint64_t *rows, size_t width, const uintptr_t 
   if (layout != 0 && layout != 1) return call.fail(MPB_EVAL, MPB_ARG_OPTION, -1, "layout must be 0 or 1");
   if (count == 0) return call.finish(MPB_OK);
   if (!rows || !objs) return call.fail(MPB_ENULL, MPB_ARG_A, -1, "a required pointer is NULL");
-  call.choose(MPB_BACKEND_CPU, 1, "cpu: pack CPython ints");
+  call.choose(MPB_BACKEND_CPU_SCALAR, 1, "cpu: pack CPython ints");
   for (size_t i = 0; i < count; i++) {
     const unsigned char *o = reinterpret_cast<const unsigned char *>(objs[i]);
     if (!o) return call.fail(MPB_ENULL, MPB_ARG_A, (int64_t)i, "NULL object");
@@ -270,7 +270,7 @@ MPB_API int mpb_pack_cpython_list(uint64_t *rows, size_t width, const void *list
                      int_view(o, layout).neg ? "negative value" : "value does not fit in width limbs");
   }
   // 2. convert
-  call.choose(MPB_BACKEND_CPU, T, T > 1 ? "cpu: pack CPython list, threads" : "cpu: pack CPython list");
+  call.choose(MPB_BACKEND_CPU_SCALAR, T, T > 1 ? "cpu: pack CPython list, threads" : "cpu: pack CPython list");
 #pragma omp parallel for num_threads(T) schedule(static) if (T > 1)
   for (size_t i = 0; i < count; i++) {
     if (i + PREFETCH_AHEAD < count) {
@@ -297,7 +297,7 @@ MPB_API int mpb_unpack_cpython_list(void *list, size_t start, const uint64_t *ro
   // One thread: creating the objects (the interpreter's allocator, page faults in fresh
   // arenas) is most of the time, and it cannot be split; the digits are written while the
   // new object is still in cache.
-  call.choose(MPB_BACKEND_CPU, 1, "cpu: unpack CPython list");
+  call.choose(MPB_BACKEND_CPU_SCALAR, 1, "cpu: unpack CPython list");
   return store_ints(call, list, start, rows, width, count, from_u64, new_long, set_item);
 }
 

@@ -30,10 +30,17 @@ def abi_version() -> int:
     return _C.mpb_abi_version()
 
 
+def cpu_features() -> str:
+    """The CPU features the loaded library uses (mpb_cpu_features), e.g. "bmi2 adx avx2 ...
+    avx512ifma", with what the environment variable MPBATCH_CPU_DISABLE masked (set it before
+    the library is loaded: it is read once)."""
+    return _C.mpb_cpu_features().decode()
+
+
 __all__ = ["DeviceError", "UnsupportedError", "LIBRARY_PATH", "Integer", "gcd", "lcm",
            "invmod", "n_root", "Context", "RSAKey", "default_context", "backend_available",
            "BACKENDS", "mul", "sqr", "mulmod", "powmod", "rsa_private", "dh", "divmod_batch",
            "gcd_batch", "invmod_batch", "gf2x_mul",
            "gf2x_sqr", "gf2x_mulmod", "gf2x_inv", "mul_limbs", "sqr_limbs", "mulmod_limbs",
-           "powmod_limbs", "ints_to_limbs", "limbs_to_ints", "library_version", "abi_version",
+           "powmod_limbs", "ints_to_limbs", "limbs_to_ints", "library_version", "abi_version", "cpu_features",
            "__version__"]

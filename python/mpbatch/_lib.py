@@ -172,6 +172,7 @@ _SIGNATURES = [
     ("mpb_strerror", [c_int], c_char_p, None),
     ("mpb_abi_version", [], c_int, None),
     ("mpb_version_string", [], c_char_p, None),
+    ("mpb_cpu_features", [], c_char_p, None),
     ("mpb_set_allocator", [MALLOC_FN, REALLOC_FN, FREE_FN], None, None),
     # bn.h 4.1 basic functionality
     ("mpb_mp_init", [MP], c_int, _ok),

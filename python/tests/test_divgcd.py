@@ -119,7 +119,7 @@ def test_context_methods(rng):
         assert c.divmod([17, 5], 3) == ([5, 1], [2, 2])
         assert c.gcd([12, 7], [18, 0]) == [6, 7]
         assert c.invmod([3, 5], 7) == [5, 3]
-        assert c.info()["backend"] == "cpu"
+        assert c.info()["backend"] == "cpu_scalar"
     # no CUDA kernel: a forced CUDA context (when the build has one) refuses the call
     with pytest.raises(Exception):
         with Context("cuda") as c:

@@ -190,3 +190,17 @@ def test_null_pointer_is_an_error_not_a_crash():
         pytest.skip("no batch mul")
     with pytest.raises(ValueError, match="NULL|null|pointer"):
         _lib.C.mpb_batch_mul(None, None, None, None, 1, 1, None)
+
+
+def test_cpu_features_and_mask():
+    """mpb_cpu_features names what the library uses; MPBATCH_CPU_DISABLE, read once when the
+    library loads, masks features (checked in a fresh interpreter)."""
+    assert mpbatch.cpu_features()
+    code = ("import mpbatch; f = mpbatch.cpu_features(); print(f); "
+            "assert 'avx512ifma' not in f.split('(')[0]; "
+            "assert not mpbatch.backend_available('cpu_ifma')")
+    pkg = os.path.dirname(os.path.dirname(os.path.abspath(mpbatch.__file__)))
+    env = dict(os.environ, MPBATCH_CPU_DISABLE="avx512ifma", MPBATCH_LIBRARY=mpbatch.LIBRARY_PATH,
+               PYTHONPATH=os.pathsep.join([pkg, os.environ.get("PYTHONPATH", "")]))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr

@@ -33,6 +33,10 @@ TEST_CASE("context settings and call info", "[batch][contract]") {
   REQUIRE(mpb_ctx_set_threads(nullptr, 1) == MPB_ENULL);
   REQUIRE(mpb_ctx_create(nullptr) == MPB_ENULL);
   REQUIRE(std::string(mpb_backend_name(MPB_BACKEND_CPU)) == "cpu");
+  REQUIRE(std::string(mpb_backend_name(MPB_BACKEND_CPU_SCALAR)) == "cpu-scalar");
+  REQUIRE(mpb_ctx_set_backend(ctx.c, 6) == MPB_EVAL);
+  REQUIRE(mpb_backend_available(MPB_BACKEND_CPU) == 1);
+  REQUIRE(mpb_backend_available(MPB_BACKEND_CPU_SCALAR) == 1);
   // GPU device selection
   {
     int devs[3] = {0, 2, 1}, got[4] = {-1, -1, -1, -1};
@@ -90,7 +94,7 @@ TEST_CASE("context settings and call info", "[batch][contract]") {
   REQUIRE(mpb_batch_mul(ctx.c, r.data(), a.data(), b.data(), 1, 1, &info) == MPB_OK);
   REQUIRE(info.status == MPB_OK);
   REQUIRE(info.bad_index == -1);
-  REQUIRE(info.backend == MPB_BACKEND_CPU);
+  REQUIRE(info.backend == MPB_BACKEND_CPU_SCALAR);
   REQUIRE(info.threads == 1);  // tiny batch: no parallel region
   REQUIRE(std::string(info.reason).size() > 0);
   REQUIRE(r[0] == 2);

@@ -303,7 +303,7 @@ TEST_CASE("mpn gcd / invmod (Lehmer): sizes 1..70 limbs, Fibonacci, m-1, near ti
 TEST_CASE("batch divmod matches mpz_tdiv_qr (shared / per-item divisor, 1 and 2 threads)", "[divgcd][divmod]") {
   auto rng = mpbt::make_rng(9102);
   for (int threads : {1, 2}) {
-    Ctx ctx(MPB_BACKEND_CPU, threads);
+    Ctx ctx(MPB_BACKEND_CPU_SCALAR, threads);
     for (size_t w : kWidths) {
       const size_t cnt = w <= 17 ? 67 : 19;
       for (size_t b_rows : {(size_t)1, cnt}) {
@@ -318,7 +318,7 @@ TEST_CASE("batch divmod matches mpz_tdiv_qr (shared / per-item divisor, 1 and 2 
         mpb_call_info info;
         REQUIRE(mpb_batch_divmod(ctx.c, q.data(), r.data(), a.data(), b.data(), b_rows, w, cnt, &info) == MPB_OK);
         REQUIRE(info.status == MPB_OK);
-        REQUIRE(info.backend == MPB_BACKEND_CPU);
+        REQUIRE(info.backend == MPB_BACKEND_CPU_SCALAR);
         REQUIRE(info.threads >= 1);
         Z za, zb, zq, zr;
         for (size_t i = 0; i < cnt; i++) {
@@ -357,7 +357,7 @@ TEST_CASE("batch divmod matches mpz_tdiv_qr (shared / per-item divisor, 1 and 2 
 }
 
 TEST_CASE("batch divmod: bad calls write nothing", "[divgcd][divmod][errors]") {
-  Ctx ctx(MPB_BACKEND_CPU, 2);
+  Ctx ctx(MPB_BACKEND_CPU_SCALAR, 2);
   auto rng = mpbt::make_rng(9103);
   const size_t w = 4, cnt = 9;
   Rows a = make_rows(rng, w, cnt), b(w * cnt);
@@ -404,7 +404,7 @@ TEST_CASE("batch divmod: bad calls write nothing", "[divgcd][divmod][errors]") {
   // AUTO runs on the CPU; empty batch
   REQUIRE(mpb_ctx_set_backend(ctx.c, MPB_BACKEND_AUTO) == MPB_OK);
   REQUIRE(mpb_batch_divmod(ctx.c, q.data(), r.data(), a.data(), b.data(), cnt, w, cnt, &info) == MPB_OK);
-  CHECK(info.backend == MPB_BACKEND_CPU);
+  CHECK(info.backend == MPB_BACKEND_CPU_SCALAR);
   REQUIRE(mpb_batch_divmod(ctx.c, nullptr, nullptr, nullptr, nullptr, 1, w, 0, &info) == MPB_OK);
 }
 
@@ -412,7 +412,7 @@ TEST_CASE("batch divmod: bad calls write nothing", "[divgcd][divmod][errors]") {
 TEST_CASE("batch gcd matches mpz_gcd (1 and 2 threads, aliasing)", "[divgcd][gcd]") {
   auto rng = mpbt::make_rng(9104);
   for (int threads : {1, 2}) {
-    Ctx ctx(MPB_BACKEND_CPU, threads);
+    Ctx ctx(MPB_BACKEND_CPU_SCALAR, threads);
     for (size_t w : kWidths) {
       const size_t cnt = w <= 17 ? 61 : 17;
       Rows a = make_rows(rng, w, cnt), b = make_rows(rng, w, cnt);
@@ -448,7 +448,7 @@ TEST_CASE("batch gcd matches mpz_gcd (1 and 2 threads, aliasing)", "[divgcd][gcd
       REQUIRE(b2 == r);
     }
   }
-  Ctx ctx(MPB_BACKEND_CPU, 1);
+  Ctx ctx(MPB_BACKEND_CPU_SCALAR, 1);
   Rows a(8, 1), b(8, 1), r(8, CANARY);
   mpb_call_info info;
   REQUIRE(mpb_batch_gcd(ctx.c, r.data(), nullptr, b.data(), 4, 2, &info) == MPB_ENULL);
@@ -508,7 +508,7 @@ void check_inverses(const Rows &r, const Rows &a, const Rows &m, size_t m_rows, 
 TEST_CASE("batch invmod matches mpz_invert (vt / ct, odd / even, shared / per-item)", "[divgcd][invmod]") {
   auto rng = mpbt::make_rng(9105);
   for (int threads : {1, 2}) {
-    Ctx ctx(MPB_BACKEND_CPU, threads);
+    Ctx ctx(MPB_BACKEND_CPU_SCALAR, threads);
     for (int ct : {0, 1}) {
       REQUIRE(mpb_ctx_set_constant_time(ctx.c, ct ? MPB_CT_ON : MPB_CT_DEFAULT) == MPB_OK);
       for (size_t w : kWidths) {
@@ -524,7 +524,7 @@ TEST_CASE("batch invmod matches mpz_invert (vt / ct, odd / even, shared / per-it
             mpb_call_info info;
             REQUIRE(mpb_batch_invmod(ctx.c, r.data(), a.data(), m.data(), m_rows, w, cnt, &info) == MPB_OK);
             REQUIRE(info.constant_time == ct);
-            REQUIRE(info.backend == MPB_BACKEND_CPU);
+            REQUIRE(info.backend == MPB_BACKEND_CPU_SCALAR);
             check_inverses(r, a, m, m_rows, w, cnt);
             // in place (r over a), and r over a per-item m
             Rows a2 = a;
@@ -543,7 +543,7 @@ TEST_CASE("batch invmod matches mpz_invert (vt / ct, odd / even, shared / per-it
 }
 
 TEST_CASE("batch invmod: special moduli and values", "[divgcd][invmod]") {
-  Ctx ctx(MPB_BACKEND_CPU, 2);
+  Ctx ctx(MPB_BACKEND_CPU_SCALAR, 2);
   mpb_call_info info;
   Z za, zm, zr;
   // m = 2, 3, 4, 2^64, 2^64 - 1, 2^127 + ... ; a = 1, m - 1, m + 1, a >= m, all-ones
@@ -579,7 +579,7 @@ TEST_CASE("batch invmod: non-invertible items and bad moduli write nothing", "[d
   auto rng = mpbt::make_rng(9106);
   for (int threads : {1, 2})
     for (int ct : {0, 1}) {
-      Ctx ctx(MPB_BACKEND_CPU, threads);
+      Ctx ctx(MPB_BACKEND_CPU_SCALAR, threads);
       REQUIRE(mpb_ctx_set_constant_time(ctx.c, ct ? MPB_CT_ON : MPB_CT_OFF) == MPB_OK);
       for (size_t w : {1, 3, 8, 33}) {
         const size_t cnt = 23;
@@ -651,7 +651,7 @@ template <class Stanza> void abs_hex(mpz_t z, const Stanza &s, const char *key) 
 
 TEST_CASE("OpenSSL bnmul.txt Quotient/Remainder through mpb_batch_divmod", "[divgcd][vectors][openssl]") {
   auto st = mpbt::read_stanzas(mpbt::vectors_dir() + "/openssl-bn/bnmul.txt");
-  Ctx ctx(MPB_BACKEND_CPU, 2);
+  Ctx ctx(MPB_BACKEND_CPU_SCALAR, 2);
   size_t n = 0;
   for (size_t k = 0; k < st.size(); k++) {
     auto &s = st[k];
@@ -675,7 +675,7 @@ TEST_CASE("OpenSSL bnmul.txt Quotient/Remainder through mpb_batch_divmod", "[div
 
 TEST_CASE("OpenSSL bngcd.txt GCD through mpb_batch_gcd and mpb_batch_invmod", "[divgcd][vectors][openssl]") {
   auto st = mpbt::read_stanzas(mpbt::vectors_dir() + "/openssl-bn/bngcd.txt");
-  Ctx ctx(MPB_BACKEND_CPU, 2);
+  Ctx ctx(MPB_BACKEND_CPU_SCALAR, 2);
   size_t n = 0, inv_ok = 0, inv_bad = 0;
   for (int ct : {0, 1}) {
     REQUIRE(mpb_ctx_set_constant_time(ctx.c, ct ? MPB_CT_ON : MPB_CT_OFF) == MPB_OK);

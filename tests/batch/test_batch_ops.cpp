@@ -142,7 +142,7 @@ static void check_powm(mpb_ctx *c, std::mt19937_64 &rng, size_t w, size_t ew, si
 TEST_CASE("batch powm matches mpz_powm (scalar backend, CT off and on)", "[batch][powm]") {
   Ctx ctx;
   auto rng = mpbt::make_rng(103);
-  REQUIRE(mpb_ctx_set_backend(ctx.c, MPB_BACKEND_CPU) == MPB_OK);
+  REQUIRE(mpb_ctx_set_backend(ctx.c, MPB_BACKEND_CPU_SCALAR) == MPB_OK);
   for (int ct = 0; ct < 2; ct++) {
     REQUIRE(mpb_ctx_set_constant_time(ctx.c, ct ? MPB_CT_ON : MPB_CT_OFF) == MPB_OK);
     for (size_t w : kWidths)
@@ -150,8 +150,8 @@ TEST_CASE("batch powm matches mpz_powm (scalar backend, CT off and on)", "[batch
         size_t ew = w <= 8 ? w : (w <= 32 ? 2 : 1);
         if (cnt == 1000 && w > 16) continue;
         if (w >= 128 && cnt > 9) continue;
-        check_powm(ctx.c, rng, w, ew, cnt, true, cnt % 2 == 0, MPB_BACKEND_CPU);
-        if (w <= 64 && cnt <= 9) check_powm(ctx.c, rng, w, ew, cnt, false, false, MPB_BACKEND_CPU);
+        check_powm(ctx.c, rng, w, ew, cnt, true, cnt % 2 == 0, MPB_BACKEND_CPU_SCALAR);
+        if (w <= 64 && cnt <= 9) check_powm(ctx.c, rng, w, ew, cnt, false, false, MPB_BACKEND_CPU_SCALAR);
       }
   }
 }
@@ -331,7 +331,7 @@ TEST_CASE("AUTO powm: partial IFMA groups (unused lanes) and the simd_items repo
         REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), 2, 1, m.data(), mrows, w, cnt, &info) == MPB_OK);
         INFO("w=" << w << " cnt=" << cnt << " " << info.reason);
         const size_t rem = cnt % 8;
-        if (cnt < 3) REQUIRE(info.backend == MPB_BACKEND_CPU);  // 2 scalar items < one group
+        if (cnt < 3) REQUIRE(info.backend == MPB_BACKEND_CPU_SCALAR);  // 2 scalar items < one group
         if (cnt >= 8) REQUIRE(info.backend == MPB_BACKEND_CPU_IFMA);
         if (info.backend == MPB_BACKEND_CPU_IFMA)  // the full groups, and the rest in a partial group or not
           REQUIRE(((size_t)info.simd_items == cnt || (size_t)info.simd_items == cnt - rem));
@@ -349,12 +349,15 @@ TEST_CASE("AUTO powm: partial IFMA groups (unused lanes) and the simd_items repo
     }
 }
 
-TEST_CASE("AUTO powm: the IFMA / scalar split counts the threads", "[batch][powm][ifma]") {
+TEST_CASE("AUTO and CPU (the best CPU path) powm: the IFMA / scalar split counts the threads; CPU_SCALAR stays scalar",
+          "[batch][powm][ifma]") {
   if (!mpb_backend_available(MPB_BACKEND_CPU_IFMA)) return;
   // Two threads, 1024-bit exponentiations (enough work for both): 2..4 items take at most two
   // scalar rounds, less than one group of 8 lanes on one thread (2.24 scalar items at 16 limbs,
   // cpu/batch/tuning.h); 8 and 16 items fill whole groups.
-  Ctx ctx(MPB_BACKEND_AUTO, 2);
+  const int backend = GENERATE(MPB_BACKEND_AUTO, MPB_BACKEND_CPU, MPB_BACKEND_CPU_SCALAR);
+  const bool scalar = backend == MPB_BACKEND_CPU_SCALAR;
+  Ctx ctx(backend, 2);
   auto rng = mpbt::make_rng(108);
   const size_t w = 16;
   for (size_t cnt : {2, 3, 4, 8, 16}) {
@@ -365,8 +368,8 @@ TEST_CASE("AUTO powm: the IFMA / scalar split counts the threads", "[batch][powm
     mpb_call_info info;
     REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), w, cnt, m.data(), 1, w, cnt, &info) == MPB_OK);
     INFO("cnt=" << cnt << " " << info.reason);
-    CHECK(info.backend == (cnt <= 4 ? MPB_BACKEND_CPU : MPB_BACKEND_CPU_IFMA));
-    CHECK((size_t)info.simd_items == (cnt <= 4 ? 0 : cnt));
+    CHECK(info.backend == (cnt <= 4 || scalar ? MPB_BACKEND_CPU_SCALAR : MPB_BACKEND_CPU_IFMA));
+    CHECK((size_t)info.simd_items == (cnt <= 4 || scalar ? 0 : cnt));
     Z zb, ze, zm, zr;
     row_to_mpz(zm, m.data(), w);
     for (size_t i = 0; i < cnt; i++) {

@@ -119,7 +119,7 @@ TEST_CASE("batch powm with even moduli matches GMP (shared, per item, mixed pari
           REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), ew, cnt, m.data(), 1, w, cnt, &info) ==
                   MPB_OK);
           // the odd part q of a shared modulus may run on the IFMA kernel
-          REQUIRE((info.backend == MPB_BACKEND_CPU || info.backend == MPB_BACKEND_CPU_IFMA));
+          REQUIRE((info.backend == MPB_BACKEND_CPU_SCALAR || info.backend == MPB_BACKEND_CPU_IFMA));
           REQUIRE(info.constant_time == ct);
           REQUIRE(std::strstr(info.reason, "even") != nullptr);
           check_rows(r, base, e, ew, cnt, m, 1, w, cnt);
@@ -154,14 +154,14 @@ TEST_CASE("batch powm with even moduli: every backend setting, and the contract"
     hard_exp(rng, &e[i * w], w, i);
   }
   // the Montgomery-only engines hand the batch to the scalar path
-  for (int b : {MPB_BACKEND_CPU, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_MULTIPARTITE}) {
+  for (int b : {MPB_BACKEND_CPU_SCALAR, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_MULTIPARTITE}) {
     if (!mpb_backend_available(b)) continue;
     REQUIRE(mpb_ctx_set_backend(ctx.c, b) == MPB_OK);
     mpb_call_info info;
     std::fill(r.begin(), r.end(), CANARY);
     REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), w, cnt, m.data(), cnt, w, cnt, &info) == MPB_OK);
     INFO("backend " << b << " reason " << info.reason);
-    REQUIRE(info.backend == MPB_BACKEND_CPU);
+    REQUIRE(info.backend == MPB_BACKEND_CPU_SCALAR);
     check_rows(r, base, e, w, cnt, m, cnt, w, cnt);
   }
   REQUIRE(mpb_ctx_set_backend(ctx.c, MPB_BACKEND_AUTO) == MPB_OK);
@@ -254,7 +254,7 @@ TEST_CASE("batch powm, shared even modulus 2^s * q: hard moduli, ct on/off, 1-3 
           INFO("reason " << info.reason);
           REQUIRE(std::strstr(info.reason, "even") != nullptr);
           REQUIRE(info.constant_time == ct);
-          if (qbits == 0) REQUIRE(info.backend == MPB_BACKEND_CPU);
+          if (qbits == 0) REQUIRE(info.backend == MPB_BACKEND_CPU_SCALAR);
           check_rows(r, base, e, ew, cnt, m, 1, w, cnt);
           Rows rb = base;  // r == base
           REQUIRE(mpb_batch_powm(ctx.c, rb.data(), rb.data(), e.data(), ew, cnt, m.data(), 1, w, cnt, nullptr) ==
@@ -276,7 +276,7 @@ TEST_CASE("batch powm, shared even modulus: forced backends run the odd part the
   auto rng = mpbt::make_rng(4545);
   const size_t w = 6, cnt = 13, ew = 6;
   for (auto [s, qbits] : {std::pair<size_t, size_t>{1, 300}, {70, 200}, {64, 64}, {300, 0}, {5, 3}})
-    for (int b : {MPB_BACKEND_CPU, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_MULTIPARTITE})
+    for (int b : {MPB_BACKEND_CPU_SCALAR, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_MULTIPARTITE})
       for (int ct : {0, 1}) {
         if (!mpb_backend_available(b)) continue;
         REQUIRE(mpb_ctx_set_backend(ctx.c, b) == MPB_OK);
@@ -292,7 +292,7 @@ TEST_CASE("batch powm, shared even modulus: forced backends run the odd part the
         INFO("backend " << b << " s " << s << " qbits " << qbits << " reason " << info.reason);
         check_rows(r, base, e, ew, cnt, m, 1, w, cnt);
         // multipartite is variable time: a constant-time call runs the odd part on the CPU
-        REQUIRE(info.backend == (qbits == 0 || (ct && b == MPB_BACKEND_MULTIPARTITE) ? MPB_BACKEND_CPU : b));
+        REQUIRE(info.backend == (qbits == 0 || (ct && b == MPB_BACKEND_MULTIPARTITE) ? MPB_BACKEND_CPU_SCALAR : b));
         REQUIRE(info.constant_time == ct);
       }
 }
@@ -328,7 +328,7 @@ TEST_CASE("batch powm, even and odd moduli per item: hard moduli, ct on/off, thr
         REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), ew, cnt, m.data(), cnt, w, cnt, &info) ==
                 MPB_OK);
         INFO("reason " << info.reason);
-        REQUIRE(info.backend == MPB_BACKEND_CPU);
+        REQUIRE(info.backend == MPB_BACKEND_CPU_SCALAR);
         REQUIRE(std::strstr(info.reason, "split") != nullptr);
         check_rows(r, base, e, ew, cnt, m, cnt, w, cnt);
         Rows rb = base;

@@ -37,7 +37,7 @@ template <class T> T pub(T v) {
   reveal_mem(&v, sizeof v);
   return v;
 }
-int backend = MPB_BACKEND_CPU;  // the second argument
+int backend = MPB_BACKEND_CPU_SCALAR;  // the second argument
 
 Rows rows_of(const mpz_t z, size_t w) {
   Rows r(w, 0);
