@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import platform
 import statistics
 import subprocess
 import sys
 import time
+import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -118,6 +120,10 @@ def main(argv=None) -> int:
 
     import mpbatch.dask as md
     from distributed import Client, LocalCluster
+    # the operands travel inside the graph on purpose (end-to-end figure): no advice about it
+    warnings.filterwarnings("ignore", message="Sending large graph")
+    warnings.filterwarnings("ignore", message="Port 8787")
+    logging.getLogger("distributed").setLevel(logging.ERROR)
     os.environ["MPBATCH_LIBRARY"] = _lib.LIBRARY_PATH
     os.environ["PYTHONPATH"] = os.path.join(REPO, "python")
     clusters = {}
