@@ -53,10 +53,14 @@ void mont_mul_portable(limb *rp, const limb *ap, const limb *bp, const MontCtx &
 // rp may equal ap. scratch: mont_sqr_itch(n) limbs.
 size_t mont_sqr_itch(size_t n);
 void mont_sqr(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch);
-// Same with the schoolbook squaring mpn::sqr_basecase, whose control flow and memory accesses
+// Same with the below-Karatsuba squaring kernels (MULX/ADX or delayed-carry Comba up to the
+// Comba size, schoolbook above), chosen by n only, whose control flow and memory accesses
 // depend only on n (mpn::sqr may switch to Karatsuba, which branches on the data): used by
 // powm_ct. rp may equal ap. scratch: mont_sqr_itch(n) limbs.
 void mont_sqr_ct(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch);
+// The multiplication counterpart: Comba product + REDC up to the Comba size, CIOS mont_mul
+// above; rp < m. rp may equal ap and/or bp. scratch: mont_sqr_itch(n) limbs.
+void mont_mul_ct(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch);
 // Multiplication by product + REDC (mpn::mul_n + redc): rp = a*b/R (mod m), rp < R.
 // rp may equal ap and/or bp. scratch: mont_sqr_itch(n) limbs (the same size).
 void mont_mul_redc(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch);

@@ -9,6 +9,8 @@
 #include "core/cpu_features.h"
 #include "mpn/x86_64/redc_row_adx.h"
 #include "mpn/mod/mont.h"
+#include "mpn/mul/mul_internal.h"
+#include "mpn/tuning.h"
 
 namespace mpb {
 namespace mpn {
@@ -83,7 +85,18 @@ void mont_sqr(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch) {
 
 void mont_sqr_ct(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch) {
   limb *t = scratch;  // 2n
-  sqr_basecase(t, ap, ctx.n);
+  kern::sqr_small(t, ap, ctx.n);  // chosen by n only; never Karatsuba
+  mont_redc(rp, t, ctx);
+}
+
+void mont_mul_ct(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch) {
+  const size_t n = ctx.n;
+  if ((int)n > tuning::params().mul_comba_max) {
+    mont_mul(rp, ap, bp, ctx, scratch);
+    return;
+  }
+  limb *t = scratch;  // 2n
+  kern::mul_n_small(t, ap, bp, n);
   mont_redc(rp, t, ctx);
 }
 

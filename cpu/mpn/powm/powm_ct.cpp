@@ -2,8 +2,8 @@
 // exactly 64*en exponent bits (top window first), 32-entry table b^0..b^31, each lookup
 // reads all 32 entries and keeps one with masks, every window does 5 squarings and one
 // multiplication (also by b^0 = R mod m), and all reductions subtract with masks.
-// Squarings: schoolbook sqr_basecase + REDC (mont_sqr_ct), never Karatsuba (data-dependent
-// |a0 - a1| branch); multiplications: the CIOS mont_mul.
+// Squarings and multiplications: the below-Karatsuba product kernels + REDC (mont_sqr_ct,
+// mont_mul_ct), never Karatsuba (data-dependent |a0 - a1| branch).
 // Memory addresses and branches depend only on n and en.
 #include "mpn/powm/powm_ct_loop.h"
 
@@ -19,7 +19,7 @@ struct MontCtOps {
   limb *ms;
   void one(limb *x) { copy(x, ctx.one, ctx.n); }
   void to(limb *x, const limb *b) { mont_to(x, b, ctx, ms); }
-  void mul(limb *r, const limb *a, const limb *b) { mont_mul(r, a, b, ctx, ms); }
+  void mul(limb *r, const limb *a, const limb *b) { mont_mul_ct(r, a, b, ctx, ms); }
   void sqr(limb *r, const limb *a) { mont_sqr_ct(r, a, ctx, ms); }
   void from(limb *r, const limb *x) { mont_from(r, x, ctx, ms); }
 };
