@@ -153,6 +153,7 @@ def main(argv=None) -> int:
                           dashboard_address=None, silence_logs=40)
         clusters[nw] = (cl, Client(cl, set_as_default=False))
     ctx = mpbatch.Context("auto", threads=1)
+    meta = machine_meta(args.reps)
     wls = workloads(args.rsa_items, args.powmod_items)
     runs = []
     try:
@@ -188,6 +189,7 @@ def main(argv=None) -> int:
                                  "contaminated": w.foreign > 0.05 * w.wall})
                     r = runs[-1]
                     clean[how] += not r["contaminated"]
+                    write(args.out, meta, runs)  # after every run: a stopped run keeps its data
                     print(f"{wl['name']:38s} {r['how']:12s} rep {rep}: {w.wall:7.3f} s "
                           f"{r['items_per_s']:9.0f} items/s  foreign {w.foreign:5.2f} s",
                           file=sys.stderr)
@@ -196,19 +198,28 @@ def main(argv=None) -> int:
         for cl, c in clusters.values():
             c.close()
             cl.close()
-    meta = {"date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    write(args.out, meta, runs)
+    print(f"wrote {args.out}.json, {args.out}.md", file=sys.stderr)
+    return 0
+
+
+def machine_meta(reps: int) -> dict:
+    return {"date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "git_commit": git_commit(), "cpu_model": sweep._cpu_model(),
             "cpu_cores": os.cpu_count(), "python": platform.python_version(),
             "library_version": mpbatch.library_version(), "library": _lib.LIBRARY_PATH,
             "dask": __import__("dask").__version__,
             "distributed": __import__("distributed").__version__,
-            "reps": args.reps}
-    with open(args.out + ".json", "w") as f:
+            "reps": reps}
+
+
+def write(out: str, meta: dict, runs: list) -> None:
+    if not runs:
+        return
+    with open(out + ".json", "w") as f:
         json.dump({"meta": meta, "runs": runs}, f, indent=1)
-    with open(args.out + ".md", "w") as f:
+    with open(out + ".md", "w") as f:
         f.write(summary(meta, runs))
-    print(f"wrote {args.out}.json, {args.out}.md", file=sys.stderr)
-    return 0
 
 
 def summary(meta, runs) -> str:
@@ -226,15 +237,18 @@ def summary(meta, runs) -> str:
     for name in dict.fromkeys(r["workload"] for r in runs):
         rs = [r for r in runs if r["workload"] == name]
         use = {}
-        for h in hows:
+        present = [h for h in hows if any(r["how"] == h for r in rs)]
+        for h in present:
             sel = [r for r in rs if r["how"] == h]
             use[h] = [r for r in sel if not r["contaminated"]] or sel  # all, if none is clean
-        best = {h: min(r["seconds"] for r in use[h]) for h in hows}
-        for h in hows:
+        best = {h: min(r["seconds"] for r in use[h]) for h in present}
+        one = best.get("1 worker(s)")
+        for h in present:
             sel = [r for r in rs if r["how"] == h]
             med = statistics.median(r["items_per_s"] for r in use[h])
-            vs1 = f"{best['1 worker(s)'] / best[h]:.2f}x" if h != "direct" else ""
-            ovh = f"{best['1 worker(s)'] / best['direct'] - 1:+.1%}" if h == "1 worker(s)" else ""
+            vs1 = f"{one / best[h]:.2f}x" if h != "direct" and one else ""
+            ovh = f"{one / best['direct'] - 1:+.1%}" if h == "1 worker(s)" and \
+                "direct" in best else ""
             nclean = sum(not r["contaminated"] for r in sel)
             note = "" if nclean else " (none clean: all runs used)"
             out.append(f"| {name} | {sel[0]['items']} | {sel[0]['chunk_items']} | {h} | "
