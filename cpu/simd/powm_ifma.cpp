@@ -10,11 +10,22 @@
 //
 // By size (N digits; 1024/1536/2048/3072/4096-bit moduli have N = 20/30/40/60/79 and get
 // compile-time instantiations, other sizes a run-time N):
-//  - N <= 30 (compile time): amm / ams fully unrolled with the accumulator in registers;
-//    ams is a dedicated squaring (off-diagonal products once, doubled) + reduction.
+//  - N = 20: mont_r for both the product and the square (dedicated squaring: off-diagonal
+//    products once, doubled): the 2N positions in blocks of 12 accumulator registers, the
+//    operand digits as a sliding window of registers (no memory operands on the multiplies:
+//    on the Intel machine below, VPMADD52 with a memory operand ran ~1.4x slower).
+//  - N = 30: mont_r for the square, amm_r (sliding window of N+1 accumulator registers,
+//    operands from memory) for the product.
 //  - otherwise: amm2 / ams2, two rows per pass over the in-memory accumulator.
-// Measured on the Zen 4 machine (bench/results/simd-powm-*.md): the register versions gave
-// +20..50% at N = 20/30, amm2 +30% over one row per pass, ams2 +6..10% over amm2 squaring.
+//  - the table selection keeps the selected digits in registers for a compile-time N.
+// Earlier, on the Zen 4 machine (bench/results/simd-powm-*.md): register versions +20..50%
+// at N = 20/30, amm2 +30% over one row per pass, ams2 +6..10% over amm2 squaring.
+// Measured on the Intel Xeon (family 6 model 167, AVX-512 IFMA, 2 cores, KVM), 2026-11-25,
+// bench_simd ifma_x8_ct, load average ~4: 1024 bits 15,300 -> 21,100..22,300 modexp/s per
+// item (mont_r + register selection); 2048/3072/4096 unchanged within noise. Kernel
+// microbenchmark (TSC cycles per call, N = 20 / 30): square 690 -> 580 / 1995 -> 1680,
+// product 940 -> 745 / 3900 -> 1900, selection 900 -> 360 / 1550 -> 900. Tried without
+// gain here: mont_r at N = 40 (-25%: code size), block widths 6..14 (10..12 best).
 //
 // The whole file is compiled for avx512f+avx512ifma; it only runs after the caller checked
 // cpu::has_avx512ifma(). No std templates or external-linkage inline functions live here.
@@ -23,6 +34,9 @@
 #include "simd/lanes_impl.h"
 
 #if defined(__clang__)
+// clang reports the unroll pragmas of inner loops whose trip count is constant only once the
+// enclosing loops are unrolled (mont_r's operand windows)
+#pragma clang diagnostic ignored "-Wpass-failed"
 #pragma clang attribute push(__attribute__((target("avx512f,avx512ifma"))), apply_to = function)
 #else
 #pragma GCC push_options
@@ -35,8 +49,6 @@ namespace detail {
 namespace {
 
 using V = __m512i;
-constexpr size_t kRegDigits = 30;  // fully unrolled, register-resident accumulator up to this
-
 static inline V madlo(V z, V x, V y) { return _mm512_madd52lo_epu64(z, x, y); }
 static inline V madhi(V z, V x, V y) { return _mm512_madd52hi_epu64(z, x, y); }
 
@@ -47,9 +59,6 @@ static void amm(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t N
   const size_t N = NC ? NC : Nrt;
   const V zero = _mm512_setzero_si512();
   const V mask = _mm512_set1_epi64((1ll << 52) - 1);
-  // with a compile-time size and full unrolling the accumulator lives in registers
-  V tl[NC && NC <= kRegDigits ? 2 * NC : 1];
-  if (NC && NC <= kRegDigits) t = tl;
   for (size_t k = 0; k < N; ++k) t[k] = zero;
 #pragma GCC unroll 64
   for (size_t i = 0; i < N; ++i) {
@@ -147,61 +156,9 @@ static void amm2(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t 
   }
 }
 
-// r = a^2/R mod m (almost), as amm(r, a, a, ...): the off-diagonal products once, doubled,
-// the diagonal added, then word-by-word Montgomery reduction of the 2N-digit square.
-// Bounds: before doubling a digit holds < N products' halves (< N*2^52), after doubling and
-// the diagonal < (2N+2)*2^52, the reduction adds < 2N*2^52 + carries: < 2^63 for N < 500.
-template <size_t NC>
-static void ams(V *r, const V *a, const V *m, V minv, V *t, size_t Nrt) {
-  const size_t N = NC ? NC : Nrt;
-  const V zero = _mm512_setzero_si512();
-  const V mask = _mm512_set1_epi64((1ll << 52) - 1);
-  V tl[NC && NC <= kRegDigits ? 2 * NC : 1];
-  if (NC && NC <= kRegDigits) t = tl;
-#pragma GCC unroll 64
-  for (size_t k = 0; k < 2 * N; ++k) t[k] = zero;
-#pragma GCC unroll 64
-  for (size_t i = 0; i + 1 < N; ++i) {
-    const V ai = a[i];
-    V *ti = t + i;
-    ti[i + 1] = madlo(ti[i + 1], ai, a[i + 1]);
-#pragma GCC unroll 64
-  for (size_t j = i + 2; j < N; ++j) ti[j] = madhi(madlo(ti[j], ai, a[j]), ai, a[j - 1]);
-    ti[N] = madhi(ti[N], ai, a[N - 1]);
-  }
-#pragma GCC unroll 64
-  for (size_t k = 1; k < 2 * N; ++k) t[k] = _mm512_add_epi64(t[k], t[k]);
-#pragma GCC unroll 64
-  for (size_t i = 0; i < N; ++i) {
-    t[2 * i] = madlo(t[2 * i], a[i], a[i]);
-    t[2 * i + 1] = madhi(t[2 * i + 1], a[i], a[i]);
-  }
-#pragma GCC unroll 64
-  for (size_t i = 0; i < N; ++i) {
-    V *ti = t + i;
-    const V q = madlo(zero, ti[0], minv);
-    const V x = madlo(ti[0], m[0], q);
-    const V carry = _mm512_srli_epi64(x, 52);
-    V y = ti[1];
-    if (N > 1) y = madlo(y, m[1], q);
-    y = madhi(y, m[0], q);
-    ti[1] = _mm512_add_epi64(y, carry);
-#pragma GCC unroll 64
-  for (size_t j = 2; j < N; ++j) ti[j] = madhi(madlo(ti[j], m[j], q), m[j - 1], q);
-    if (N > 1) ti[N] = madhi(ti[N], m[N - 1], q);
-  }
-  V c = zero;
-#pragma GCC unroll 64
-  for (size_t k = 0; k < N; ++k) {
-    V v = _mm512_add_epi64(t[N + k], c);
-    c = _mm512_srli_epi64(v, 52);
-    r[k] = _mm512_and_si512(v, mask);
-  }
-}
-
 // ams for the sizes whose accumulator does not fit the registers: the same square (off-
 // diagonal products once, doubled, plus the diagonal) and reduction, both two rows per pass
-// over the accumulator. Needs N >= 5. Same bounds as ams.
+// over the accumulator. Needs N >= 5. Same bounds as mont_r's square.
 template <size_t NC>
 static void ams2(V *r, const V *a, const V *m, V minv, V *t, size_t Nrt) {
   const size_t N = NC ? NC : Nrt;
@@ -268,23 +225,218 @@ static void ams2(V *r, const V *a, const V *m, V minv, V *t, size_t Nrt) {
   }
 }
 
+// A copy of p that the compiler cannot prove equal to p: loads through it are not merged
+// with loads through other copies. Used once per row in the register kernels below, so that
+// the operand digits are read from memory (as instruction operands) row by row instead of
+// being hoisted into registers for the whole unrolled function, which spills.
+template <class T>
+static inline const T *fresh(const T *p) {
+  __asm__ volatile("" : "+r"(p));
+  return p;
+}
+
+// Register kernels for a compile-time N. The accumulator is a window of N+1
+// registers (positions i..i+N at row i) that slides by one position per row; the operands
+// are memory operands. The quotient digit's carry uses that x + lo(m0*q) == 0 mod 2^52: the
+// carry out of position i is (x + 2^52 - 1) >> 52, known before q is.
+
+// r = a*b/R mod m (almost), as amm.
+template <size_t N>
+static void amm_r(V *r, const V *a, const V *b, const V *m, V minv) {
+  const V zero = _mm512_setzero_si512();
+  const V mask = _mm512_set1_epi64((1ll << 52) - 1);
+  V w[N + 1];
+#pragma GCC unroll 64
+  for (size_t k = 0; k <= N; ++k) w[k] = zero;
+#pragma GCC unroll 64
+  for (size_t i = 0; i < N; ++i) {
+    const V *ap = fresh(a), *mp = fresh(m);
+    const V bi = fresh(b)[i];
+    const V x = madlo(w[0], bi, ap[0]);
+    const V q = madlo(zero, x, minv);
+    const V c = _mm512_srli_epi64(_mm512_add_epi64(x, mask), 52);
+    V y = madhi(madlo(w[1], bi, ap[1]), bi, ap[0]);
+    y = _mm512_add_epi64(y, c);
+    w[0] = madhi(madlo(y, q, mp[1]), q, mp[0]);
+#pragma GCC unroll 64
+    for (size_t j = 2; j < N; ++j) {
+      V z = madhi(madlo(w[j], bi, ap[j]), bi, ap[j - 1]);
+      w[j - 1] = madhi(madlo(z, q, mp[j]), q, mp[j - 1]);
+    }
+    w[N - 1] = madhi(madhi(w[N], bi, ap[N - 1]), q, mp[N - 1]);
+    w[N] = zero;
+  }
+  V c = zero;
+#pragma GCC unroll 64
+  for (size_t k = 0; k < N; ++k) {
+    V v = _mm512_add_epi64(w[k], c);
+    c = _mm512_srli_epi64(v, 52);
+    r[k] = _mm512_and_si512(v, mask);
+  }
+}
+
+// Block kernel for compile-time N: the 2N positions of the product are processed in blocks
+// of W accumulator registers, low to high. For each block: the product terms (rows of b, or
+// of a above the diagonal for a square, then doubled, plus the diagonal), then the Montgomery
+// terms of every quotient digit q_i that reaches the block; q_i is computed (and kept in qs)
+// when its position i is complete. The operand digits a_j / m_j that a block needs at row i
+// form a window j in [p0-1-i, p0+W-1-i] held in registers: one new digit per row, so the
+// multiplications take both operands from registers. The low position's carry after q_i
+// is (x + 2^52 - 1) >> 52 (x + lo(m0*q) == 0 mod 2^52), without the low product.
+// Bounds as amm's, and for the square: a position holds < (2N+2)*2^52 after the doubling and
+// the diagonal, the reduction adds < 2N*2^52 + carries: < 2^63 for N < 500. r may alias a or
+// b (written at the end).
+template <size_t N, size_t W, bool SQR>
+static void mont_r(V *r, const V *a, const V *b, const V *m, V minv) {
+  const V zero = _mm512_setzero_si512();
+  const V mask = _mm512_set1_epi64((1ll << 52) - 1);
+  constexpr int n = (int)N, w = (int)W;
+  V qs[N];
+  V out[N];
+  V carry = zero;  // into the first position of the next block
+  V oc = zero;     // normalisation carry of the output digits
+#pragma GCC unroll 64
+  for (int p0 = 0; p0 < 2 * n; p0 += w) {
+    V acc[W];
+#pragma GCC unroll 64
+    for (int k = 0; k < w; ++k) acc[k] = zero;
+    acc[0] = carry;
+    {  // product terms: row i (operand x_i = a_i or b_i) times the window of a
+      const V *ap = fresh(a);
+      const V *xp = SQR ? ap : fresh(b);
+      V aw[N];
+      bool first = true;
+#pragma GCC unroll 64
+      for (int i = 0; i < n; ++i) {
+        const int jlo = p0 - 1 - i, jhi = p0 + w - 1 - i;  // window of a's digit indices
+        const int jmin = SQR ? i + 1 : 0;
+        if (jhi < jmin || jlo > n - 1) continue;
+        if (first) {
+#pragma GCC unroll 64
+          for (int j = jlo; j <= jhi; ++j)
+            if (j >= jmin && j < n) aw[j] = ap[j];
+          first = false;
+        } else if (jlo >= jmin && jlo < n) {
+          aw[jlo] = ap[jlo];
+        }
+        const V xi = xp[i];
+#pragma GCC unroll 64
+        for (int k = 0; k < w; ++k) {
+          const int p = p0 + k, jl = p - i, jh = p - 1 - i;
+          if (jl >= jmin && jl < n) acc[k] = madlo(acc[k], xi, aw[jl]);
+          if (jh >= jmin && jh < n) acc[k] = madhi(acc[k], xi, aw[jh]);
+        }
+      }
+    }
+    if (SQR) {
+      const V *ap = fresh(a);
+#pragma GCC unroll 64
+      for (int k = 0; k < w; ++k) {
+        const int p = p0 + k;
+        if (p >= 2 * n) break;
+        V v = _mm512_add_epi64(acc[k], acc[k]);
+        if (k == 0) v = _mm512_sub_epi64(v, carry);  // the carry was doubled too
+        const V d = ap[p / 2];
+        acc[k] = (p & 1) ? madhi(v, d, d) : madlo(v, d, d);
+      }
+    }
+    {  // Montgomery terms: row i adds q_i*m at position i
+      const V *mp = fresh(m);
+      V mw[N];
+      bool first = true;
+#pragma GCC unroll 64
+      for (int i = 0; i < n; ++i) {
+        const int jlo = p0 - 1 - i, jhi = p0 + w - 1 - i;
+        if (jhi < 0 || jlo > n - 1) continue;
+        V q;
+        if (i < p0) {
+          q = qs[i];
+        } else {  // position i (in this block) is complete
+          const int k = i - p0;
+          q = madlo(zero, acc[k], minv);
+          qs[i] = q;
+          const V c = _mm512_srli_epi64(_mm512_add_epi64(acc[k], mask), 52);
+          if (k + 1 < w) acc[k + 1] = _mm512_add_epi64(acc[k + 1], c);
+          else carry = c;
+        }
+        if (first) {
+#pragma GCC unroll 64
+          for (int j = jlo; j <= jhi; ++j)
+            if (j >= 0 && j < n) mw[j] = mp[j];
+          first = false;
+        } else if (jlo >= 0) {
+          mw[jlo] = mp[jlo];
+        }
+#pragma GCC unroll 64
+        for (int k = 0; k < w; ++k) {
+          const int p = p0 + k, jl = p - i, jh = p - 1 - i;
+          if (p <= i) continue;
+          if (jl >= 0 && jl < n) acc[k] = madlo(acc[k], q, mw[jl]);
+          if (jh >= 0 && jh < n) acc[k] = madhi(acc[k], q, mw[jh]);
+        }
+      }
+    }
+    if (p0 + w > n) carry = zero;
+#pragma GCC unroll 64
+    for (int k = 0; k < w; ++k) {
+      const int p = p0 + k;
+      if (p < n || p >= 2 * n) continue;
+      const V v = _mm512_add_epi64(acc[k], oc);
+      oc = _mm512_srli_epi64(v, 52);
+      out[p - n] = _mm512_and_si512(v, mask);
+    }
+  }
+#pragma GCC unroll 64
+  for (int k = 0; k < n; ++k) r[k] = out[k];
+}
+
 // The multiplication and squaring used by the exponentiation, chosen by size.
 template <size_t NC>
 static inline void mulw(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t N) {
-  if (NC && NC <= kRegDigits) amm<NC>(r, a, b, m, minv, t, N);
+  if constexpr (NC == 20) mont_r<20, 12, false>(r, a, b, m, minv);
+  else if constexpr (NC == 30) amm_r<30>(r, a, b, m, minv);
   else if (N >= 3) amm2<NC>(r, a, b, m, minv, t, N);
   else amm<NC>(r, a, b, m, minv, t, N);
 }
 template <size_t NC>
 static inline void sqrw(V *r, const V *a, const V *m, V minv, V *t, size_t N) {
-  if (NC && NC <= kRegDigits) ams<NC>(r, a, m, minv, t, N);
+  if constexpr (NC == 20) mont_r<20, 12, true>(r, a, a, m, minv);
+  else if constexpr (NC == 30) mont_r<30, 10, true>(r, a, a, m, minv);
   else if (N >= 5) ams2<NC>(r, a, m, minv, t, N);
   else mulw<NC>(r, a, a, m, minv, t, N);
 }
 
 // out = tab[idx[lane]] lane by lane, reading every entry (masked moves, no secret addresses).
-static void select(V *out, const V *tab, size_t N, V idx) {
+// With a compile-time N the output digits stay in registers, a block of at most 16 at a time.
+template <size_t NC>
+static void select(V *out, const V *tab, size_t Nrt, V idx) {
   const V zero = _mm512_setzero_si512();
+  if (NC) {
+    constexpr size_t nb = (NC + 15) / 16, B = NC ? (NC + nb - 1) / nb : 1;
+#pragma GCC unroll 8
+    for (size_t d0 = 0; d0 < NC; d0 += B) {
+      V o[B];
+#pragma GCC unroll 32
+      for (size_t d = 0; d < B; ++d) o[d] = zero;
+      V ev = zero;
+      const V one = _mm512_set1_epi64(1);
+      const V *te = fresh(tab) + d0;
+#pragma GCC unroll 1
+      for (unsigned e = 0; e < kTable; ++e) {
+        const __mmask8 k = _mm512_cmpeq_epu64_mask(idx, ev);
+#pragma GCC unroll 32
+        for (size_t d = 0; d < B; ++d)
+          if (d0 + d < NC) o[d] = _mm512_mask_mov_epi64(o[d], k, te[d]);
+        te += NC;
+        ev = _mm512_add_epi64(ev, one);
+      }
+#pragma GCC unroll 32
+      for (size_t d = 0; d < B; ++d)
+        if (d0 + d < NC) out[d0 + d] = o[d];
+    }
+    return;
+  }
+  const size_t N = Nrt;
   for (size_t d = 0; d < N; ++d) out[d] = zero;
   for (unsigned e = 0; e < kTable; ++e) {
     const __mmask8 k = _mm512_cmpeq_epu64_mask(idx, _mm512_set1_epi64(e));
@@ -323,11 +475,11 @@ static void run_kernel(const Job &job) {
     const size_t nw = (bits + kWindow - 1) / kWindow;
     const unsigned top = (unsigned)(bits - kWindow * (nw - 1));
     size_t pos = bits - top;
-    select(ACC, TAB, N, window(job, pos, top));
+    select<NC>(ACC, TAB, N, window(job, pos, top));
     while (pos > 0) {
       pos -= kWindow;
       for (unsigned s = 0; s < kWindow; ++s) sqrw<NC>(ACC, ACC, M, minv, T, N);
-      select(SEL, TAB, N, window(job, pos, kWindow));
+      select<NC>(SEL, TAB, N, window(job, pos, kWindow));
       mulw<NC>(ACC, ACC, SEL, M, minv, T, N);
     }
   }
