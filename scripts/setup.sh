@@ -29,4 +29,18 @@ if [ ${#pymissing[@]} -gt 0 ]; then
   echo "setup: pip installing ${pymissing[*]}"
   $PY -m pip install -q "${pymissing[@]}" 2>/dev/null || $PY -m pip install -q --break-system-packages "${pymissing[@]}"
 fi
+# --aarch64: the cross toolchain, qemu-user and the arm64 GMP for the emulated aarch64 test run
+# (scripts/test.sh; cmake/toolchain-aarch64.cmake).
+if [ "${1:-}" = "--aarch64" ]; then
+  if ! dpkg --print-foreign-architectures | grep -qx arm64; then $SUDO dpkg --add-architecture arm64; fi
+  cross=()
+  for p in g++-aarch64-linux-gnu qemu-user libgmp-dev:arm64; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || cross+=("$p")
+  done
+  if [ ${#cross[@]} -gt 0 ]; then
+    echo "setup: installing ${cross[*]}"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${cross[@]}" >/dev/null
+  fi
+fi
 echo "setup: all dependencies present"

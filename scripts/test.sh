@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: C/C++ (Catch2 via CTest), Python (pytest), a clang build of the library
 # with the fuzzers (tests/fuzz, a short run each), the constant-time check under valgrind
-# and MemorySanitizer (tests/ct), then the C/C++ tests once more under AddressSanitizer + UndefinedBehaviorSanitizer.
+# and MemorySanitizer (tests/ct), an aarch64 cross build tested under qemu-user, then the C/C++
+# tests once more under AddressSanitizer + UndefinedBehaviorSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -45,6 +46,15 @@ if [ "${MPB_SKIP_CT:-0}" != 1 ]; then
       -DMPB_CUDA=OFF -DMPB_BUILD_TESTS=OFF -DMPB_BUILD_BENCH=OFF >/dev/null
   cmake --build build-msan --target ct_check -j"$JOBS"
   (cd build-msan && ctest -L ct --output-on-failure -j"$JOBS")
+fi
+
+if [ "${MPB_SKIP_AARCH64:-0}" != 1 ]; then
+  echo "== aarch64: cross build (cmake/toolchain-aarch64.cmake) and CTest under qemu-user (MPB_TEST_QUICK)"
+  bash scripts/setup.sh --aarch64
+  cmake -S . -B build-aarch64 "${GEN[@]}" -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-aarch64.cmake -DMPB_CUDA=OFF \
+      -DMPB_BUILD_BENCH=OFF >/dev/null
+  cmake --build build-aarch64 -j"$JOBS"
+  (cd build-aarch64 && MPB_TEST_QUICK=1 ctest --output-on-failure -j"$JOBS" --timeout 600)
 fi
 
 if [ "${MPB_SKIP_SANITIZE:-0}" != 1 ]; then

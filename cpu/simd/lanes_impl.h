@@ -48,9 +48,14 @@ static inline uint64_t window_bits(const uint64_t *e, size_t en, size_t pos, uns
   return v & ((uint64_t(1) << len) - 1);
 }
 
-// The kernels: run the exponentiation described by the job (ACC gets the result).
+// The kernels: run the exponentiation described by the job (ACC gets the result). x86-64
+// only: elsewhere ifma_available() and avx2_available() are false and the entry points return
+// MPB_EUNSUPPORTED.
+#if defined(__x86_64__)
+#define MPB_HAVE_X86_LANES 1
 void ifma_kernel(const Job &job);
 void avx2_kernel(const Job &job);
+#endif
 
 } // namespace detail
 } // namespace simd

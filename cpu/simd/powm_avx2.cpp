@@ -11,7 +11,8 @@
 // 79, 119, 158) get compile-time digit counts.
 //
 // The whole file is compiled for avx2; it only runs after the caller checked cpu::has_avx2().
-#include <immintrin.h>
+#if defined(__x86_64__)  // the whole file: x86-64 only (cpu/simd/lanes_impl.h)
+#include "core/intrinsics.h"
 
 #include "simd/lanes_impl.h"
 
@@ -206,3 +207,5 @@ void avx2_kernel(const Job &job) {
 #else
 #pragma GCC pop_options
 #endif
+
+#endif  // __x86_64__

@@ -29,6 +29,7 @@
 //
 // The whole file is compiled for avx512f+avx512ifma; it only runs after the caller checked
 // cpu::has_avx512ifma(). No std templates or external-linkage inline functions live here.
+#if defined(__x86_64__)  // the whole file: x86-64 only (cpu/simd/lanes_impl.h)
 #include "core/intrinsics.h"
 
 #include "simd/lanes_impl.h"
@@ -508,3 +509,5 @@ void ifma_kernel(const Job &job) {
 #else
 #pragma GCC pop_options
 #endif
+
+#endif  // __x86_64__

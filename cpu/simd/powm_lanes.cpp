@@ -83,7 +83,7 @@ uint64_t *align64(uint64_t *p) {
   return reinterpret_cast<uint64_t *>((u + 63) & ~uintptr_t(63));
 }
 
-int run(unsigned L, unsigned K, void (*kernel)(const Job &), uint64_t *const r[],
+[[maybe_unused]] int run(unsigned L, unsigned K, void (*kernel)(const Job &), uint64_t *const r[],
         const uint64_t *const base[], const uint64_t *const exp[], size_t en,
         const uint64_t *const m[], size_t n, bool ct, uint64_t *scratch) {
   // The moduli may be secret (RSA-CRT's primes): only their bit lengths and the checks'
@@ -176,7 +176,12 @@ int powm_x8_multi(uint64_t *const r[8], const uint64_t *const base[8],
                   const uint64_t *const exp[8], size_t en, const uint64_t *const m[8], size_t n,
                   bool constant_time, uint64_t *scratch) {
   if (!ifma_available()) return MPB_EUNSUPPORTED;
+#ifdef MPB_HAVE_X86_LANES
   return run(8, 52, detail::ifma_kernel, r, base, exp, en, m, n, constant_time, scratch);
+#else
+  (void)r, (void)base, (void)exp, (void)en, (void)m, (void)n, (void)constant_time, (void)scratch;
+  return MPB_EUNSUPPORTED;
+#endif
 }
 
 int powm_x8(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],
@@ -190,7 +195,12 @@ int powm_x4_multi(uint64_t *const r[4], const uint64_t *const base[4],
                   const uint64_t *const exp[4], size_t en, const uint64_t *const m[4], size_t n,
                   bool constant_time, uint64_t *scratch) {
   if (!avx2_available()) return MPB_EUNSUPPORTED;
+#ifdef MPB_HAVE_X86_LANES
   return run(4, 26, detail::avx2_kernel, r, base, exp, en, m, n, constant_time, scratch);
+#else
+  (void)r, (void)base, (void)exp, (void)en, (void)m, (void)n, (void)constant_time, (void)scratch;
+  return MPB_EUNSUPPORTED;
+#endif
 }
 
 int powm_x4(uint64_t *const r[4], const uint64_t *const base[4], const uint64_t *const exp[4],

@@ -75,7 +75,7 @@ std::vector<V> bases(std::mt19937_64 &rng, const V &m) {
 static void check_mont_sizes(bool portable) {
   mpb::cpu::force_portable(portable);
   auto rng = make_rng(portable ? 11 : 12);
-  for (size_t n = 1; n <= 70; n++) {
+  for (size_t n : size_sweep(70)) {
     V m = make_mod(rng, n, true);
     Mont mc(m);
     V sc(mpn::powm_itch(n, n + 4) + mpn::powm_ct_itch(n));
@@ -188,7 +188,7 @@ TEST_CASE("mpn Barrett reduction and powm_barrett (and their constant-time forms
   const int portable = GENERATE(0, 1);  // the MULX/ADX rows and the portable addmul_1
   mpb::cpu::force_portable(portable != 0);
   auto rng = make_rng(15 + 100 * portable);
-  for (size_t n = 1; n <= 70; n++) {
+  for (size_t n : size_sweep(70)) {
     for (int odd = 0; odd < 2; odd++) {
       V m = make_mod(rng, n, odd != 0);
       if (n > 1 && rng() % 4 == 0) {  // a power of B (mu has n+2 limbs) or B^(n-1) + small

@@ -26,6 +26,17 @@ std::mt19937_64 make_rng(uint64_t salt) {
   return std::mt19937_64(seq);
 }
 
+std::vector<size_t> size_sweep(size_t max) {
+  const char *q = std::getenv("MPB_TEST_QUICK");
+  const bool quick = q && *q && *q != '0';
+  std::vector<size_t> r;
+  for (size_t n = 1; n <= max; n++)
+    if (!quick || n <= 12 || n == 13 || n == 14 || n == 15 || n == 16 || n == 17 || n == 23 || n == 24 ||
+        n == 25 || n == 31 || n == 32 || n == 33 || n == 48 || n == max)
+      r.push_back(n);
+  return r;
+}
+
 std::vector<uint64_t> hard_limbs(std::mt19937_64 &rng, size_t n, int kind) {
   std::vector<uint64_t> v(n);
   if (n == 0) return v;

@@ -1,7 +1,7 @@
 // cpu/gf2x/mul/sqr.cpp: GF(2)[x] squaring by bit spreading (a^2 = sum a_i x^(2i)).
 // PCLMULQDQ (a_i * a_i carry-less), BMI2 PDEP, or a 256-entry byte table. In-place allowed:
 // limbs are processed from the top, so a[i] is read before c[2i], c[2i+1] are written.
-#include <immintrin.h>
+#include "core/intrinsics.h"
 
 #include "core/cpu_features.h"
 #include "gf2x/mul/mul_internal.h"
