@@ -10,15 +10,19 @@ PY_PACKAGES=(numpy pytest matplotlib wheel setuptools dask distributed)
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 
-missing=()
-for p in "${APT_PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "setup: installing ${missing[*]}"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+# apt_missing PKG...: installs those of the Debian packages that are not installed yet
+apt_missing() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+}
+apt_missing "${APT_PACKAGES[@]}"
 
 PY=${PYTHON:-python3}
 pymissing=()
@@ -33,14 +37,6 @@ fi
 # (scripts/test.sh; cmake/toolchain-aarch64.cmake).
 if [ "${1:-}" = "--aarch64" ]; then
   if ! dpkg --print-foreign-architectures | grep -qx arm64; then $SUDO dpkg --add-architecture arm64; fi
-  cross=()
-  for p in g++-aarch64-linux-gnu qemu-user libgmp-dev:arm64; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || cross+=("$p")
-  done
-  if [ ${#cross[@]} -gt 0 ]; then
-    echo "setup: installing ${cross[*]}"
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${cross[@]}" >/dev/null
-  fi
+  apt_missing g++-aarch64-linux-gnu qemu-user libgmp-dev:arm64
 fi
 echo "setup: all dependencies present"
