@@ -16,16 +16,26 @@
 //    on the Intel machine below, VPMADD52 with a memory operand ran ~1.4x slower).
 //  - N = 30: mont_r for the square, amm_r (sliding window of N+1 accumulator registers,
 //    operands from memory) for the product.
-//  - otherwise: amm2 / ams2, two rows per pass over the in-memory accumulator.
+//  - otherwise (N > 4): amm_rows / ams_rows, operand scanning with 4 multiplier digits and 4
+//    quotient digits per pass over the in-memory accumulator, held in registers; each operand
+//    digit of a column is loaded once into a register (no memory operands on the multiplies),
+//    the product's columns are two dependency chains (product terms, Montgomery terms), and
+//    the quotient digits of a pass are made with only q -> 2 multiplies -> q serial. Loops
+//    over passes and columns are not unrolled (code size). N <= 4: amm.
 //  - the table selection keeps the selected digits in registers for a compile-time N.
 // Earlier, on the Zen 4 machine (bench/results/simd-powm-*.md): register versions +20..50%
-// at N = 20/30, amm2 +30% over one row per pass, ams2 +6..10% over amm2 squaring.
-// Measured on the Intel Xeon (family 6 model 167, AVX-512 IFMA, 2 cores, KVM), 2026-11-25,
-// bench_simd ifma_x8_ct, load average ~4: 1024 bits 15,300 -> 21,100..22,300 modexp/s per
-// item (mont_r + register selection); 2048/3072/4096 unchanged within noise. Kernel
-// microbenchmark (TSC cycles per call, N = 20 / 30): square 690 -> 580 / 1995 -> 1680,
-// product 940 -> 745 / 3900 -> 1900, selection 900 -> 360 / 1550 -> 900. Tried without
-// gain here: mont_r at N = 40 (-25%: code size), block widths 6..14 (10..12 best).
+// at N = 20/30, two rows per pass (the former amm2) +30% over one row per pass.
+// Measured on the Intel Xeon (family 6 model 167, AVX-512 IFMA, 2 cores, KVM), this machine,
+// 2026-11-25, bench_simd ifma_x8_ct, modexp/s per item: 1024 bits 15,300 -> 21,100..22,300
+// (mont_r + register selection, load average ~4); 2048 / 3072 / 4096 bits (4 rows per pass
+// instead of the former two-row amm2/ams2, load average ~2.8): 1,985..2,015 ->
+// 2,240..2,440, 605..668 -> 712..763, 286..300 -> 340..342. Kernel microbenchmark (TSC
+// cycles per call, N = 20 / 30): square 690 -> 580 / 1995 -> 1680, product 940 -> 745 /
+// 3900 -> 1900, selection 900 -> 360 / 1550 -> 900; N = 40 / 79: square 3455 -> 2860 /
+// 12560 -> 10080, product 3820 -> 3420 / 13800 -> 12560. Tried without gain here: mont_r
+// at N = 40 (-25%: code size), block widths 6..14 (10..12 best); 6 rows per pass (slower),
+// issuing the next pass's quotient digits inside the current pass, 6 or 8 rows per pass
+// for the square's products, a single dependency chain per product column (-15%).
 //
 // The whole file is compiled for avx512f+avx512ifma; it only runs after the caller checked
 // cpu::has_avx512ifma(). No std templates or external-linkage inline functions live here.
@@ -82,143 +92,6 @@ static void amm(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t N
   }
   V c = zero;
 #pragma GCC unroll 64
-  for (size_t k = 0; k < N; ++k) {
-    V v = _mm512_add_epi64(t[N + k], c);
-    c = _mm512_srli_epi64(v, 52);
-    r[k] = _mm512_and_si512(v, mask);
-  }
-}
-
-// amm with two multiplier digits per pass over the accumulator (halves its loads and
-// stores; for the sizes whose accumulator does not fit the registers). Same terms, same
-// bounds as amm; the quotient digit of the second row is computed after the first row's
-// contribution to its position.
-template <size_t NC>
-static void amm2(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t Nrt) {
-  const size_t N = NC ? NC : Nrt;
-  const V zero = _mm512_setzero_si512();
-  const V mask = _mm512_set1_epi64((1ll << 52) - 1);
-  for (size_t k = 0; k < N; ++k) t[k] = zero;
-  size_t i = 0;
-  for (; i + 1 < N; i += 2) {
-    const V b0 = b[i], b1 = b[i + 1];
-    V *ti = t + i;
-    V x0 = madlo(ti[0], a[0], b0);
-    const V q0 = madlo(zero, x0, minv);
-    x0 = madlo(x0, m[0], q0);
-    V x1 = _mm512_add_epi64(ti[1], _mm512_srli_epi64(x0, 52));
-    x1 = madhi(madlo(x1, a[1], b0), a[0], b0);
-    x1 = madhi(madlo(x1, m[1], q0), m[0], q0);
-    x1 = madlo(x1, a[0], b1);
-    const V q1 = madlo(zero, x1, minv);
-    x1 = madlo(x1, m[0], q1);
-    V y = _mm512_add_epi64(ti[2], _mm512_srli_epi64(x1, 52));
-    // position i+2 .. i+N-1: both rows complete
-    for (size_t j = 2; j < N; ++j) {
-      if (j > 2) y = ti[j];
-      y = madlo(y, a[j], b0);
-      y = madhi(y, a[j - 1], b0);
-      y = madlo(y, a[j - 1], b1);
-      y = madhi(y, a[j - 2], b1);
-      y = madlo(y, m[j], q0);
-      y = madhi(y, m[j - 1], q0);
-      y = madlo(y, m[j - 1], q1);
-      y = madhi(y, m[j - 2], q1);
-      ti[j] = y;
-    }
-    V z = madhi(madhi(zero, a[N - 1], b0), m[N - 1], q0);
-    z = madhi(madlo(z, a[N - 1], b1), a[N - 2], b1);
-    z = madhi(madlo(z, m[N - 1], q1), m[N - 2], q1);
-    ti[N] = z;
-    ti[N + 1] = madhi(madhi(zero, a[N - 1], b1), m[N - 1], q1);
-  }
-  if (i < N) {  // odd N: one last single row
-    const V bi = b[i];
-    V *ti = t + i;
-    V x = madlo(ti[0], a[0], bi);
-    const V q = madlo(zero, x, minv);
-    x = madlo(x, m[0], q);
-    const V carry = _mm512_srli_epi64(x, 52);
-    for (size_t j = 1; j < N; ++j) {
-      V y = madlo(ti[j], a[j], bi);
-      y = madhi(y, a[j - 1], bi);
-      y = madlo(y, m[j], q);
-      y = madhi(y, m[j - 1], q);
-      ti[j] = y;
-    }
-    ti[N] = madhi(madhi(zero, a[N - 1], bi), m[N - 1], q);
-    ti[1] = _mm512_add_epi64(ti[1], carry);
-  }
-  V c = zero;
-  for (size_t k = 0; k < N; ++k) {
-    V v = _mm512_add_epi64(t[N + k], c);
-    c = _mm512_srli_epi64(v, 52);
-    r[k] = _mm512_and_si512(v, mask);
-  }
-}
-
-// ams for the sizes whose accumulator does not fit the registers: the same square (off-
-// diagonal products once, doubled, plus the diagonal) and reduction, both two rows per pass
-// over the accumulator. Needs N >= 5. Same bounds as mont_r's square.
-template <size_t NC>
-static void ams2(V *r, const V *a, const V *m, V minv, V *t, size_t Nrt) {
-  const size_t N = NC ? NC : Nrt;
-  const V zero = _mm512_setzero_si512();
-  const V mask = _mm512_set1_epi64((1ll << 52) - 1);
-  for (size_t k = 0; k < 2 * N; ++k) t[k] = zero;
-  size_t i = 0;
-  // rows i and i+1 of the off-diagonal products: position i+j gets a_i*a_j (lo), a_i*a_(j-1)
-  // (hi), a_(i+1)*a_(j-1) (lo), a_(i+1)*a_(j-2) (hi) where those pairs are above the diagonal
-  for (; i + 5 <= N; i += 2) {
-    const V a0 = a[i], a1 = a[i + 1];
-    V *ti = t + i;
-    ti[i + 1] = madlo(ti[i + 1], a0, a1);
-    ti[i + 2] = madhi(madlo(ti[i + 2], a0, a[i + 2]), a0, a1);
-    ti[i + 3] = madlo(madhi(madlo(ti[i + 3], a0, a[i + 3]), a0, a[i + 2]), a1, a[i + 2]);
-    for (size_t j = i + 4; j < N; ++j)
-      ti[j] = madhi(madlo(madhi(madlo(ti[j], a0, a[j]), a0, a[j - 1]), a1, a[j - 1]), a1, a[j - 2]);
-    ti[N] = madhi(madlo(madhi(ti[N], a0, a[N - 1]), a1, a[N - 1]), a1, a[N - 2]);
-    ti[N + 1] = madhi(ti[N + 1], a1, a[N - 1]);
-  }
-  for (; i + 1 < N; ++i) {
-    const V ai = a[i];
-    V *ti = t + i;
-    ti[i + 1] = madlo(ti[i + 1], ai, a[i + 1]);
-    for (size_t j = i + 2; j < N; ++j) ti[j] = madhi(madlo(ti[j], ai, a[j]), ai, a[j - 1]);
-    ti[N] = madhi(ti[N], ai, a[N - 1]);
-  }
-  for (size_t k = 0; k < N; ++k) {
-    t[2 * k] = madlo(_mm512_add_epi64(t[2 * k], t[2 * k]), a[k], a[k]);
-    t[2 * k + 1] = madhi(_mm512_add_epi64(t[2 * k + 1], t[2 * k + 1]), a[k], a[k]);
-  }
-  // reduction, two quotient digits per pass
-  for (i = 0; i + 1 < N; i += 2) {
-    V *ti = t + i;
-    const V q0 = madlo(zero, ti[0], minv);
-    const V x0 = madlo(ti[0], m[0], q0);
-    V x1 = _mm512_add_epi64(ti[1], _mm512_srli_epi64(x0, 52));
-    x1 = madhi(madlo(x1, m[1], q0), m[0], q0);
-    const V q1 = madlo(zero, x1, minv);
-    x1 = madlo(x1, m[0], q1);
-    V y = _mm512_add_epi64(ti[2], _mm512_srli_epi64(x1, 52));
-    for (size_t j = 2; j < N; ++j) {
-      if (j > 2) y = ti[j];
-      y = madhi(madlo(madhi(madlo(y, m[j], q0), m[j - 1], q0), m[j - 1], q1), m[j - 2], q1);
-      ti[j] = y;
-    }
-    ti[N] = madhi(madlo(madhi(ti[N], m[N - 1], q0), m[N - 1], q1), m[N - 2], q1);
-    ti[N + 1] = madhi(ti[N + 1], m[N - 1], q1);
-  }
-  if (i < N) {  // odd N: one last single row
-    V *ti = t + i;
-    const V q = madlo(zero, ti[0], minv);
-    const V x = madlo(ti[0], m[0], q);
-    const V carry = _mm512_srli_epi64(x, 52);
-    ti[1] = _mm512_add_epi64(madhi(madlo(ti[1], m[1], q), m[0], q), carry);
-    for (size_t j = 2; j < N; ++j) ti[j] = madhi(madlo(ti[j], m[j], q), m[j - 1], q);
-    ti[N] = madhi(ti[N], m[N - 1], q);
-  }
-  V c = zero;
   for (size_t k = 0; k < N; ++k) {
     V v = _mm512_add_epi64(t[N + k], c);
     c = _mm512_srli_epi64(v, 52);
@@ -391,19 +264,192 @@ static void mont_r(V *r, const V *a, const V *b, const V *m, V minv) {
   for (int k = 0; k < n; ++k) r[k] = out[k];
 }
 
+// Row-block kernels for the sizes whose accumulator does not fit the registers (operand
+// scanning): R rows of the product (PROD) and R quotient rows per pass over the in-memory
+// accumulator, the R multiplier digits and R quotient digits held in registers, each
+// operand digit of a column loaded once (no memory operands on the multiplies). ti points at
+// the pass's first position; positions 0..R-1 (relative) are completed in the head, where the
+// quotient digits are made (carry (x + 2^52 - 1) >> 52 as in mont_r), and dropped; the body
+// and the tail update positions R..N+R-1. FRESH: positions N..N+R-1 hold nothing yet.
+template <int R, bool PROD, bool FRESH>
+static inline void rows_pass(V *ti, const V *a, const V *bi, const V *m, V minv, size_t N) {
+  const V zero = _mm512_setzero_si512();
+  const V mask = _mm512_set1_epi64((1ll << 52) - 1);
+  V bb[R], q[R];
+  if (PROD) {
+#pragma GCC unroll 16
+    for (int r = 0; r < R; ++r) bb[r] = bi[r];
+  }
+  V c = zero;
+#pragma GCC unroll 16
+  for (int k = 0; k < R; ++k) {
+    // the terms of q_(k-1) and the carry last: the serial chain is q -> 2 madds -> q
+    V x = ti[k];
+#pragma GCC unroll 16
+    for (int r = 0; r < k; ++r) {
+      if (PROD) x = madhi(madlo(x, a[k - r], bb[r]), a[k - r - 1], bb[r]);
+      if (r + 1 < k) x = madhi(madlo(x, m[k - r], q[r]), m[k - r - 1], q[r]);
+    }
+    if (PROD) x = madlo(x, a[0], bb[k]);
+    if (k) x = madhi(madlo(_mm512_add_epi64(x, c), m[1], q[k - 1]), m[0], q[k - 1]);
+    q[k] = madlo(zero, x, minv);
+    c = _mm512_srli_epi64(_mm512_add_epi64(x, mask), 52);
+  }
+  ti[R] = _mm512_add_epi64(ti[R], c);
+#pragma GCC unroll 2
+  for (size_t j = R; j < N; ++j) {
+    V ad[R + 1], md[R + 1];
+#pragma GCC unroll 16
+    for (int r = 0; r <= R; ++r) {
+      if (PROD) ad[r] = a[j - r];
+      md[r] = m[j - r];
+    }
+    V y = ti[j];
+    if (PROD) {  // two dependency chains
+      V z = zero;
+#pragma GCC unroll 16
+      for (int r = 0; r < R; ++r) {
+        y = madhi(madlo(y, ad[r], bb[r]), ad[r + 1], bb[r]);
+        z = madhi(madlo(z, md[r], q[r]), md[r + 1], q[r]);
+      }
+      y = _mm512_add_epi64(y, z);
+    } else {
+#pragma GCC unroll 16
+      for (int r = 0; r < R; ++r) {
+        if (PROD) y = madhi(madlo(y, ad[r], bb[r]), ad[r + 1], bb[r]);
+        y = madhi(madlo(y, md[r], q[r]), md[r + 1], q[r]);
+      }
+    }
+    ti[j] = y;
+  }
+#pragma GCC unroll 16
+  for (int v = 0; v < R; ++v) {  // positions N+v: the digits up to N-1
+    const size_t j = N + v;
+    V y = FRESH ? zero : ti[j];
+#pragma GCC unroll 16
+    for (int r = v; r < R; ++r) {
+      if (r > v) {
+        if (PROD) y = madlo(y, a[j - r], bb[r]);
+        y = madlo(y, m[j - r], q[r]);
+      }
+      if (PROD) y = madhi(y, a[j - r - 1], bb[r]);
+      y = madhi(y, m[j - r - 1], q[r]);
+    }
+    ti[j] = y;
+  }
+}
+
+// r = a*b/R mod m (almost), R rows per pass (the last N mod R rows one at a time). Needs
+// N > R. t: 2N vectors.
+template <size_t NC, int R>
+static void amm_rows(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t Nrt) {
+  const size_t N = NC ? NC : Nrt;
+  const V zero = _mm512_setzero_si512();
+  const V mask = _mm512_set1_epi64((1ll << 52) - 1);
+  for (size_t k = 0; k < N; ++k) t[k] = zero;
+  const size_t full = N / R * R;
+#pragma GCC unroll 1
+  for (size_t i = 0; i < full; i += R) rows_pass<R, true, true>(t + i, a, b + i, m, minv, N);
+#pragma GCC unroll 1
+  for (size_t i = full; i < N; ++i) rows_pass<1, true, true>(t + i, a, b + i, m, minv, N);
+  V c = zero;
+  for (size_t k = 0; k < N; ++k) {
+    V v = _mm512_add_epi64(t[N + k], c);
+    c = _mm512_srli_epi64(v, 52);
+    r[k] = _mm512_and_si512(v, mask);
+  }
+}
+
+// Off-diagonal products of rows i..i+R-1 of a square (a_(i+r) * a_j for j > i+r) into t,
+// R rows per pass; needs i + 2R <= N. Position p = 2i + u.
+template <int R>
+static inline void sqr_rows_pass(V *t, const V *a, size_t i, size_t N) {
+  V ar[R];
+#pragma GCC unroll 16
+  for (int r = 0; r < R; ++r) ar[r] = a[i + r];
+#pragma GCC unroll 16
+  for (int u = 1; u < 2 * R; ++u) {  // head: positions 2i+1 .. 2i+2R-1
+    V y = t[2 * i + u];
+#pragma GCC unroll 16
+    for (int r = 0; r < R; ++r) {
+      if (u > 2 * r) y = madlo(y, ar[r], a[i + u - r]);
+      if (u - 1 > 2 * r) y = madhi(y, ar[r], a[i + u - r - 1]);
+    }
+    t[2 * i + u] = y;
+  }
+#pragma GCC unroll 2
+  for (size_t p = 2 * i + 2 * R; p < i + N; ++p) {
+    V ad[R + 1];
+#pragma GCC unroll 16
+    for (int r = 0; r <= R; ++r) ad[r] = a[p - i - r];
+    V y = t[p];
+#pragma GCC unroll 16
+    for (int r = 0; r < R; ++r) y = madhi(madlo(y, ar[r], ad[r]), ar[r], ad[r + 1]);
+    t[p] = y;
+  }
+#pragma GCC unroll 16
+  for (int v = 0; v < R; ++v) {  // tail: positions i+N+v
+    V y = t[i + N + v];
+#pragma GCC unroll 16
+    for (int r = v; r < R; ++r) {
+      if (r > v) y = madlo(y, ar[r], a[N + v - r]);
+      y = madhi(y, ar[r], a[N + v - r - 1]);
+    }
+    t[i + N + v] = y;
+  }
+}
+
+// Square: the off-diagonal products R rows per pass (the last rows one at a time), doubled,
+// plus the diagonal, then the reduction R quotient rows per pass. Same bounds as mont_r's
+// square. Needs N > R. t: 2N vectors.
+template <size_t NC, int R>
+static void ams_rows(V *r, const V *a, const V *m, V minv, V *t, size_t Nrt) {
+  const size_t N = NC ? NC : Nrt;
+  const V zero = _mm512_setzero_si512();
+  const V mask = _mm512_set1_epi64((1ll << 52) - 1);
+  for (size_t k = 0; k < 2 * N; ++k) t[k] = zero;
+  size_t i = 0;
+#pragma GCC unroll 1
+  for (; i + 2 * R <= N; i += R) sqr_rows_pass<R>(t, a, i, N);
+#pragma GCC unroll 1
+  for (; i + 1 < N; ++i) {
+    const V ai = a[i];
+    V *ti = t + i;
+    ti[i + 1] = madlo(ti[i + 1], ai, a[i + 1]);
+    for (size_t j = i + 2; j < N; ++j) ti[j] = madhi(madlo(ti[j], ai, a[j]), ai, a[j - 1]);
+    ti[N] = madhi(ti[N], ai, a[N - 1]);
+  }
+  for (size_t k = 0; k < N; ++k) {
+    const V d = a[k];
+    t[2 * k] = madlo(_mm512_add_epi64(t[2 * k], t[2 * k]), d, d);
+    t[2 * k + 1] = madhi(_mm512_add_epi64(t[2 * k + 1], t[2 * k + 1]), d, d);
+  }
+  const size_t full = N / R * R;
+#pragma GCC unroll 1
+  for (i = 0; i < full; i += R) rows_pass<R, false, false>(t + i, a, nullptr, m, minv, N);
+#pragma GCC unroll 1
+  for (i = full; i < N; ++i) rows_pass<1, false, false>(t + i, a, nullptr, m, minv, N);
+  V c = zero;
+  for (size_t k = 0; k < N; ++k) {
+    V v = _mm512_add_epi64(t[N + k], c);
+    c = _mm512_srli_epi64(v, 52);
+    r[k] = _mm512_and_si512(v, mask);
+  }
+}
+
 // The multiplication and squaring used by the exponentiation, chosen by size.
 template <size_t NC>
 static inline void mulw(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t N) {
   if constexpr (NC == 20) mont_r<20, 12, false>(r, a, b, m, minv);
   else if constexpr (NC == 30) amm_r<30>(r, a, b, m, minv);
-  else if (N >= 3) amm2<NC>(r, a, b, m, minv, t, N);
+  else if (N > 4) amm_rows<NC, 4>(r, a, b, m, minv, t, N);
   else amm<NC>(r, a, b, m, minv, t, N);
 }
 template <size_t NC>
 static inline void sqrw(V *r, const V *a, const V *m, V minv, V *t, size_t N) {
   if constexpr (NC == 20) mont_r<20, 12, true>(r, a, a, m, minv);
   else if constexpr (NC == 30) mont_r<30, 10, true>(r, a, a, m, minv);
-  else if (N >= 5) ams2<NC>(r, a, m, minv, t, N);
+  else if (N > 4) ams_rows<NC, 4>(r, a, m, minv, t, N);
   else mulw<NC>(r, a, a, m, minv, t, N);
 }
 
