@@ -149,19 +149,27 @@ def _row(v: int, width: int, name: str) -> np.ndarray:
 
 
 # ---- integer products -------------------------------------------------------------------------
+def _product(op: str, A, B, chunks, context, client):
+    """Rows of A[i] * B[i] (op "mul" / "gf2x_mul"), or of A[i]^2 when B is None ("sqr" /
+    "gf2x_sqr"): 2w limbs, w the wider operand's limbs."""
+    A = _rows_array(A, "a", op, None, chunks)
+    arrays = {"a": A}
+    wa = A.shape[1]
+    if B is not None:
+        arrays["b"] = _per_item(B, "b", A, "a", op)
+        wa = max(wa, arrays["b"].shape[1])
+    w = _width(wa, f"{op} operand")
+    return _map(op, arrays, {}, {"w": w}, 2 * w, context, client)
+
+
 def mul(A, B, *, chunks=None, context=None, client=None):
     """Rows of A[i] * B[i] (2w limbs, w the wider operand's limbs)."""
-    A = _rows_array(A, "a", "mul", None, chunks)
-    B = _per_item(B, "b", A, "a", "mul")
-    w = _width(max(A.shape[1], B.shape[1]), "mul operand")
-    return _map("mul", {"a": A, "b": B}, {}, {"w": w}, 2 * w, context, client)
+    return _product("mul", A, B, chunks, context, client)
 
 
 def sqr(A, *, chunks=None, context=None, client=None):
     """Rows of A[i] ** 2 (2w limbs)."""
-    A = _rows_array(A, "a", "sqr", None, chunks)
-    w = _width(A.shape[1], "sqr operand")
-    return _map("sqr", {"a": A}, {}, {"w": w}, 2 * w, context, client)
+    return _product("sqr", A, None, chunks, context, client)
 
 
 # ---- modular ----------------------------------------------------------------------------------
@@ -245,17 +253,12 @@ def dh(X, p: int, g: int = 2, peers=None, *, chunks=None, context=None, client=N
 # ---- GF(2)[x] ---------------------------------------------------------------------------------
 def gf2x_mul(A, B, *, chunks=None, context=None, client=None):
     """Rows of the carry-less products A[i] * B[i] in GF(2)[x] (2w limbs)."""
-    A = _rows_array(A, "a", "gf2x_mul", None, chunks)
-    B = _per_item(B, "b", A, "a", "gf2x_mul")
-    w = _width(max(A.shape[1], B.shape[1]), "gf2x_mul operand")
-    return _map("gf2x_mul", {"a": A, "b": B}, {}, {"w": w}, 2 * w, context, client)
+    return _product("gf2x_mul", A, B, chunks, context, client)
 
 
 def gf2x_sqr(A, *, chunks=None, context=None, client=None):
     """Rows of A[i]^2 in GF(2)[x] (2w limbs)."""
-    A = _rows_array(A, "a", "gf2x_sqr", None, chunks)
-    w = _width(A.shape[1], "gf2x_sqr operand")
-    return _map("gf2x_sqr", {"a": A}, {}, {"w": w}, 2 * w, context, client)
+    return _product("gf2x_sqr", A, None, chunks, context, client)
 
 
 def gf2x_mulmod(A, B, f: int, *, chunks=None, context=None, client=None):
