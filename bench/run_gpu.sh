@@ -1,20 +1,29 @@
 #!/usr/bin/env bash
-# On a machine with an NVIDIA GPU (the device tool's machine): build with the CUDA backend,
-# run the CUDA tests (100,000 items per operation and size against GMP), the GPU benchmark
-# sweep and the Python sweep tool, and leave the raw output under $OUT (or bench/results):
-#   gpu-build-<date>-<commit>.log   nvidia-smi, configure and build
-#   gpu-tests-<date>-<commit>.log   ctest -R "cuda|gpu"
-#   gpu-bench-<date>-<commit>.log   bench_gpu's table, AUTO summary and crossovers
-#   gpu-<date>-<commit>.json        bench_gpu's results
+# On a machine with an NVIDIA GPU (the device tool's machine): the CUDA tests against GMP, the
+# GPU benchmark sweep and the Python sweep, inside one deadline, leaving the raw output under
+# $OUT (or bench/results):
+#   gpu-build-<date>-<commit>.log   nvidia-smi, the binaries used (prebuilt or built here)
+#   gpu-tests-<date>-<commit>.log   tests/cuda/on_device (Catch2, every case's duration)
+#   gpu-bench-<date>-<commit>.log   bench_gpu's tables, AUTO summaries and crossovers
+#   gpu-<date>-<commit>.json        bench_gpu's results, every part of the sweep merged
 #   gpu-sweep-<date>-<commit>.tar.gz  python -m mpbatch.sweep: CSV, JSON and PNG plots
-# Usage: bash bench/run_gpu.sh [STAGE] [bench_gpu arguments...]
-#   STAGE: all (default), test (build + tests), bench (build if needed + bench_gpu),
-#          sweep (build if needed + the Python sweep). The device tool limits one command to
-#          10 minutes: run the stages as separate calls on the warm machine (build-gpu/ stays).
-# From the development machine: `bash bench/gpu_deps.sh`, then the device tool's
-#   run(command="bash bench/run_gpu.sh test", carry=[".gpudeps"]), then "... bench", "... sweep".
+# Usage: bash bench/run_gpu.sh [all|test|bench|sweep]
+# Device time is short (15 minutes a session, machine start included), so the binaries are
+# built on the development machine (`bash bench/gpu_deps.sh --prebuilt`: sm_90, packed with
+# GMP, Catch2 and libgomp into .gpudeps/) and only run here; without that bundle, or when its
+# binaries do not load, the tree is built here first. MPB_GPU_DEADLINE (seconds, default 540)
+# bounds the whole run: each stage gets a share and is cut at its time; bench_gpu rewrites its
+# JSON after every point, so a cut stage keeps what it measured.
+# MPB_GPU_TEST_ITEMS (default 100,000) is the item count per operation and size of the device
+# tests; MPB_GPU_TEST_ITEMS_POWM (default: the same) the count for the powm schedules, whose
+# GMP check dominates (100,000 8192-bit exponentiations with 128-bit exponents: ~220 CPU-s).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+T0=$SECONDS
+DEADLINE=${MPB_GPU_DEADLINE:-540}
+left() { echo $((DEADLINE - (SECONDS - T0))); }
+# seconds for a stage: its own maximum, or what is left less `keep` for the stages after it
+share() { local max=$1 keep=$2 l; l=$(( $(left) - keep )); [ "$l" -lt "$max" ] && max=$l; [ "$max" -lt 5 ] && max=5; echo "$max"; }
 stage=all
 case "${1:-}" in all|test|bench|sweep) stage=$1; shift ;; esac
 OUTDIR=${OUT:-bench/results}
@@ -22,51 +31,119 @@ mkdir -p "$OUTDIR"
 date=$(date -u +%Y-%m-%d)
 commit=$(git rev-parse --short HEAD 2>/dev/null || cat .gpudeps/commit 2>/dev/null || echo unknown)
 export MPB_COMMIT=$commit
-# A bare GPU image may lack GMP's headers and Catch2: unpack the Debian packages that
-# bench/gpu_deps.sh fetched into .gpudeps/ (carried by the device tool) into a private prefix.
+BLOG="$OUTDIR/gpu-build-$date-$commit.log"
+{ echo "run_gpu.sh at $(date -u +%FT%TZ), commit $commit, stage $stage, deadline ${DEADLINE}s"; nvidia-smi; nproc; } > "$BLOG" 2>&1
+
+# A bare GPU image may lack GMP and Catch2: the Debian packages bench/gpu_deps.sh fetched into
+# .gpudeps/ (carried by the device tool) are unpacked into a private prefix.
 EXTRA=()
-if [ -d .gpudeps ] && ls .gpudeps/*.deb >/dev/null 2>&1; then
+if ls .gpudeps/*.deb >/dev/null 2>&1; then
   for f in .gpudeps/*.deb; do dpkg -x "$f" /tmp/gpudeps; done
   EXTRA=(-DCMAKE_PREFIX_PATH=/tmp/gpudeps/usr -DGMP_INCLUDE_DIR=/tmp/gpudeps/usr/include/x86_64-linux-gnu
          -DGMP_LIBRARY=/tmp/gpudeps/usr/lib/x86_64-linux-gnu/libgmp.so)
   export LD_LIBRARY_PATH=/tmp/gpudeps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 fi
 
+# The binaries: the prebuilt bundle when it loads here, else a build of the tree.
+B=build-gpu
+use_prebuilt() {
+  [ -f .gpudeps/prebuilt.tar.gz ] || return 1
+  mkdir -p /tmp/gpurun && tar -xzf .gpudeps/prebuilt.tar.gz -C /tmp/gpurun || return 1
+  export LD_LIBRARY_PATH=/tmp/gpurun/lib:$LD_LIBRARY_PATH
+  local missing
+  missing=$(ldd /tmp/gpurun/build-gpu/bench/bench_gpu /tmp/gpurun/build-gpu/libmpbatch.so 2>&1 | grep "not found")
+  if [ -n "$missing" ]; then echo "prebuilt binaries do not load: $missing" >> "$BLOG"; return 1; fi
+  B=/tmp/gpurun/build-gpu
+  echo "using the prebuilt binaries ($(cat .gpudeps/prebuilt.txt 2>/dev/null))" >> "$BLOG"
+}
 build() {
-  local log="$OUTDIR/gpu-build-$date-$commit.log"
-  if [ -x build-gpu/bench/bench_gpu ] && [ "$stage" != all ] && [ "$stage" != test ]; then return 0; fi
-  nvidia-smi > "$log" 2>&1 || true
   local GEN=()
   command -v ninja >/dev/null && GEN=(-G Ninja)
   cmake -S . -B build-gpu "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release -DMPB_CUDA=ON -DMPB_CUDA_ARCHITECTURES=native \
-    -DCMAKE_POLICY_VERSION_MINIMUM=3.5 "${EXTRA[@]}" >> "$log" 2>&1 || { echo "configure failed"; tail -30 "$log"; exit 1; }
+    -DCMAKE_POLICY_VERSION_MINIMUM=3.5 "${EXTRA[@]}" >> "$BLOG" 2>&1 || { echo "configure failed"; tail -30 "$BLOG"; exit 1; }
   local t0=$SECONDS
-  cmake --build build-gpu -j"$(nproc)" >> "$log" 2>&1 || { echo "build failed"; tail -30 "$log"; exit 1; }
-  echo "built in $((SECONDS - t0)) s"
+  timeout "$(share 400 60)" cmake --build build-gpu -j"$(nproc)" >> "$BLOG" 2>&1 || { echo "build failed"; tail -30 "$BLOG"; exit 1; }
+  echo "built here in $((SECONDS - t0)) s" | tee -a "$BLOG"
 }
+use_prebuilt || build
+echo "binaries ready at +$((SECONDS - T0)) s ($B)"
 
 rc=0
-build
 if [ "$stage" = all ] || [ "$stage" = test ]; then
-  (cd build-gpu && ctest --output-on-failure -R "cuda|gpu" -j1) > "$OUTDIR/gpu-tests-$date-$commit.log" 2>&1
-  r=$?; rc=$((rc || r))
-  tail -8 "$OUTDIR/gpu-tests-$date-$commit.log"
-  echo "tests rc=$r"
+  # The four device test programs at once (their GMP checks use every core); each case's
+  # duration is printed, so a program cut at its time still shows how far it got.
+  TLOG="$OUTDIR/gpu-tests-$date-$commit.log"
+  t=$(share 200 ${MPB_GPU_KEEP_AFTER_TESTS:-330})
+  echo "device tests: ${t}s, ${MPB_GPU_TEST_ITEMS:-100000} items per operation and size (powm schedules ${MPB_GPU_TEST_ITEMS_POWM:-same})" | tee "$TLOG"
+  pids=()
+  for p in gf2x modmul powm_variants kernels; do
+    if [ "$p" = kernels ]; then
+      # powm schedules with their own count; RSA-CRT, products and streaming with the default
+      ( MPB_GPU_TEST_ITEMS=${MPB_GPU_TEST_ITEMS_POWM:-${MPB_GPU_TEST_ITEMS:-100000}} timeout "$t" \
+          "$B/tests/test_on_device_kernels" -d yes "GPU powm*" > /tmp/t-kernels-powm.log 2>&1; echo "exit $?" >> /tmp/t-kernels-powm.log ) &
+      pids+=($!)
+      ( timeout "$t" "$B/tests/test_on_device_kernels" -d yes "~GPU powm*" > /tmp/t-kernels.log 2>&1; echo "exit $?" >> /tmp/t-kernels.log ) &
+    else
+      ( timeout "$t" "$B/tests/test_on_device_$p" -d yes > /tmp/t-$p.log 2>&1; echo "exit $?" >> /tmp/t-$p.log ) &
+    fi
+    pids+=($!)
+  done
+  wait "${pids[@]}"
+  for f in /tmp/t-*.log; do
+    echo "===== $f"; cat "$f"
+    r=$(tail -1 "$f" | sed 's/exit //'); [ "$r" = 0 ] || rc=1
+  done >> "$TLOG"
+  grep -E "^=====|test cases|^exit|FAILED|No tests ran" "$TLOG"
+  echo "tests done at +$((SECONDS - T0)) s, rc=$rc"
 fi
+
 if [ "$stage" = all ] || [ "$stage" = bench ]; then
-  ./build-gpu/bench/bench_gpu --out "$OUTDIR" "$@" > "$OUTDIR/gpu-bench-$date-$commit.log" 2>&1
-  r=$?; rc=$((rc || r))
-  grep -E "^(AUTO|crossover)" "$OUTDIR/gpu-bench-$date-$commit.log"
-  tail -3 "$OUTDIR/gpu-bench-$date-$commit.log"
-  echo "bench rc=$r"
+  # bench_gpu in parts (each its own time), headline operations first; the parts' JSON files
+  # are merged into one gpu-<date>-<commit>.json.
+  GLOG="$OUTDIR/gpu-bench-$date-$commit.log"
+  : > "$GLOG"
+  part() {  # name max_seconds keep_seconds bench_gpu-arguments...
+    local name=$1 max=$2 keep=$3; shift 3
+    local t; t=$(share "$max" "$keep")
+    mkdir -p "/tmp/bench-$name"
+    echo "== bench_gpu $* (${t}s)" | tee -a "$GLOG"
+    timeout "$t" "$B/bench/bench_gpu" --out "/tmp/bench-$name" "$@" >> "$GLOG" 2>&1
+    local r=$?
+    echo "== exit $r at +$((SECONDS - T0)) s" | tee -a "$GLOG"
+    [ "$r" = 0 ] || [ "$r" = 124 ] || rc=1
+  }
+  SW=${MPB_GPU_KEEP_FOR_SWEEP:-45}
+  part rsa 110 $((SW + 150)) --ops rsa_crt --bits 1024,2048,4096 --cap 1.0
+  part powm 100 $((SW + 50)) --ops powm_ct,powm --bits 1024,2048,4096,8192 --cap 0.6
+  part rest 60 "$SW" --ops powm_even,mul,modmul,gf2x --bits 1024,2048,4096 --cap 0.3
+  ls /tmp/bench-*/gpu-*.json >/dev/null 2>&1 && python3 - "$OUTDIR/gpu-$date-$commit.json" /tmp/bench-*/gpu-*.json <<'EOF'
+import json, sys
+out, parts = sys.argv[1], sys.argv[2:]
+merged = None
+for p in sorted(parts):
+    with open(p) as f:
+        d = json.load(f)
+    if merged is None:
+        merged = d
+    else:
+        merged["results"] += d["results"]
+if merged:
+    with open(out, "w") as f:
+        json.dump(merged, f, indent=1)
+    bad = sum(r["mismatches"] for r in merged["results"])
+    print(f"merged {len(parts)} parts: {len(merged['results'])} results, {bad} mismatches -> {out}")
+EOF
+  grep -E "^(AUTO|crossover|device)|failed" "$GLOG"
+  for op in rsa_crt powm_ct powm; do grep -E "^$op +(1024|2048|4096) bits" "$GLOG" | sort -k6 -n -r | head -3; done
 fi
+
 if [ "$stage" = all ] || [ "$stage" = sweep ]; then
   if python3 -c "import numpy, matplotlib" 2>/dev/null; then
     rm -rf /tmp/mpb-sweep
-    PYTHONPATH=python MPBATCH_LIBRARY=build-gpu/libmpbatch.so python3 -m mpbatch.sweep --ops powmod,rsa \
-      --bits 1024,2048,4096 --batch 1,16,256,4096,16384 --backends cpu,cuda,auto --reps 1 --min-time 0 \
+    PYTHONPATH=python MPBATCH_LIBRARY=$B/libmpbatch.so timeout "$(share 60 0)" python3 -m mpbatch.sweep --ops powmod,rsa \
+      --bits 1024,2048 --batch 1,256,16384 --backends cpu,cuda,auto --reps 1 --min-time 0 \
       --quiet --out /tmp/mpb-sweep > /tmp/mpb-sweep.log 2>&1
-    r=$?; rc=$((rc || r))
+    r=$?; [ "$r" = 0 ] || rc=1
     mkdir -p /tmp/mpb-sweep && cp /tmp/mpb-sweep.log /tmp/mpb-sweep/
     tar -czf "$OUTDIR/gpu-sweep-$date-$commit.tar.gz" -C /tmp mpb-sweep
     tail -3 /tmp/mpb-sweep.log
@@ -75,4 +152,5 @@ if [ "$stage" = all ] || [ "$stage" = sweep ]; then
     echo "sweep skipped: python3 lacks numpy/matplotlib"
   fi
 fi
+echo "run_gpu.sh done at +$((SECONDS - T0)) s, rc=$rc"
 exit $rc
