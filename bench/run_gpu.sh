@@ -73,19 +73,20 @@ if [ "$stage" = all ] || [ "$stage" = test ]; then
   # The four device test programs at once (their GMP checks use every core); each case's
   # duration is printed, so a program cut at its time still shows how far it got.
   TLOG="$OUTDIR/gpu-tests-$date-$commit.log"
-  t=$(share 200 ${MPB_GPU_KEEP_AFTER_TESTS:-330})
+  t=$(share 200 ${MPB_GPU_KEEP_AFTER_TESTS:-400})
   echo "device tests: ${t}s, ${MPB_GPU_TEST_ITEMS:-100000} items per operation and size (powm schedules ${MPB_GPU_TEST_ITEMS_POWM:-same})" | tee "$TLOG"
   pids=()
-  for p in gf2x modmul powm_variants kernels; do
-    if [ "$p" = kernels ]; then
-      # powm schedules with their own count; RSA-CRT, products and streaming with the default
-      ( MPB_GPU_TEST_ITEMS=${MPB_GPU_TEST_ITEMS_POWM:-${MPB_GPU_TEST_ITEMS:-100000}} timeout "$t" \
-          "$B/tests/test_on_device_kernels" -d yes "GPU powm*" > /tmp/t-kernels-powm.log 2>&1; echo "exit $?" >> /tmp/t-kernels-powm.log ) &
-      pids+=($!)
-      ( timeout "$t" "$B/tests/test_on_device_kernels" -d yes "~GPU powm*" > /tmp/t-kernels.log 2>&1; echo "exit $?" >> /tmp/t-kernels.log ) &
-    else
-      ( timeout "$t" "$B/tests/test_on_device_$p" -d yes > /tmp/t-$p.log 2>&1; echo "exit $?" >> /tmp/t-$p.log ) &
-    fi
+  # MPB_GPU_TESTS: which runs (default all): gf2x modmul powm_variants kernels-powm kernels-rest
+  for p in ${MPB_GPU_TESTS:-gf2x modmul powm_variants kernels-powm kernels-rest}; do
+    case $p in
+      kernels-powm)  # the powm schedules, with their own item count
+        ( MPB_GPU_TEST_ITEMS=${MPB_GPU_TEST_ITEMS_POWM:-${MPB_GPU_TEST_ITEMS:-100000}} timeout "$t" \
+            "$B/tests/test_on_device_kernels" -d yes "GPU powm*" > /tmp/t-$p.log 2>&1; echo "exit $?" >> /tmp/t-$p.log ) & ;;
+      kernels-rest)  # RSA-CRT, products, streaming
+        ( timeout "$t" "$B/tests/test_on_device_kernels" -d yes "~GPU powm*" > /tmp/t-$p.log 2>&1; echo "exit $?" >> /tmp/t-$p.log ) & ;;
+      *)
+        ( timeout "$t" "$B/tests/test_on_device_$p" -d yes > /tmp/t-$p.log 2>&1; echo "exit $?" >> /tmp/t-$p.log ) & ;;
+    esac
     pids+=($!)
   done
   wait "${pids[@]}"
@@ -113,8 +114,8 @@ if [ "$stage" = all ] || [ "$stage" = bench ]; then
     [ "$r" = 0 ] || [ "$r" = 124 ] || rc=1
   }
   SW=${MPB_GPU_KEEP_FOR_SWEEP:-45}
-  part rsa 110 $((SW + 150)) --ops rsa_crt --bits 1024,2048,4096 --cap 1.0
-  part powm 100 $((SW + 50)) --ops powm_ct,powm --bits 1024,2048,4096,8192 --cap 0.6
+  part rsa 100 $((SW + 210)) --ops rsa_crt --bits 1024,2048,4096 --cap 0.5
+  part powm 150 $((SW + 60)) --ops powm_ct,powm --bits 1024,2048,4096,8192 --cap 0.5
   part rest 60 "$SW" --ops powm_even,mul,modmul,gf2x --bits 1024,2048,4096 --cap 0.3
   ls /tmp/bench-*/gpu-*.json >/dev/null 2>&1 && python3 - "$OUTDIR/gpu-$date-$commit.json" /tmp/bench-*/gpu-*.json <<'EOF'
 import json, sys

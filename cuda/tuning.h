@@ -1,9 +1,10 @@
 // cuda/tuning.h: the CUDA kernels' parameters (host and device code): thread mappings, window
 // widths, the Montgomery arithmetic of the one-thread kernels, GF(2)[x] and modmul block shapes.
-// One line per constant: value | where and when it was measured. NOT MEASURED YET: no GPU was
-// available when these were set (2026-11-21, AMD EPYC 2-vCPU host, nvcc 13.0): estimates until
-// bench/run_gpu.sh runs on an H100/H200 (bench_gpu times every instantiated alternative). The
-// reasoning behind each estimate: docs/TUNING.md. When AUTO uses the GPU: cpu/batch/tuning.h.
+// One line per constant: value | where and when it was measured. The thread mappings and the
+// one-thread Montgomery arithmetic were measured on an NVIDIA H200 on 2026-11-26 (bench/run_gpu.sh,
+// bench_gpu timing every instantiated alternative); the lines still NOT MEASURED are estimates
+// from 2026-11-21 (no GPU then) that the sweep did not reach or that have no built alternative.
+// The reasoning behind each estimate: docs/TUNING.md. When AUTO uses the GPU: cpu/batch/tuning.h.
 #pragma once
 #include <stddef.h>
 
@@ -12,17 +13,17 @@ namespace tuning {
 
 // Threads per item of the exponentiation kernels (1: one thread per item, 2..32: lanes of a
 // warp per item) by modulus (powm) or prime (RSA) size.
-constexpr int GPU_POWM_TPI_512 = 1;  // powm, 512-bit moduli | NOT MEASURED: no GPU yet (one thread where it fits without spills)
-constexpr int GPU_POWM_TPI_1024 = 1;  // powm, 1024-bit moduli (4 also instantiated) | NOT MEASURED: no GPU yet (one thread where it fits without spills)
-constexpr int GPU_POWM_TPI_2048 = 8;  // powm, 2048-bit moduli (4 also instantiated) | NOT MEASURED: no GPU yet (8 words per lane)
-constexpr int GPU_POWM_TPI_4096 = 16;  // powm, 4096-bit moduli | NOT MEASURED: no GPU yet (8 words per lane)
-constexpr int GPU_POWM_TPI_8192 = 32;  // powm, 8192-bit moduli | NOT MEASURED: no GPU yet (8 words per lane)
-constexpr int GPU_RSA_TPI_1024 = 1;  // RSA-1024 halves (512-bit primes) | NOT MEASURED: no GPU yet (one thread where it fits without spills)
-constexpr int GPU_RSA_TPI_2048 = 1;  // RSA-2048 halves (4 also instantiated) | NOT MEASURED: no GPU yet (one thread where it fits without spills)
-constexpr int GPU_RSA_TPI_4096 = 8;  // RSA-4096 halves | NOT MEASURED: no GPU yet (8 words per lane)
-constexpr int GPU_RSA_TPI_8192 = 16;  // RSA-8192 halves | NOT MEASURED: no GPU yet (8 words per lane)
-constexpr bool GPU_MUL_DELAYED_CARRY = true;  // integer products: delayed-carry Comba (else carry chains) | NOT MEASURED: no GPU yet
-constexpr int GPU_POWM_MONT = 0;  // one-thread powm arithmetic: 0 CIOS, 1 CIOS + dedicated square, 2 delayed-carry Comba | NOT MEASURED: no GPU yet (0: smallest code)
+constexpr int GPU_POWM_TPI_512 = 1;  // powm, 512-bit moduli | NOT MEASURED: the 2026-11-26 H200 run swept 1024..8192 bits (one thread where it fits without spills)
+constexpr int GPU_POWM_TPI_1024 = 4;  // powm, 1024-bit moduli (1 also instantiated) | NVIDIA H200, 2026-11-26, bench_gpu at 72e2709 (bench/results/gpu-2026-11-26-72e2709.json): tpi 4 917,959/s vs tpi 1 619,045/s; constant time 888,664 vs 515,367; even moduli 632,389/s vs 6/s at batch 1
+constexpr int GPU_POWM_TPI_2048 = 8;  // powm, 2048-bit moduli (4 also instantiated) | NVIDIA H200, 2026-11-26, bench_gpu at 72e2709 (bench/results/gpu-2026-11-26-72e2709.json): tpi 8 164,771/s vs tpi 4 163,508/s; constant time 172,224 vs 162,604; even 93,565 vs 75,938
+constexpr int GPU_POWM_TPI_4096 = 16;  // powm, 4096-bit moduli (the one mapping built) | NVIDIA H200, 2026-11-26, bench_gpu at 72e2709 (bench/results/gpu-2026-11-26-72e2709.json): 16,931/s (32.8% of the IMAD bound) at batch 4096, the largest the sweep ran
+constexpr int GPU_POWM_TPI_8192 = 32;  // powm, 8192-bit moduli (the one mapping built) | NOT MEASURED: the 2026-11-26 H200 sweep stopped after batch 1 (5/s, latency 0.2 s) (8 words per lane)
+constexpr int GPU_RSA_TPI_1024 = 1;  // RSA-1024 halves (512-bit primes; the one mapping built) | NVIDIA H200, 2026-11-26, bench_gpu at 72e2709 (bench/results/gpu-2026-11-26-72e2709.json): 2,009,589/s at batch 2^20
+constexpr int GPU_RSA_TPI_2048 = 4;  // RSA-2048 halves (1 also instantiated) | NVIDIA H200, 2026-11-26, bench_gpu at 72e2709 (bench/results/gpu-2026-11-26-72e2709.json): tpi 4 482,521/s vs tpi 1 288,491/s at batch 2^18
+constexpr int GPU_RSA_TPI_4096 = 8;  // RSA-4096 halves (the one mapping built) | NVIDIA H200, 2026-11-26, bench_gpu at 72e2709 (bench/results/gpu-2026-11-26-72e2709.json): 88,666/s at batch 65536
+constexpr int GPU_RSA_TPI_8192 = 16;  // RSA-8192 halves | NOT MEASURED: the 2026-11-26 H200 run swept RSA-1024..4096 (8 words per lane)
+constexpr bool GPU_MUL_DELAYED_CARRY = true;  // integer products: delayed-carry Comba (else carry chains) | NVIDIA H200, 2026-11-26, bench_gpu at 72e2709 (bench/results/gpu-2026-11-26-72e2709.json): within 4% of each other at 256..1024 bits (5.96M vs 5.39M/s at 256, 1.30M vs 1.34M at 1024): both bound by the host transfers
+constexpr int GPU_POWM_MONT = 0;  // one-thread powm arithmetic: 0 CIOS, 1 CIOS + dedicated square, 2 delayed-carry Comba | NVIDIA H200, 2026-11-26, bench_gpu at 72e2709 (bench/results/gpu-2026-11-26-72e2709.json), 1024 bits one thread: 0 619,045/s, 2 463,613, 1 302,612 (variable time); constant time 1 578,076 vs 0 515,367 (2: no kernel)
 constexpr int GPU_SLIDE_W1_MAX_BITS = 6;  // public exponents: sliding window 1 up to this many bits | NOT MEASURED: no GPU yet (operation-count model, 2026-11-21)
 constexpr int GPU_SLIDE_W2_MAX_BITS = 24;  // window 2 up to this many bits | NOT MEASURED: no GPU yet (operation-count model, 2026-11-21)
 constexpr int GPU_SLIDE_W3_MAX_BITS = 80;  // window 3 up to this many bits | NOT MEASURED: no GPU yet (operation-count model, 2026-11-21)

@@ -12,8 +12,8 @@
 //             [--ops powm,powm_ct,powm_even,rsa_crt,mul,modmul,gf2x] [--no-cpu]
 // powm_even: as powm with an even modulus (the Barrett kernels; bound_pct against the
 // Montgomery bound).
-// --cap: a configuration stops growing its batch once a run would take longer than this
-// (the throughput has long reached its plateau by then); default 2 s.
+// --cap: a configuration stops growing its batch once a run took longer than this (the
+// throughput has long reached its plateau by then); default 2 s.
 #include <gmp.h>
 
 #include <algorithm>
@@ -179,7 +179,8 @@ int main(int argc, char **argv) {
     std::ofstream js(json_path + ".tmp");
     js << "{\n  \"device\": \"" << desc << "\",\n  \"driver\": \"" << drv << "\",\n  \"cuda\": \"" << rt
        << "\",\n  \"commit\": \"" << commit << "\",\n  \"date\": \"" << date << "\",\n  \"host\": \""
-       << host << "\",\n  \"sms\": " << sms << ",\n  \"sm_ghz\": " << mpbench::fmt(ghz, 3)
+       << host << "\",\n  \"host_threads\": " << std::max(1u, std::thread::hardware_concurrency())
+       << ",\n  \"sms\": " << sms << ",\n  \"sm_ghz\": " << mpbench::fmt(ghz, 3)
        << ",\n  \"results\": [\n";
     for (size_t i = 0; i < rows.size(); i++) {
       auto &r = rows[i];
@@ -200,8 +201,10 @@ int main(int argc, char **argv) {
     double last = 0;
     size_t last_batch = 0;
     for (size_t batch : batches) {
-      if (last_batch && last * (double)batch / last_batch > cap) {
-        std::printf("   (batches from %zu skipped: over the %.1f s cap)\n", batch, cap);
+      // a GPU run's time stays flat until the device is full, so the last run's own time (not
+      // its extrapolation) decides; the next run then takes at most about 4x the cap
+      if (last_batch && last > cap) {
+        std::printf("   (batches from %zu skipped: the last run took over the %.1f s cap)\n", batch, cap);
         break;
       }
       double dt = run(batch);
@@ -369,6 +372,23 @@ int main(int argc, char **argv) {
           for (size_t i = old * w; i < k * w; i++) a[i] = rng(), b[i] = rng();
         };
         const char *op = dc ? "mul_comba_dc" : "mul_chain";
+        // the CPU backend and AUTO through the batch API (rows of the op "mul"), once per size
+        std::vector<std::pair<std::string, int>> api;
+        if (cpu && dc) api = {{"cpu", MPB_BACKEND_CPU}, {"auto", MPB_BACKEND_AUTO}};
+        for (auto &be : api)
+          sweep(
+              [&](size_t batch) -> double {
+                ensure(batch);
+                mpb_ctx_set_backend(ctx, be.second);
+                return timed_run("mul", bits, be.first.c_str(), why, [&]() -> int {
+                  return mpb_batch_mul(ctx, r.data(), a.data(), b.data(), w, batch, nullptr);
+                });
+              },
+              [&](size_t batch, double dt) {
+                rows.push_back({"mul", be.first, bits, 0, batch, batch / dt, 0, 0, 0});
+                std::printf("%-12s %5d bits batch %8zu %-5s %12.0f items/s\n", "mul", bits, batch, be.first.c_str(),
+                            batch / dt);
+              });
         sweep(
             [&](size_t batch) -> double {
               ensure(batch);
@@ -391,6 +411,8 @@ int main(int argc, char **argv) {
                 return ok;
               });
               rows.push_back({op, "cuda", bits, 1, batch, batch / dt, nc, bad, 0});
+              if (dc == (int)mpb::tuning::GPU_MUL_DELAYED_CARRY)  // the kernel the library uses, beside cpu / auto
+                rows.push_back({"mul", "cuda", bits, 1, batch, batch / dt, nc, bad, 0});
               std::printf("%-12s %5d bits batch %8zu cuda %12.0f items/s  checked %zu mismatches %zu\n", op, bits,
                           batch, batch / dt, nc, bad);
             });
@@ -482,15 +504,15 @@ int main(int argc, char **argv) {
         if (mm) return mpb_batch_gf2x_mulmod(ctx, rr, x, y, f.data(), w, n, nullptr);
         return sq ? mpb_batch_gf2x_sqr(ctx, rr, x, w, n, nullptr) : mpb_batch_gf2x_mul(ctx, rr, x, y, w, n, nullptr);
       };
-      for (int be = 0; be < (cpu ? 2 : 1); be++) {  // cuda direct, cpu via the batch API
-        const char *bname = be ? "cpu" : "cuda";
+      for (int be = 0; be < (cpu ? 3 : 1); be++) {  // cuda direct; cpu and auto via the batch API
+        const char *bname = be == 2 ? "auto" : be ? "cpu" : "cuda";
         sweep(
             [&](size_t batch) -> double {
               ensure(batch);
-              mpb_ctx_set_backend(ctx, MPB_BACKEND_CPU);
+              mpb_ctx_set_backend(ctx, be == 2 ? MPB_BACKEND_AUTO : MPB_BACKEND_CPU);
               mpb::gpu::Options o;
               return timed_run(g.op, g.bits, bname, why, [&]() -> int {
-                if (be == 1) return run_api(r.data(), a.data(), b.data(), batch);
+                if (be >= 1) return run_api(r.data(), a.data(), b.data(), batch);
                 else if (mm) return mpb::gpu::gf2x_mulmod(r.data(), a.data(), b.data(), f.data(), w, batch, o, why, sizeof why);
                 else if (sq) return mpb::gpu::gf2x_sqr(r.data(), a.data(), w, batch, o, why, sizeof why);
                 else return mpb::gpu::gf2x_mul(r.data(), a.data(), b.data(), w, batch, o, why, sizeof why);

@@ -3,7 +3,7 @@
 // squaring come from the gf2x helpers' limb layer (cpu/gf2x/mul/gf2x_mul.h: PCLMUL/VPCLMULQDQ base
 // cases, Karatsuba/Toom), reduction and inversion from cpu/gf2x/poly.h; items are spread over
 // the OpenMP threads with per-thread scratch. mul, sqr and mulmod first try the CUDA backend
-// (cpu/batch/gpu.cpp: AUTO from tuning::GPU_MIN_BATCH_GF2X_*, or forced); inv always runs
+// (cpu/batch/gpu.cpp: AUTO by tuning::GPU_FIT_GF2X_*, or forced); inv always runs
 // here (no GPU kernel: extended Euclid per item).
 #include <cstdio>
 

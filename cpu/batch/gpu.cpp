@@ -3,9 +3,9 @@
 // continues on the CPU (cpu/batch/gpu_attempt.h):
 //  - CUDA forced: an unsupported size gives MPB_EUNSUPPORTED, no usable device MPB_EDEVICE;
 //  - AUTO: the GPU is used when it is built in, a device is usable, a kernel exists for the
-//    size and the batch is large enough (cpu/batch/tuning.h: GPU_MIN_*; for exponentiations in
-//    proportion to the CPU threads the CPU path would use); a GPU error falls back to the CPU
-//    with the reason reported.
+//    size and the batch is large enough for the GPU to beat the context's CPU threads
+//    (cpu/batch/tuning.h: the GPU_FIT_* model measured on an H200); a GPU error falls back to
+//    the CPU with the reason reported.
 // In a build without CUDA the backend is its stub (cuda/host/gpu_stub.cpp): every attempt
 // declines with "built without CUDA". The kernels compute exactly what the CPU computes;
 // tests/cuda/on_device compares them on a device.
@@ -68,8 +68,13 @@ GpuAttempt decide(const Settings &s, size_t count, size_t min_batch, bool kernel
     std::snprintf(g.why, sizeof g.why, "%s: no GPU kernel for this size", mode);
     return forced ? failed(MPB_EUNSUPPORTED, g.why) : g;
   }
+  if (!forced && min_batch == (size_t)-1) {
+    std::snprintf(g.why, sizeof g.why, "auto: %d CPU threads out-run the GPU on %s at any batch", s.threads, what);
+    return g;
+  }
   if (!forced && count < min_batch) {
-    std::snprintf(g.why, sizeof g.why, "auto: %zu items < GPU minimum %zu for %s", count, min_batch, what);
+    std::snprintf(g.why, sizeof g.why, "auto: %zu items < GPU minimum %zu for %s on %d CPU threads", count, min_batch,
+                  what, s.threads);
     return g;
   }
   const char *dev_why = "";
@@ -121,8 +126,11 @@ bool gpu_usable() { return gpu::built() && usable_devices(nullptr) > 0; }
 GpuAttempt gpu_try_powm(Call &call, const Settings &s, limb *r, const limb *base, size_t base_stride,
                         const limb *e, size_t ew, size_t e_stride, const limb *m, size_t m_stride,
                         size_t width, size_t count, bool ct) {
-  const size_t min_batch =
-      std::max(tuning::GPU_MIN_BATCH_EXP, tuning::GPU_MIN_ITEMS_PER_CPU_THREAD_POWM * (size_t)s.threads);
+  bool odd = true;  // one even modulus: the (slower) Barrett kernels' fit
+  for (size_t i = 0; i < (m_stride == 0 ? 1 : count) && odd; i++) odd = (m[i * m_stride] & 1) != 0;
+  const size_t min_batch = tuning::gpu_min_batch(
+      tuning::gpu_fit(!odd ? tuning::GPU_FIT_POWM_EVEN : ct ? tuning::GPU_FIT_POWM_CT : tuning::GPU_FIT_POWM, width),
+      s.threads);
   bool go;
   GpuAttempt g = decide(s, count, min_batch, gpu::powm_width_supported(width), "powm", &go);
   if (!go) return g;
@@ -150,8 +158,7 @@ GpuAttempt gpu_try_rsa(Call &call, const Settings &s, limb *out, const limb *c, 
                        const limb *dp, const limb *dq, const limb *qinv, size_t width, size_t hw,
                        size_t key_rows, size_t count) {
   const bool kernel = width == 2 * hw && gpu::rsa_half_width_supported(hw);
-  const size_t min_batch =
-      std::max(tuning::GPU_MIN_BATCH_EXP, tuning::GPU_MIN_ITEMS_PER_CPU_THREAD_RSA * (size_t)s.threads);
+  const size_t min_batch = tuning::gpu_min_batch(tuning::gpu_fit(tuning::GPU_FIT_RSA, width), s.threads);
   bool go;
   GpuAttempt g = decide(s, count, min_batch, kernel, "RSA-CRT", &go);
   if (!go) return g;
@@ -166,7 +173,8 @@ GpuAttempt gpu_try_rsa(Call &call, const Settings &s, limb *out, const limb *c, 
 GpuAttempt gpu_try_mul(Call &call, const Settings &s, limb *r, const limb *a, const limb *b, size_t width,
                        size_t count) {
   bool go;
-  GpuAttempt g = decide(s, count, tuning::GPU_MIN_BATCH_MUL, gpu::mul_width_supported(width), "mul", &go);
+  GpuAttempt g = decide(s, count, tuning::gpu_min_batch(tuning::gpu_fit(tuning::GPU_FIT_MUL, width), s.threads),
+                        gpu::mul_width_supported(width), "mul", &go);
   if (!go) return g;
   char err[160] = {0};
   const int st = gpu::mul(r, a, b, width, count, tuning::GPU_MUL_DELAYED_CARRY, options(s), err, sizeof err);
@@ -181,9 +189,11 @@ enum class Gf2xOp { Mul, Sqr, Mulmod };
 GpuAttempt gpu_try_gf2x(Gf2xOp op, Call &call, const Settings &s, limb *r, const limb *a, const limb *b,
                         const limb *f, size_t width, size_t count) {
   const char *what = op == Gf2xOp::Mul ? "gf2x_mul" : op == Gf2xOp::Sqr ? "gf2x_sqr" : "gf2x_mulmod";
-  const size_t min_batch = op == Gf2xOp::Mul   ? tuning::GPU_MIN_BATCH_GF2X_MUL
-                           : op == Gf2xOp::Sqr ? tuning::GPU_MIN_BATCH_GF2X_SQR
-                                               : tuning::GPU_MIN_BATCH_GF2X_MULMOD;
+  const size_t min_batch = tuning::gpu_min_batch(
+      op == Gf2xOp::Mul   ? tuning::gpu_fit(tuning::GPU_FIT_GF2X_MUL, width)
+      : op == Gf2xOp::Sqr ? tuning::gpu_fit(tuning::GPU_FIT_GF2X_SQR, width)
+                          : tuning::gpu_fit(tuning::GPU_FIT_GF2X_MULMOD, width),
+      s.threads);
   const bool kernel =
       op == Gf2xOp::Mulmod ? gpu::gf2x_mulmod_width_supported(width) : gpu::gf2x_width_supported(width);
   bool go;
@@ -222,7 +232,7 @@ GpuAttempt gpu_try_modmul(Call &call, const Settings &s, limb *r, const limb *a,
     return forced ? failed(MPB_EUNSUPPORTED, why) : declined(why);
   }
   const int kind = gpu::modmul_kernel_for(width);
-  const size_t min_batch = kind == 2 ? tuning::GPU_MIN_BATCH_MODMUL_BLOCK : tuning::GPU_MIN_BATCH_MODMUL;
+  const size_t min_batch = tuning::gpu_min_batch(tuning::gpu_fit(tuning::GPU_FIT_MODMUL, width), s.threads);
   bool go;
   GpuAttempt g = decide(s, count, min_batch, kind != 0, "modmul", &go);
   if (!go) return g;

@@ -160,7 +160,7 @@ TEST_CASE("GPU RSA-CRT vs GMP (one key, and one key per item)", "[cuda]") {
         put(qi, zqi, hw); put(d, zd, w);
       }
       auto c = random_rows(rng, count, w);
-      reduce_rows(c, n, w, count, key_rows == 1 ? 1 : count);  // key rows repeat below
+      if (key_rows == 1) reduce_rows(c, n, w, count, 1);  // (per-item keys: reduced once expanded, below)
       if (key_rows != 1) {  // one key per item: item i uses key i % key_rows
         std::vector<uint64_t> n2(count * w), p2(count * hw), q2(count * hw), dp2(count * hw),
             dq2(count * hw), qi2(count * hw), d2(count * w);
