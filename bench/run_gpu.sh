@@ -29,7 +29,10 @@ case "${1:-}" in all|test|bench|sweep) stage=$1; shift ;; esac
 OUTDIR=${OUT:-bench/results}
 mkdir -p "$OUTDIR"
 date=$(date -u +%Y-%m-%d)
-commit=$(git rev-parse --short HEAD 2>/dev/null || cat .gpudeps/commit 2>/dev/null || echo unknown)
+# the commit the binaries were built from: the prebuilt bundle's, else the tree's (the device's
+# copy of the tree may carry a stale .git, so the bundle's name comes first)
+commit=$(cut -d' ' -f2 .gpudeps/prebuilt.txt 2>/dev/null | tr -d ,)
+[ -n "$commit" ] && [ -f .gpudeps/prebuilt.tar.gz ] || commit=$(cat .gpudeps/commit 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo unknown)
 export MPB_COMMIT=$commit
 BLOG="$OUTDIR/gpu-build-$date-$commit.log"
 { echo "run_gpu.sh at $(date -u +%FT%TZ), commit $commit, stage $stage, deadline ${DEADLINE}s"; nvidia-smi; nproc; } > "$BLOG" 2>&1
@@ -108,7 +111,9 @@ if [ "$stage" = all ] || [ "$stage" = bench ]; then
     local t; t=$(share "$max" "$keep")
     mkdir -p "/tmp/bench-$name"
     echo "== bench_gpu $* (${t}s)" | tee -a "$GLOG"
-    timeout "$t" "$B/bench/bench_gpu" --out "/tmp/bench-$name" "$@" >> "$GLOG" 2>&1
+    # MPB_GPU_BENCH_ARGS: more bench_gpu arguments for every part (e.g. --default-mappings --reps 3)
+    # shellcheck disable=SC2086
+    timeout "$t" "$B/bench/bench_gpu" --out "/tmp/bench-$name" "$@" ${MPB_GPU_BENCH_ARGS:-} >> "$GLOG" 2>&1
     local r=$?
     echo "== exit $r at +$((SECONDS - T0)) s" | tee -a "$GLOG"
     [ "$r" = 0 ] || [ "$r" = 124 ] || rc=1

@@ -24,7 +24,9 @@ constexpr int BATCH_EVEN_SPLIT_CHUNK = 4096;  // items per chunk of a shared eve
 // threads T * r. AUTO takes the GPU when T < ratio = R / r and b >= half * T / (ratio - T), and
 // b >= GPU_MIN_BATCH (the model flatters the GPU on a handful of items: its latency floor).
 // Fitted by bench/gpu_fit.py to one run: NVIDIA H200 beside its 16-thread host CPU (r is one of
-// those threads), 2026-11-26, bench_gpu at 72e2709 (bench/results/gpu-2026-11-26-72e2709.json).
+// those threads), 2026-11-26, bench_gpu at 3e477ee (bench/results/gpu-2026-11-26-3e477ee.json;
+// the run before it, at 72e2709, stopped short of the plateau from 4096 bits; where both reached
+// it, their ratios agree within 26%: the host's CPU rates vary that much from run to run).
 // A faster CPU thread lowers `ratio` (the GPU then needs larger batches), so on other machines
 // these are estimates; `limbs`: modulus (RSA: n) or operand width; other widths take the nearest.
 struct GpuFit {
@@ -33,15 +35,15 @@ struct GpuFit {
   double half;   // batch at half the GPU's plateau
 };
 constexpr size_t GPU_MIN_BATCH = 32;  // AUTO: never the GPU below this many items | H200 2026-11-26: 16 items of 2048-bit powm took 15 ms there, one CPU thread 11 ms
-constexpr GpuFit GPU_FIT_POWM[] = {{8, 62.0, 5400}, {16, 62.07, 5449}, {32, 113.70, 1698}, {64, 81.43, 494}, {128, 80.0, 500}};  // odd moduli, variable time | H200 2026-11-26 (72e2709): 1024 (tpi 4), 2048 (tpi 8), 4096 (tpi 16); 512 and 8192 NOT MEASURED (copies of 1024 / 4096)
-constexpr GpuFit GPU_FIT_POWM_CT[] = {{8, 61.0, 4900}, {16, 61.22, 4854}, {32, 103.20, 2114}, {64, 88.35, 549}, {128, 80.0, 550}};  // odd moduli, constant time | H200 2026-11-26 (72e2709): 1024, 2048, 4096; 512 and 8192 NOT MEASURED (copies of 1024 / 4096)
-constexpr GpuFit GPU_FIT_POWM_EVEN[] = {{8, 44.0, 5200}, {16, 44.50, 5148}, {32, 67.63, 1585}, {64, 40.0, 800}, {128, 40.0, 800}};  // even moduli (Barrett kernels) | H200 2026-11-26 (72e2709): 1024 (tpi 4), 2048 (tpi 8); 512, 4096 and 8192 NOT MEASURED (the sweep stopped at batch 1 at 4096: estimates, half the odd ratio)
-constexpr GpuFit GPU_FIT_RSA[] = {{16, 86.30, 12465}, {32, 86.31, 3715}, {64, 127.26, 2034}, {128, 120.0, 2000}};  // RSA-CRT by modulus width | H200 2026-11-26 (72e2709): RSA-1024 (tpi 1), 2048 (tpi 4), 4096 (tpi 8); RSA-8192 NOT MEASURED (copy of 4096)
-constexpr GpuFit GPU_FIT_MODMUL[] = {{4, 2.45, 9341}, {8, 2.55, 3585}, {16, 2.88, 2755}, {32, 3.95, 1128}, {64, 4.73, 798}, {128, 8.29, 391}};  // shared odd modulus; one-thread kernel <= 16 limbs, multipartite block kernel above | H200 2026-11-26 (72e2709)
-constexpr GpuFit GPU_FIT_MUL[] = {{4, 0.0, 0}, {8, 0.0, 0}, {16, 0.0, 0}};  // integer products: never | NOT MEASURED against the CPU (no CPU row in that run): the GPU's 1.30-5.96M/s at 1024..256 bits is below one CPU thread's Comba rate, as for GF(2)[x] products
-constexpr GpuFit GPU_FIT_GF2X_MUL[] = {{3, 0.14, 10883}, {4, 0.13, 7805}, {9, 0.16, 9658}, {16, 0.30, 7999}};  // GF(2)[x] products: never (one PCLMUL thread does more) | H200 2026-11-26 (72e2709)
-constexpr GpuFit GPU_FIT_GF2X_SQR[] = {{4, 0.16, 24013}, {9, 0.18, 4955}};  // GF(2)[x] squares: never | H200 2026-11-26 (72e2709)
-constexpr GpuFit GPU_FIT_GF2X_MULMOD[] = {{3, 15.07, 21828}, {4, 16.04, 10918}, {5, 19.04, 19114}, {7, 20.74, 13377}, {9, 23.69, 5983}};  // products mod the NIST trinomials / pentanomials B-163 .. B-571 | H200 2026-11-26 (72e2709)
+constexpr GpuFit GPU_FIT_POWM[] = {{8, 74.50, 6900}, {16, 74.50, 6900}, {32, 114.75, 2574}, {64, 124.30, 980}, {128, 167.08, 351}};  // odd moduli, variable time | H200 2026-11-26 (3e477ee): 1024 (tpi 4), 2048 (tpi 8), 4096 (tpi 16), 8192 (tpi 32); 512 NOT MEASURED (copy of 1024)
+constexpr GpuFit GPU_FIT_POWM_CT[] = {{8, 60.06, 5475}, {16, 60.06, 5475}, {32, 119.46, 2737}, {64, 108.38, 1049}, {128, 115.56, 359}};  // odd moduli, constant time | H200 2026-11-26 (3e477ee): 1024..8192; 512 NOT MEASURED (copy of 1024)
+constexpr GpuFit GPU_FIT_POWM_EVEN[] = {{8, 44.00, 5048}, {16, 44.00, 5048}, {32, 54.03, 2112}, {64, 60.23, 852}, {128, 60.23, 852}};  // even moduli (Barrett kernels) | H200 2026-11-26 (3e477ee): 1024 (tpi 4), 2048 (tpi 8), 4096 (tpi 16); 512 and 8192 NOT MEASURED (copies of 1024 / 4096)
+constexpr GpuFit GPU_FIT_RSA[] = {{16, 108.88, 11328}, {32, 76.97, 3815}, {64, 122.76, 2051}, {128, 122.76, 2051}};  // RSA-CRT by modulus width | H200 2026-11-26 (3e477ee): RSA-1024 (tpi 1), 2048 (tpi 4), 4096 (tpi 8); RSA-8192 NOT MEASURED (copy of 4096)
+constexpr GpuFit GPU_FIT_MODMUL[] = {{4, 3.69, 24332}, {8, 3.67, 5001}, {16, 4.16, 2865}, {32, 4.34, 13168}, {64, 4.59, 570}, {128, 8.44, 2027}};  // shared odd modulus; one-thread kernel <= 16 limbs, multipartite block kernel above | H200 2026-11-26 (3e477ee)
+constexpr GpuFit GPU_FIT_MUL[] = {{4, 0.24, 13741}, {8, 0.27, 3401}, {16, 0.57, 2517}};  // integer products: never (one CPU thread does more) | H200 2026-11-26 (3e477ee)
+constexpr GpuFit GPU_FIT_GF2X_MUL[] = {{3, 0.17, 14456}, {4, 0.19, 10121}, {9, 0.15, 12841}, {16, 0.32, 2940}};  // GF(2)[x] products: never (one PCLMUL thread does more) | H200 2026-11-26 (3e477ee)
+constexpr GpuFit GPU_FIT_GF2X_SQR[] = {{4, 0.22, 23677}, {9, 0.29, 7742}};  // GF(2)[x] squares: never | H200 2026-11-26 (3e477ee)
+constexpr GpuFit GPU_FIT_GF2X_MULMOD[] = {{3, 14.68, 22062}, {4, 17.08, 15839}, {5, 15.47, 13563}, {7, 21.12, 8989}, {9, 21.50, 9796}};  // products mod the NIST trinomials / pentanomials B-163 .. B-571 | H200 2026-11-26 (3e477ee)
 
 // The fit for `limbs` (the nearest width of the table), and AUTO's choice with it.
 template <size_t N>
