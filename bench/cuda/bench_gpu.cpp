@@ -580,7 +580,7 @@ int main(int argc, char **argv) {
   const unsigned host_threads = std::max(1u, std::thread::hardware_concurrency());
   for (auto &kv : crossover)
     std::printf("crossover: %s %d bits: GPU faster than CPU from batch %zu (%.1f items per CPU thread, %u threads;"
-                " cpu/batch/tuning.h GPU_MIN_ITEMS_PER_CPU_THREAD_*)\n",
+                " AUTO: cpu/batch/tuning.h GPU_FIT_*, bench/gpu_fit.py)\n",
                 kv.first.first.c_str(), kv.first.second, kv.second, (double)kv.second / host_threads, host_threads);
 
   write_json();

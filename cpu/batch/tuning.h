@@ -23,10 +23,10 @@ constexpr int BATCH_EVEN_SPLIT_CHUNK = 4096;  // items per chunk of a shared eve
 // R * b / (b + half) items/s (R its plateau, `half` the batch at which it reaches half of it), T CPU
 // threads T * r. AUTO takes the GPU when T < ratio = R / r and b >= half * T / (ratio - T), and
 // b >= GPU_MIN_BATCH (the model flatters the GPU on a handful of items: its latency floor).
-// Fitted by bench/gpu_fit.py to one run: NVIDIA H200 beside its 16-thread host CPU (r is one of
-// those threads), 2026-11-26, bench_gpu at 3e477ee (bench/results/gpu-2026-11-26-3e477ee.json;
-// the run before it, at 72e2709, stopped short of the plateau from 4096 bits; where both reached
-// it, their ratios agree within 26%: the host's CPU rates vary that much from run to run).
+// Fitted by bench/gpu_fit.py to two runs of one build on an NVIDIA H200 beside its 16-thread host
+// CPU (r is one of those threads), 2026-11-26: bench/results/gpu-2026-11-26-3e477ee.json (every
+// mapping) and gpu-2026-11-26-0957af1.json (the default mappings, best of 3 per point), each
+// point the better of the two (that host's CPU rates vary by up to 2x from run to run).
 // A faster CPU thread lowers `ratio` (the GPU then needs larger batches), so on other machines
 // these are estimates; `limbs`: modulus (RSA: n) or operand width; other widths take the nearest.
 struct GpuFit {
@@ -35,15 +35,15 @@ struct GpuFit {
   double half;   // batch at half the GPU's plateau
 };
 constexpr size_t GPU_MIN_BATCH = 32;  // AUTO: never the GPU below this many items | H200 2026-11-26: 16 items of 2048-bit powm took 15 ms there, one CPU thread 11 ms
-constexpr GpuFit GPU_FIT_POWM[] = {{8, 74.50, 6900}, {16, 74.50, 6900}, {32, 114.75, 2574}, {64, 124.30, 980}, {128, 167.08, 351}};  // odd moduli, variable time | H200 2026-11-26 (3e477ee): 1024 (tpi 4), 2048 (tpi 8), 4096 (tpi 16), 8192 (tpi 32); 512 NOT MEASURED (copy of 1024)
-constexpr GpuFit GPU_FIT_POWM_CT[] = {{8, 60.06, 5475}, {16, 60.06, 5475}, {32, 119.46, 2737}, {64, 108.38, 1049}, {128, 115.56, 359}};  // odd moduli, constant time | H200 2026-11-26 (3e477ee): 1024..8192; 512 NOT MEASURED (copy of 1024)
-constexpr GpuFit GPU_FIT_POWM_EVEN[] = {{8, 44.00, 5048}, {16, 44.00, 5048}, {32, 54.03, 2112}, {64, 60.23, 852}, {128, 60.23, 852}};  // even moduli (Barrett kernels) | H200 2026-11-26 (3e477ee): 1024 (tpi 4), 2048 (tpi 8), 4096 (tpi 16); 512 and 8192 NOT MEASURED (copies of 1024 / 4096)
-constexpr GpuFit GPU_FIT_RSA[] = {{16, 108.88, 11328}, {32, 76.97, 3815}, {64, 122.76, 2051}, {128, 122.76, 2051}};  // RSA-CRT by modulus width | H200 2026-11-26 (3e477ee): RSA-1024 (tpi 1), 2048 (tpi 4), 4096 (tpi 8); RSA-8192 NOT MEASURED (copy of 4096)
-constexpr GpuFit GPU_FIT_MODMUL[] = {{4, 3.69, 24332}, {8, 3.67, 5001}, {16, 4.16, 2865}, {32, 4.34, 13168}, {64, 4.59, 570}, {128, 8.44, 2027}};  // shared odd modulus; one-thread kernel <= 16 limbs, multipartite block kernel above | H200 2026-11-26 (3e477ee)
-constexpr GpuFit GPU_FIT_MUL[] = {{4, 0.24, 13741}, {8, 0.27, 3401}, {16, 0.57, 2517}};  // integer products: never (one CPU thread does more) | H200 2026-11-26 (3e477ee)
-constexpr GpuFit GPU_FIT_GF2X_MUL[] = {{3, 0.17, 14456}, {4, 0.19, 10121}, {9, 0.15, 12841}, {16, 0.32, 2940}};  // GF(2)[x] products: never (one PCLMUL thread does more) | H200 2026-11-26 (3e477ee)
-constexpr GpuFit GPU_FIT_GF2X_SQR[] = {{4, 0.22, 23677}, {9, 0.29, 7742}};  // GF(2)[x] squares: never | H200 2026-11-26 (3e477ee)
-constexpr GpuFit GPU_FIT_GF2X_MULMOD[] = {{3, 14.68, 22062}, {4, 17.08, 15839}, {5, 15.47, 13563}, {7, 21.12, 8989}, {9, 21.50, 9796}};  // products mod the NIST trinomials / pentanomials B-163 .. B-571 | H200 2026-11-26 (3e477ee)
+constexpr GpuFit GPU_FIT_POWM[] = {{8, 62.47, 4700}, {16, 62.47, 4700}, {32, 107.20, 2001}, {64, 120.46, 984}, {128, 127.60, 349}};  // odd moduli, variable time | H200 2026-11-26 (3e477ee + 0957af1, each point the best of the two runs): 1024 (tpi 4), 2048 (tpi 8), 4096 (tpi 16), 8192 (tpi 32); 512 NOT MEASURED (copy of 1024)
+constexpr GpuFit GPU_FIT_POWM_CT[] = {{8, 65.54, 5146}, {16, 65.54, 5146}, {32, 119.46, 2646}, {64, 109.96, 1053}, {128, 115.56, 359}};  // odd moduli, constant time | H200 2026-11-26 (3e477ee + 0957af1, each point the best of the two runs): 1024..8192; 512 NOT MEASURED (copy of 1024)
+constexpr GpuFit GPU_FIT_POWM_EVEN[] = {{8, 47.14, 4800}, {16, 47.14, 4800}, {32, 54.57, 2102}, {64, 41.58, 841}, {128, 41.58, 841}};  // even moduli (Barrett kernels) | H200 2026-11-26 (3e477ee + 0957af1, each point the best of the two runs): 1024 (tpi 4), 2048 (tpi 8), 4096 (tpi 16); 512 and 8192 NOT MEASURED (copies of 1024 / 4096)
+constexpr GpuFit GPU_FIT_RSA[] = {{16, 89.10, 8981}, {32, 75.51, 4399}, {64, 113.13, 1908}, {128, 113.13, 1908}};  // RSA-CRT by modulus width | H200 2026-11-26 (3e477ee + 0957af1, each point the best of the two runs): RSA-1024 (tpi 1), 2048 (tpi 4), 4096 (tpi 8); RSA-8192 NOT MEASURED (copy of 4096)
+constexpr GpuFit GPU_FIT_MODMUL[] = {{4, 3.10, 13762}, {8, 3.23, 6625}, {16, 4.27, 4034}, {32, 3.81, 1184}, {64, 4.31, 487}, {128, 8.11, 369}};  // shared odd modulus; one-thread kernel <= 16 limbs, multipartite block kernel above | H200 2026-11-26 (3e477ee + 0957af1, each point the best of the two runs)
+constexpr GpuFit GPU_FIT_MUL[] = {{4, 0.15, 6341}, {8, 0.23, 3826}, {16, 0.51, 2738}};  // integer products: never (one CPU thread does more) | H200 2026-11-26 (3e477ee + 0957af1, each point the best of the two runs)
+constexpr GpuFit GPU_FIT_GF2X_MUL[] = {{3, 0.14, 14211}, {4, 0.10, 9705}, {9, 0.11, 5773}, {16, 0.31, 2682}};  // GF(2)[x] products: never (one PCLMUL thread does more) | H200 2026-11-26 (3e477ee + 0957af1, each point the best of the two runs)
+constexpr GpuFit GPU_FIT_GF2X_SQR[] = {{4, 0.12, 14054}, {9, 0.07, 6929}};  // GF(2)[x] squares: never | H200 2026-11-26 (3e477ee + 0957af1, each point the best of the two runs)
+constexpr GpuFit GPU_FIT_GF2X_MULMOD[] = {{3, 17.11, 22334}, {4, 19.37, 11196}, {5, 17.40, 4763}, {7, 21.12, 8989}, {9, 23.99, 5391}};  // products mod the NIST trinomials / pentanomials B-163 .. B-571 | H200 2026-11-26 (3e477ee + 0957af1, each point the best of the two runs)
 
 // The fit for `limbs` (the nearest width of the table), and AUTO's choice with it.
 template <size_t N>
