@@ -12,7 +12,8 @@
 //             [--ops powm,powm_ct,powm_even,rsa_crt,mul,modmul,gf2x] [--no-cpu]
 //             [--default-mappings] [--reps N]
 // --default-mappings: only the library's own GPU mapping per size (no tpi / Montgomery /
-// fixed-window alternatives): the AUTO check. --reps N: each point the best of N runs.
+// fixed-window alternatives): the AUTO check. --reps N: N rounds per point in which the
+// configurations of one operation and size run in turn, each keeping its best time.
 // powm_even: as powm with an even modulus (the Barrett kernels; bound_pct against the
 // Montgomery bound).
 // --cap: a configuration stops growing its batch once a run took longer than this (the
@@ -202,32 +203,46 @@ int main(int argc, char **argv) {
     std::rename((json_path + ".tmp").c_str(), json_path.c_str());
   };
 
-  // Grows a configuration's batch while the next run is predicted to stay under `cap`.
-  // run(batch) returns the seconds taken (< 0 on failure).
-  auto sweep = [&](const std::function<double(size_t)> &run, const std::function<void(size_t, double)> &record) {
-    double last = 0;
-    size_t last_batch = 0;
+  // The configurations of one operation and size, measured together: for each batch size, `reps`
+  // rounds in which every configuration runs once in turn (so that the host's load changes hit
+  // them alike: the CPU / AUTO / GPU rows are compared with each other), each keeping its best
+  // time; a configuration is recorded (and its output checked) right after its last run at that
+  // batch, and stops growing its batch once that best took longer than `cap` (a GPU run's time
+  // stays flat until the device is full, so the time itself decides, not its extrapolation).
+  // add(run, record) queues one configuration: run(batch) returns the seconds taken (< 0 on
+  // failure: the configuration stops); flush() measures the queued ones.
+  struct Series {
+    std::function<double(size_t)> run;
+    std::function<void(size_t, double)> record;
+  };
+  std::vector<Series> pending;
+  auto add = [&](std::function<double(size_t)> run, std::function<void(size_t, double)> record) {
+    pending.push_back({std::move(run), std::move(record)});
+  };
+  auto flush = [&] {
+    std::vector<char> live(pending.size(), 1);
     for (size_t batch : batches) {
-      // a GPU run's time stays flat until the device is full, so the last run's own time (not
-      // its extrapolation) decides; the next run then takes at most about 4x the cap
-      if (last_batch && last > cap) {
-        std::printf("   (batches from %zu skipped: the last run took over the %.1f s cap)\n", batch, cap);
-        break;
-      }
-      double dt = run(batch);
-      // the best of `reps` runs (a short CPU run is at the mercy of thread wake-ups): the
-      // backends are compared on their best, not on one draw of the noise
-      for (int k = 1; k < reps && dt >= 0 && dt < cap / 2; k++) {
-        const double again = run(batch);
-        if (again < 0) { dt = again; break; }
-        dt = std::min(dt, again);
-      }
-      if (dt < 0) break;
-      record(batch, dt);
-      write_json();
-      last = dt;
-      last_batch = batch;
+      if (std::find(live.begin(), live.end(), 1) == live.end()) break;
+      std::vector<double> best(pending.size(), -1.0);
+      std::vector<char> done(pending.size(), 0);
+      for (int round = 0; round < reps; round++)
+        for (size_t k = 0; k < pending.size(); k++) {
+          if (!live[k] || done[k]) continue;
+          const double dt = pending[k].run(batch);
+          if (dt < 0) {
+            live[k] = 0;
+            continue;
+          }
+          best[k] = best[k] < 0 ? dt : std::min(best[k], dt);
+          if (round + 1 == reps || best[k] >= cap / 2) {  // its last run at this batch: r holds its output
+            done[k] = 1;
+            pending[k].record(batch, best[k]);
+            write_json();
+            if (best[k] > cap) live[k] = 0;
+          }
+        }
     }
+    pending.clear();
   };
 
   // RSA first: a run cut short by the device tool's 10-minute limit keeps the headline rows.
@@ -254,9 +269,9 @@ int main(int argc, char **argv) {
       std::vector<int> tpis;
       for (int tp : {1, 2, 4, 8, 16, 32})
         if (mpb::gpu::rsa_tpi(hw, tp) == tp) tpis.push_back(tp);
-      for (auto &cf : configs(mpb::gpu::rsa_tpi(hw, 0), tpis, cpu, default_only)) {
-        sweep(
-            [&](size_t batch) -> double {
+      for (const Config &cf : configs(mpb::gpu::rsa_tpi(hw, 0), tpis, cpu, default_only)) {
+        add(
+            [&, cf](size_t batch) -> double {
               ensure(batch);
               return timed_run("rsa_crt", bits, cf.name.c_str(), why, [&]() -> int {
                 if (cf.backend < 0) {
@@ -272,7 +287,7 @@ int main(int argc, char **argv) {
                 }
               });
             },
-            [&](size_t batch, double dt) {
+            [&, cf](size_t batch, double dt) {
               // out^e = c (mod n) with out < n pins out = c^d: cheap enough to check many
               size_t nc = std::min(batch, check);
               size_t bad = parallel_check(batch, nc, [&](size_t j) {
@@ -294,6 +309,7 @@ int main(int argc, char **argv) {
               std::fflush(stdout);
             });
       }
+      flush();
       gmp_randclear(rs);
     }
 
@@ -328,9 +344,9 @@ int main(int argc, char **argv) {
         if (v != mpb::tuning::GPU_POWM_MONT && mpb::gpu::powm_tpi(w, 1) == 1)
           cfs.push_back({"cuda-mont" + std::to_string(v), 1, -1, v, false});
       if (!ct && !even && !default_only) cfs.push_back({"cuda-fixed", mpb::gpu::powm_tpi(w, 0), -1, -1, true});
-      for (auto &cf : cfs) {
-        sweep(
-            [&](size_t batch) -> double {
+      for (const Config &cf : cfs) {
+        add(
+            [&, cf](size_t batch) -> double {
               ensure(batch);
               return timed_run(op, bits, cf.name.c_str(), why, [&]() -> int {
                 if (cf.backend < 0) {
@@ -347,7 +363,7 @@ int main(int argc, char **argv) {
                 }
               });
             },
-            [&](size_t batch, double dt) {
+            [&, cf](size_t batch, double dt) {
               // GMP's check of 8192-bit exponentiations is slow: fewer samples for large sizes
               size_t nc = std::min(batch, std::max<size_t>(16, check * 1024 / bits * 1024 / bits));
               size_t bad = parallel_check(batch, nc, [&](size_t j) {
@@ -370,6 +386,7 @@ int main(int argc, char **argv) {
               std::fflush(stdout);
             });
       }
+      flush();
     }
   }
 
@@ -390,21 +407,21 @@ int main(int argc, char **argv) {
         // the CPU backend and AUTO through the batch API (rows of the op "mul"), once per size
         std::vector<std::pair<std::string, int>> api;
         if (cpu && dc) api = {{"cpu", MPB_BACKEND_CPU}, {"auto", MPB_BACKEND_AUTO}};
-        for (auto &be : api)
-          sweep(
-              [&](size_t batch) -> double {
+        for (const auto &be : api)
+          add(
+              [&, be](size_t batch) -> double {
                 ensure(batch);
                 mpb_ctx_set_backend(ctx, be.second);
                 return timed_run("mul", bits, be.first.c_str(), why, [&]() -> int {
                   return mpb_batch_mul(ctx, r.data(), a.data(), b.data(), w, batch, nullptr);
                 });
               },
-              [&](size_t batch, double dt) {
+              [&, be](size_t batch, double dt) {
                 rows.push_back({"mul", be.first, bits, 0, batch, batch / dt, 0, 0, 0});
                 std::printf("%-12s %5d bits batch %8zu %-5s %12.0f items/s\n", "mul", bits, batch, be.first.c_str(),
                             batch / dt);
               });
-        sweep(
+        add(
             [&](size_t batch) -> double {
               ensure(batch);
               mpb::gpu::Options o;
@@ -431,6 +448,7 @@ int main(int argc, char **argv) {
               std::printf("%-12s %5d bits batch %8zu cuda %12.0f items/s  checked %zu mismatches %zu\n", op, bits,
                           batch, batch / dt, nc, bad);
             });
+        flush();
       }
 
   // ---- modmul, shared odd modulus: one-thread Montgomery (<= 1024 bits), multipartite block
@@ -450,9 +468,9 @@ int main(int argc, char **argv) {
         for (size_t i = old; i < k; i++) a[i * w + w - 1] &= ~(1ull << 63), b[i * w + w - 1] &= ~(1ull << 63);  // < m
       };
       const char *op = bits > 1024 ? "modmul_multipartite" : "modmul";
-      for (auto &cf : configs(1, {}, cpu, default_only)) {
-        sweep(
-            [&](size_t batch) -> double {
+      for (const Config &cf : configs(1, {}, cpu, default_only)) {
+        add(
+            [&, cf](size_t batch) -> double {
               ensure(batch);
               return timed_run(op, bits, cf.name.c_str(), why, [&]() -> int {
                 if (cf.backend < 0) {
@@ -464,7 +482,7 @@ int main(int argc, char **argv) {
                 }
               });
             },
-            [&](size_t batch, double dt) {
+            [&, cf](size_t batch, double dt) {
               size_t nc = std::min(batch, check);
               size_t bad = parallel_check(batch, nc, [&](size_t j) {
                 mpz_t x, y, z, n, got;
@@ -484,6 +502,7 @@ int main(int argc, char **argv) {
                           batch, cf.name.c_str(), batch / dt, nc, bad);
             });
       }
+      flush();
     }
 
   // ---- GF(2)[x]: products and squares (bits = width * 64), products mod the NIST polynomials
@@ -521,8 +540,8 @@ int main(int argc, char **argv) {
       };
       for (int be = 0; be < (cpu ? 3 : 1); be++) {  // cuda direct; cpu and auto via the batch API
         const char *bname = be == 2 ? "auto" : be ? "cpu" : "cuda";
-        sweep(
-            [&](size_t batch) -> double {
+        add(
+            [&, be, bname](size_t batch) -> double {
               ensure(batch);
               mpb_ctx_set_backend(ctx, be == 2 ? MPB_BACKEND_AUTO : MPB_BACKEND_CPU);
               mpb::gpu::Options o;
@@ -533,7 +552,7 @@ int main(int argc, char **argv) {
                 else return mpb::gpu::gf2x_mul(r.data(), a.data(), b.data(), w, batch, o, why, sizeof why);
               });
             },
-            [&](size_t batch, double dt) {
+            [&, be, bname](size_t batch, double dt) {
               size_t nc = std::min(batch, check), bad = 0;
               std::vector<uint64_t> sa(nc * w), sb(nc * w), sr(nc * ow);
               for (size_t i = 0; i < nc; i++) {
@@ -550,6 +569,7 @@ int main(int argc, char **argv) {
                           g.bits, batch, bname, batch / dt, nc, bad);
             });
       }
+      flush();
     }
   }
 
