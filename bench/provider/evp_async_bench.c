@@ -1,0 +1,365 @@
+/* evp_async_bench: private-key operations through EVP with N OpenSSL ASYNC jobs in flight on one
+ * thread, the mpbatch provider against OpenSSL's default provider in the same run.
+ *
+ * Operations: RSA-2048/3072/4096 sign (PKCS#1 v1.5, SHA-256 digest), RSA-2048/3072/4096 OAEP
+ * decrypt (SHA-1, OpenSSL's default OAEP), FFDHE-2048 derive. Keys are made once with the
+ * default provider; an operation "through provider P" fetches its algorithm with the property
+ * query "provider=P" (the key is exported to P's key manager by OpenSSL).
+ *
+ * N jobs (--jobs 1,8,64): each job does one operation and finishes; a job that pauses (the
+ * mpbatch provider queues its request and pauses the job) is resumed when its ASYNC_WAIT_CTX
+ * fd is readable (poll). The default provider never pauses: its N jobs run one after another.
+ * Every result is checked once against the default provider before timing.
+ *
+ * usage: evp_async_bench [--provider-path DIR] [--providers default,mpbatch] [--jobs 1,8,64]
+ *                        [--seconds 1] [--ops rsa2048-sign,...|all] [--csv FILE]
+ * Without --provider-path the default provider alone is measured (the harness check).
+ * Prints a Markdown table (op, provider, jobs, ops/s, speedup vs default at the same jobs).
+ */
+#include <openssl/async.h>
+#include <openssl/core_names.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/provider.h>
+#include <openssl/rand.h>
+#include <openssl/rsa.h>
+
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAXJOBS 1024
+
+static OSSL_LIB_CTX *lib;
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void die(const char *what) {
+  fprintf(stderr, "evp_async_bench: %s\n", what);
+  ERR_print_errors_fp(stderr);
+  exit(1);
+}
+
+enum kind { SIGN, OAEP, DERIVE };
+typedef struct {
+  const char *name;
+  enum kind kind;
+  int bits;
+} opdef;
+static const opdef OPS[] = {
+    {"rsa2048-sign", SIGN, 2048}, {"rsa3072-sign", SIGN, 3072}, {"rsa4096-sign", SIGN, 4096},
+    {"rsa2048-oaep", OAEP, 2048}, {"rsa3072-oaep", OAEP, 3072}, {"rsa4096-oaep", OAEP, 4096},
+    {"ffdhe2048-derive", DERIVE, 2048},
+};
+#define NOPS (sizeof OPS / sizeof OPS[0])
+
+/* keys and reference data of one operation */
+typedef struct {
+  const opdef *op;
+  EVP_PKEY *key, *peer;
+  unsigned char digest[32];
+  unsigned char ct[512];
+  size_t ctlen;
+  unsigned char msg[32];
+  unsigned char secret[1024];
+  size_t secretlen;
+} opdata;
+
+/* one job slot: its own EVP_PKEY_CTX (initialised once) and ASYNC state */
+typedef struct {
+  opdata *d;
+  EVP_PKEY_CTX *pctx;
+  ASYNC_JOB *job;
+  ASYNC_WAIT_CTX *wctx;
+  int paused, ready;
+  unsigned char out[1024];
+  size_t outlen;
+} slot;
+
+static EVP_PKEY *rsa_key(int bits) {
+  EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(lib, "RSA", "provider=default");
+  EVP_PKEY *k = NULL;
+  if (!c || EVP_PKEY_keygen_init(c) <= 0 || EVP_PKEY_CTX_set_rsa_keygen_bits(c, bits) <= 0 ||
+      EVP_PKEY_generate(c, &k) <= 0)
+    die("RSA keygen");
+  EVP_PKEY_CTX_free(c);
+  return k;
+}
+
+static EVP_PKEY *dh_key(const char *group) {
+  EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(lib, "DH", "provider=default");
+  EVP_PKEY *k = NULL;
+  OSSL_PARAM p[] = {OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, (char *)group, 0), OSSL_PARAM_END};
+  if (!c || EVP_PKEY_keygen_init(c) <= 0 || EVP_PKEY_CTX_set_params(c, p) <= 0 || EVP_PKEY_generate(c, &k) <= 0)
+    die("DH keygen");
+  EVP_PKEY_CTX_free(c);
+  return k;
+}
+
+/* a ready-to-use context for d->op through provider prov (propq "provider=prov") */
+static EVP_PKEY_CTX *op_ctx(opdata *d, const char *prov) {
+  char pq[64];
+  snprintf(pq, sizeof pq, "provider=%s", prov);
+  EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(lib, d->key, pq);
+  if (!c) return NULL;
+  int ok = 0;
+  switch (d->op->kind) {
+  case SIGN:
+    ok = EVP_PKEY_sign_init(c) > 0 && EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_PADDING) > 0 &&
+         EVP_PKEY_CTX_set_signature_md(c, EVP_sha256()) > 0;
+    break;
+  case OAEP:
+    ok = EVP_PKEY_decrypt_init(c) > 0 && EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_OAEP_PADDING) > 0;
+    break;
+  case DERIVE:
+    ok = EVP_PKEY_derive_init(c) > 0 && EVP_PKEY_derive_set_peer(c, d->peer) > 0;
+    break;
+  }
+  if (!ok) {
+    EVP_PKEY_CTX_free(c);
+    return NULL;
+  }
+  return c;
+}
+
+/* one operation on slot s; 1 when it succeeded and its result is right */
+static int do_op(slot *s) {
+  opdata *d = s->d;
+  s->outlen = sizeof s->out;
+  switch (d->op->kind) {
+  case SIGN:
+    return EVP_PKEY_sign(s->pctx, s->out, &s->outlen, d->digest, sizeof d->digest) > 0 &&
+           s->outlen == (size_t)d->op->bits / 8;
+  case OAEP:
+    return EVP_PKEY_decrypt(s->pctx, s->out, &s->outlen, d->ct, d->ctlen) > 0 && s->outlen == sizeof d->msg &&
+           memcmp(s->out, d->msg, sizeof d->msg) == 0;
+  case DERIVE:
+    return EVP_PKEY_derive(s->pctx, s->out, &s->outlen) > 0 && s->outlen == d->secretlen &&
+           memcmp(s->out, d->secret, d->secretlen) == 0;
+  }
+  return 0;
+}
+
+static int job_fn(void *arg) { return do_op(*(slot **)arg); }
+
+static void setup(opdata *d, const opdef *op) {
+  memset(d, 0, sizeof *d);
+  d->op = op;
+  if (RAND_bytes(d->digest, sizeof d->digest) != 1 || RAND_bytes(d->msg, sizeof d->msg) != 1) die("RAND_bytes");
+  if (op->kind == DERIVE) {
+    d->key = dh_key("ffdhe2048");
+    d->peer = dh_key("ffdhe2048");
+    EVP_PKEY_CTX *c = op_ctx(d, "default");
+    d->secretlen = sizeof d->secret;
+    if (!c || EVP_PKEY_derive(c, d->secret, &d->secretlen) <= 0) die("reference derive");
+    EVP_PKEY_CTX_free(c);
+    return;
+  }
+  d->key = rsa_key(op->bits);
+  if (op->kind == OAEP) {
+    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(lib, d->key, "provider=default");
+    d->ctlen = sizeof d->ct;
+    if (!c || EVP_PKEY_encrypt_init(c) <= 0 || EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_OAEP_PADDING) <= 0 ||
+        EVP_PKEY_encrypt(c, d->ct, &d->ctlen, d->msg, sizeof d->msg) <= 0)
+      die("OAEP encrypt");
+    EVP_PKEY_CTX_free(c);
+  }
+}
+
+/* verifies a signature made through a provider with the default provider */
+static int verify_sig(opdata *d, const unsigned char *sig, size_t siglen) {
+  EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(lib, d->key, "provider=default");
+  int ok = c && EVP_PKEY_verify_init(c) > 0 && EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_PADDING) > 0 &&
+           EVP_PKEY_CTX_set_signature_md(c, EVP_sha256()) > 0 &&
+           EVP_PKEY_verify(c, sig, siglen, d->digest, sizeof d->digest) == 1;
+  EVP_PKEY_CTX_free(c);
+  return ok;
+}
+
+/* ops/s of d->op through prov with njobs ASYNC jobs for `seconds`; -1 on an error */
+static double run(opdata *d, const char *prov, int njobs, double seconds, long *count_out) {
+  slot *sl = calloc((size_t)njobs, sizeof *sl);
+  slot **ptrs = calloc((size_t)njobs, sizeof *ptrs);
+  struct pollfd *pf = calloc((size_t)njobs, sizeof *pf);
+  int *pidx = calloc((size_t)njobs, sizeof *pidx);
+  double rate = -1;
+  long count = 0, bad = 0;
+  for (int i = 0; i < njobs; i++) {
+    sl[i].d = d;
+    ptrs[i] = &sl[i];
+    if (!(sl[i].pctx = op_ctx(d, prov)) || !(sl[i].wctx = ASYNC_WAIT_CTX_new())) {
+      fprintf(stderr, "%s through %s: cannot make the context\n", d->op->name, prov);
+      ERR_print_errors_fp(stderr);
+      goto out;
+    }
+    sl[i].ready = 1;
+  }
+  /* correctness: one operation outside a job, checked */
+  if (!do_op(&sl[0]) || (d->op->kind == SIGN && !verify_sig(d, sl[0].out, sl[0].outlen))) {
+    fprintf(stderr, "%s through %s: wrong result\n", d->op->name, prov);
+    ERR_print_errors_fp(stderr);
+    goto out;
+  }
+  double t0 = now(), tend = t0 + seconds;
+  int stopping = 0, active = njobs;
+  while (active > 0) {
+    if (!stopping && now() >= tend) stopping = 1;
+    int np = 0;
+    for (int i = 0; i < njobs; i++) {
+      slot *s = &sl[i];
+      if (!s->ready) {
+        if (s->paused) {
+          size_t nfd = 0;
+          OSSL_ASYNC_FD fd;
+          if (ASYNC_WAIT_CTX_get_all_fds(s->wctx, NULL, &nfd) && nfd > 0) {
+            ASYNC_WAIT_CTX_get_all_fds(s->wctx, &fd, &nfd); /* the provider's single fd */
+            pf[np].fd = fd;
+            pf[np].events = POLLIN;
+            pf[np].revents = 0;
+            pidx[np++] = i;
+          } else {
+            s->ready = 1; /* paused without an fd: resume it on the next round */
+          }
+        }
+        continue;
+      }
+      if (stopping && !s->paused) { /* finished: leave this slot idle */
+        s->ready = 0;
+        active--;
+        continue;
+      }
+      int ret = 0;
+      s->ready = 0;
+      switch (ASYNC_start_job(&s->job, s->wctx, &ret, job_fn, &ptrs[i], sizeof ptrs[i])) {
+      case ASYNC_FINISH:
+        s->paused = 0;
+        s->job = NULL;
+        if (!stopping) {
+          if (ret) count++;
+          else bad++;
+        }
+        s->ready = 1;
+        break;
+      case ASYNC_PAUSE:
+        s->paused = 1;
+        break;
+      default:
+        fprintf(stderr, "ASYNC_start_job failed\n");
+        goto out;
+      }
+    }
+    if (np > 0) {
+      int r = poll(pf, (nfds_t)np, 100);
+      for (int k = 0; k < np; k++)
+        if (r == 0 || (pf[k].revents & (POLLIN | POLLERR | POLLHUP))) sl[pidx[k]].ready = 1;
+    }
+  }
+  double dt = now() - t0;
+  /* operations finished after the timed window (the drain) are not counted */
+  if (bad) fprintf(stderr, "%s through %s, %d jobs: %ld wrong results\n", d->op->name, prov, njobs, bad);
+  else rate = count / seconds;
+  if (dt > seconds + 1) fprintf(stderr, "%s through %s, %d jobs: the drain took %.1f s\n", d->op->name, prov, njobs, dt - seconds);
+  *count_out = count;
+out:
+  for (int i = 0; i < njobs; i++) {
+    EVP_PKEY_CTX_free(sl[i].pctx);
+    ASYNC_WAIT_CTX_free(sl[i].wctx);
+  }
+  free(sl);
+  free(ptrs);
+  free(pf);
+  free(pidx);
+  return rate;
+}
+
+static int split(char *s, char **out, int max) {
+  int n = 0;
+  for (char *t = strtok(s, ","); t && n < max; t = strtok(NULL, ",")) out[n++] = t;
+  return n;
+}
+
+int main(int argc, char **argv) {
+  const char *path = NULL, *csv = NULL;
+  char provs_s[256] = "", jobs_s[256] = "1,8,64", ops_s[512] = "all";
+  double seconds = 1;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!v) { fprintf(stderr, "missing value for %s (see the comment at the top of evp_async_bench.c)\n", a); return 2; }
+    if (!strcmp(a, "--provider-path")) path = v;
+    else if (!strcmp(a, "--providers")) snprintf(provs_s, sizeof provs_s, "%s", v);
+    else if (!strcmp(a, "--jobs")) snprintf(jobs_s, sizeof jobs_s, "%s", v);
+    else if (!strcmp(a, "--ops")) snprintf(ops_s, sizeof ops_s, "%s", v);
+    else if (!strcmp(a, "--seconds")) seconds = atof(v);
+    else if (!strcmp(a, "--csv")) csv = v;
+    else { fprintf(stderr, "unknown option %s\n", a); return 2; }
+    i++;
+  }
+  if (!provs_s[0]) snprintf(provs_s, sizeof provs_s, "%s", path ? "default,mpbatch" : "default");
+  char *provs[8], *jobv[16], *opv[NOPS + 1];
+  int nprov = split(provs_s, provs, 8), njob = split(jobs_s, jobv, 16), nop = 0;
+  int jobs[16];
+  for (int j = 0; j < njob; j++)
+    if ((jobs[j] = atoi(jobv[j])) < 1 || jobs[j] > MAXJOBS) { fprintf(stderr, "bad --jobs\n"); return 2; }
+  const opdef *sel[NOPS];
+  if (!strcmp(ops_s, "all")) {
+    for (size_t k = 0; k < NOPS; k++) sel[nop++] = &OPS[k];
+  } else {
+    int n = split(ops_s, opv, NOPS + 1);
+    for (int i = 0; i < n; i++) {
+      size_t k = 0;
+      while (k < NOPS && strcmp(OPS[k].name, opv[i])) k++;
+      if (k == NOPS) { fprintf(stderr, "unknown op %s\n", opv[i]); return 2; }
+      sel[nop++] = &OPS[k];
+    }
+  }
+
+  lib = OSSL_LIB_CTX_new();
+  if (path && !OSSL_PROVIDER_set_default_search_path(lib, path)) die("search path");
+  if (!OSSL_PROVIDER_load(lib, "default")) die("cannot load the default provider");
+  for (int p = 0; p < nprov; p++)
+    if (strcmp(provs[p], "default") && !OSSL_PROVIDER_load(lib, provs[p])) {
+      fprintf(stderr, "evp_async_bench: cannot load provider %s from %s\n", provs[p], path ? path : "(default path)");
+      ERR_print_errors_fp(stderr);
+      return 1;
+    }
+  int maxj = 1;
+  for (int j = 0; j < njob; j++) if (jobs[j] > maxj) maxj = jobs[j];
+  if (!ASYNC_init_thread((size_t)maxj + 1, (size_t)maxj + 1)) die("ASYNC_init_thread");
+
+  FILE *fc = csv ? fopen(csv, "w") : NULL;
+  if (csv && !fc) { perror(csv); return 1; }
+  if (fc) fprintf(fc, "op,provider,jobs,ops_per_s,ops,seconds,speedup_vs_default\n");
+  printf("| op | provider | ASYNC jobs | ops/s | vs default |\n|---|---|---:|---:|---:|\n");
+  fflush(stdout);
+  int failed = 0;
+  for (int o = 0; o < nop; o++) {
+    opdata d;
+    setup(&d, sel[o]);
+    double base[16] = {0};
+    for (int j = 0; j < njob; j++) {
+      for (int p = 0; p < nprov; p++) {
+        long cnt = 0;
+        double r = run(&d, provs[p], jobs[j], seconds, &cnt);
+        if (r < 0) { failed = 1; continue; }
+        if (!strcmp(provs[p], "default")) base[j] = r;
+        char sp[32] = "";
+        if (base[j] > 0) snprintf(sp, sizeof sp, "%.2f", r / base[j]);
+        printf("| %s | %s | %d | %.0f | %s |\n", d.op->name, provs[p], jobs[j], r, sp[0] ? sp : "-");
+        fflush(stdout);
+        if (fc) fprintf(fc, "%s,%s,%d,%.1f,%ld,%.3f,%s\n", d.op->name, provs[p], jobs[j], r, cnt, seconds, sp);
+      }
+    }
+    EVP_PKEY_free(d.key);
+    EVP_PKEY_free(d.peer);
+  }
+  if (fc) fclose(fc);
+  ASYNC_cleanup_thread();
+  OSSL_LIB_CTX_free(lib);
+  return failed;
+}

@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# Benchmarks of the mpbatch OpenSSL provider (issue 15), mpbatch against OpenSSL's default
+# provider in the same run:
+#  tls: TLS 1.3 full handshakes per second through HAProxy (nbthread 1, ssl-mode-async, RSA-2048
+#       certificate, a frontend that answers 200 itself), for 8..256 concurrent clients
+#       (tls_loadgen: one thread, epoll, a new connection and full handshake per request, no
+#       resumption, X25519 key share, one GET each). HAProxy is pinned to CPU 0 and the load
+#       generator to CPU 1 (taskset); the table reports both processes' CPU share (1.00 = one
+#       core busy) so that a client-bound run shows as such. The "default" configuration is the
+#       same haproxy.cfg without ssl-provider-path / ssl-provider mpbatch.
+#  evp: evp_async_bench: RSA-2048/3072/4096 sign (PKCS#1 v1.5 SHA-256), OAEP decrypt and
+#       FFDHE-2048 derive through EVP with 1, 8, 64 ASYNC jobs on one thread (pinned to CPU 0).
+#
+# usage: run_provider_bench.sh <build-dir> [--out DIR] [--what tls,evp] [--providers default,mpbatch]
+#          [--conns 8,16,32,64,128,256] [--seconds 5] [--jobs 1,8,64] [--evp-seconds 2] [--tls 1.3]
+#   --out DIR   also write DIR/provider-tls-<date>.{md,csv} and DIR/provider-evp-<date>.{md,csv}
+#               (bench/results when run by hand); without it the tables go to stdout only.
+#   --providers default  the harness alone, before the provider module exists.
+set -euo pipefail
+
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
+[ $# -ge 1 ] || usage
+BUILD=$(cd "$1" && pwd); shift
+OUT="" WHAT=tls,evp PROVIDERS="" CONNS=8,16,32,64,128,256 SECONDS_=5 JOBS=1,8,64 EVP_SECONDS=2 TLSV=1.3
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --out) OUT=$2; shift 2 ;;
+    --what) WHAT=$2; shift 2 ;;
+    --providers) PROVIDERS=$2; shift 2 ;;
+    --conns) CONNS=$2; shift 2 ;;
+    --seconds) SECONDS_=$2; shift 2 ;;
+    --jobs) JOBS=$2; shift 2 ;;
+    --evp-seconds) EVP_SECONDS=$2; shift 2 ;;
+    --tls) TLSV=$2; shift 2 ;;
+    -h|--help) usage ;;
+    *) echo "unknown option $1"; usage ;;
+  esac
+done
+HERE=$(cd "$(dirname "$0")" && pwd)
+PROV_DIR=$BUILD/provider
+if [ -z "$PROVIDERS" ]; then
+  if [ -f "$PROV_DIR/mpbatch.so" ]; then PROVIDERS=default,mpbatch
+  else echo "note: $PROV_DIR/mpbatch.so not built: default provider only"; PROVIDERS=default; fi
+fi
+case ",$PROVIDERS," in *,mpbatch,*) [ -f "$PROV_DIR/mpbatch.so" ] || { echo "no $PROV_DIR/mpbatch.so"; exit 1; } ;; esac
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/mpb-provbench.XXXXXX")
+HPID=""
+cleanup() { [ -n "$HPID" ] && kill "$HPID" 2>/dev/null && wait "$HPID" 2>/dev/null; rm -rf "$TMP"; }
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+NCPU=$(nproc)
+if [ "$NCPU" -ge 2 ]; then PIN_SERVER=(taskset -c 0) PIN_CLIENT=(taskset -c 1)
+else PIN_SERVER=() PIN_CLIENT=(); echo "note: one CPU: no pinning, server and client share it"; fi
+
+# a program of this directory: from the build (bench/ or bench/provider/) or compiled here
+tool() {  # tool <name> <libs...>
+  local n=$1; shift
+  for p in "$BUILD/bench/$n" "$BUILD/bench/provider/$n"; do [ -x "$p" ] && { echo "$p"; return; }; done
+  ${CC:-cc} -O2 -o "$TMP/$n" "$HERE/$n.c" "$@" >&2 || { echo "cannot build $n" >&2; exit 1; }
+  echo "$TMP/$n"
+}
+DATE=$(date -u +%Y-%m-%d)
+CPU_MODEL=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+HEADER="$(date -u '+%Y-%m-%d %H:%M UTC'), $CPU_MODEL, $NCPU CPUs, $(openssl version | cut -d' ' -f1-2), commit $(git -C "$HERE" rev-parse --short HEAD 2>/dev/null || echo '?')"
+[ -n "$OUT" ] && mkdir -p "$OUT"
+
+proc_cpu() {  # utime+stime of a process and its threads, in seconds
+  awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15) / hz }' "/proc/$1/stat"
+}
+
+# ---- tls --------------------------------------------------------------------------------------
+tls_bench() {
+  command -v haproxy >/dev/null || { echo "SKIP tls: haproxy is not installed"; return; }
+  local LOADGEN; LOADGEN=$(tool tls_loadgen -lssl -lcrypto)
+  openssl req -x509 -newkey rsa:2048 -nodes -keyout "$TMP/k.pem" -out "$TMP/c.pem" -subj /CN=localhost \
+    -days 2 2>/dev/null
+  cat "$TMP/c.pem" "$TMP/k.pem" >"$TMP/server.pem"
+  local md=$TMP/tls.md csv=$TMP/tls.csv
+  {
+    echo "# mpbatch provider: TLS $TLSV full handshakes through HAProxy $(haproxy -v | sed -n '1s/HAProxy version \([^ ]*\).*/\1/p')"
+    echo
+    echo "$HEADER. HAProxy nbthread 1, ssl-mode-async, RSA-2048 certificate, no session resumption"
+    echo "(no tickets, no cache), one GET per connection; HAProxy on CPU 0, tls_loadgen (one thread, X25519) on CPU 1;"
+    echo "${SECONDS_} s per point after 1 s of warm-up. CPU columns: CPU seconds per wall second (1.00 = one core)."
+    echo
+    echo "| provider | clients | handshakes/s | vs default | mean latency (ms) | p99 latency (ms) | haproxy CPU | client CPU | errors |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+  } >"$md"
+  echo "provider,clients,handshakes_per_s,speedup_vs_default,lat_mean_ms,lat_p99_ms,haproxy_cpu,client_cpu,handshakes,errors,seconds" >"$csv"
+  declare -A BASE
+  local prov c
+  IFS=, read -ra PV <<<"$PROVIDERS"
+  IFS=, read -ra CV <<<"$CONNS"
+  for prov in "${PV[@]}"; do
+    local port; port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+    {
+      echo "global"
+      echo "  nbthread 1"
+      echo "  maxconn 4000"
+      if [ "$prov" = mpbatch ]; then echo "  ssl-provider-path $PROV_DIR"; echo "  ssl-provider mpbatch"; fi
+      echo "  ssl-provider default"
+      echo "  ssl-mode-async"
+      echo "  tune.ssl.cachesize 0"
+      echo "defaults"
+      echo "  mode http"
+      echo "  timeout connect 5s"
+      echo "  timeout client 30s"
+      echo "  timeout server 30s"
+      echo "frontend fe"
+      echo "  bind 127.0.0.1:$port ssl crt $TMP/server.pem no-tls-tickets"
+      echo "  http-request return status 200 content-type text/plain string ok"
+    } >"$TMP/haproxy-$prov.cfg"
+    "${PIN_SERVER[@]}" haproxy -db -f "$TMP/haproxy-$prov.cfg" >"$TMP/haproxy-$prov.log" 2>&1 </dev/null &
+    HPID=$!
+    local i
+    for i in $(seq 1 100); do
+      python3 -c "import socket; socket.create_connection(('127.0.0.1',$port),0.2).close()" 2>/dev/null && break
+      kill -0 "$HPID" 2>/dev/null || { cat "$TMP/haproxy-$prov.log"; exit 1; }
+      sleep 0.05
+    done
+    for c in "${CV[@]}"; do
+      local h0 h1 line
+      h0=$(proc_cpu "$HPID")
+      line=$("${PIN_CLIENT[@]}" "$LOADGEN" --port "$port" --conns "$c" --seconds "$SECONDS_" --warmup 1 --tls "$TLSV" \
+               2>"$TMP/loadgen.err") || true
+      h1=$(proc_cpu "$HPID")
+      [ -s "$TMP/loadgen.err" ] && head -n 5 "$TMP/loadgen.err" >&2
+      # key=value pairs of tls_loadgen's line
+      local hs errors secs rate lat p99 ccpu hcpu sp
+      eval "$(echo "$line" | tr ' ' '\n' | grep -E '^(handshakes|errors|seconds|hs_per_s|lat_mean_ms|lat_p99_ms|client_cpu)=' \
+              | sed 's/^/local LG_/')"
+      hs=${LG_handshakes:-0} errors=${LG_errors:-?} secs=${LG_seconds:-0} rate=${LG_hs_per_s:-0}
+      lat=${LG_lat_mean_ms:-0} p99=${LG_lat_p99_ms:-0} ccpu=${LG_client_cpu:-0}
+      # haproxy's CPU over warm-up + timed window
+      hcpu=$(awk -v a="$h0" -v b="$h1" -v t="$SECONDS_" 'BEGIN { printf "%.2f", (b - a) / (t + 1) }')
+      [ "$prov" = default ] && BASE[$c]=$rate
+      sp="-"
+      [ -n "${BASE[$c]:-}" ] && sp=$(awk -v r="$rate" -v b="${BASE[$c]}" 'BEGIN { if (b > 0) printf "%.2f", r / b; else print "-" }')
+      printf '| %s | %s | %.0f | %s | %.2f | %.2f | %s | %.2f | %s |\n' "$prov" "$c" "$rate" "$sp" "$lat" "$p99" "$hcpu" "$ccpu" "$errors" | tee -a "$md"
+      echo "$prov,$c,$rate,$sp,$lat,$p99,$hcpu,$ccpu,$hs,$errors,$secs" >>"$csv"
+      unset LG_handshakes LG_errors LG_seconds LG_hs_per_s LG_lat_mean_ms LG_lat_p99_ms LG_client_cpu
+    done
+    kill "$HPID" 2>/dev/null; wait "$HPID" 2>/dev/null || true; HPID=""
+  done
+  if [ -n "$OUT" ]; then
+    cp "$md" "$OUT/provider-tls-$DATE.md"; cp "$csv" "$OUT/provider-tls-$DATE.csv"
+    echo "wrote $OUT/provider-tls-$DATE.md and .csv"
+  else
+    echo; cat "$md"
+  fi
+}
+
+# ---- evp --------------------------------------------------------------------------------------
+evp_bench() {
+  local EVP; EVP=$(tool evp_async_bench -lcrypto)
+  local args=(--providers "$PROVIDERS" --jobs "$JOBS" --seconds "$EVP_SECONDS" --csv "$TMP/evp.csv")
+  case ",$PROVIDERS," in *,mpbatch,*) args+=(--provider-path "$PROV_DIR") ;; esac
+  {
+    echo "# mpbatch provider: EVP private-key operations with N ASYNC jobs"
+    echo
+    echo "$HEADER. One thread pinned to CPU 0 (the provider's batch runs on the same CPU), ${EVP_SECONDS} s per point;"
+    echo "sign: RSA PKCS#1 v1.5 over a SHA-256 digest; oaep: RSA-OAEP (SHA-1) decrypt of 32 bytes; derive: FFDHE-2048."
+    echo
+  } >"$TMP/evp.md"
+  "${PIN_SERVER[@]}" "$EVP" "${args[@]}" | tee -a "$TMP/evp.md"
+  if [ -n "$OUT" ]; then
+    cp "$TMP/evp.md" "$OUT/provider-evp-$DATE.md"; cp "$TMP/evp.csv" "$OUT/provider-evp-$DATE.csv"
+    echo "wrote $OUT/provider-evp-$DATE.md and .csv"
+  fi
+}
+
+case ",$WHAT," in *,tls,*) tls_bench ;; esac
+case ",$WHAT," in *,evp,*) evp_bench ;; esac

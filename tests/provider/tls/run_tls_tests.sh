@@ -1,0 +1,243 @@
+#!/usr/bin/env bash
+# TLS through the mpbatch OpenSSL provider (issue 15), on loopback only:
+#  1. openssl s_server (loading the provider, synchronous and -async) and openssl s_client:
+#     TLS 1.3 and TLS 1.2 with RSA-2048 and RSA-4096 certificates (RSA-PSS, and PKCS#1 v1.5
+#     signatures in TLS 1.2), TLS 1.3 key exchange over ffdhe2048..ffdhe8192 and TLS 1.2 DHE-RSA
+#     with ffdhe2048/ffdhe3072 parameters;
+#  2. HAProxy (nbthread 1, ssl-mode-async, ssl-provider mpbatch + default) terminating TLS for a
+#     frontend that answers 200 itself, under concurrent load (tls_client.py: threads, full
+#     handshakes, TLS 1.2 and 1.3).
+# Every server runs from a mktemp -d directory on a free loopback port and is killed on exit.
+#
+# usage: run_tls_tests.sh <build-dir> [--provider mpbatch|default] [--no-haproxy]
+#   --provider default  the same checks with OpenSSL's default provider only (harness check)
+# Exit status: 0 when all pass (or when skipped: provider module or tools missing; a line
+# starting with "SKIP" says why; MPB_TLS_SKIP_RC=<n> makes a skip exit with n, e.g. 77 for
+# CTest's SKIP_RETURN_CODE), 1 on any failure.
+set -uo pipefail
+
+usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
+[ $# -ge 1 ] || usage
+BUILD=$(cd "$1" 2>/dev/null && pwd) || { echo "no such build directory: $1"; exit 2; }
+shift
+PROVIDER=mpbatch
+HAPROXY_TEST=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --provider) PROVIDER=${2:?}; shift 2 ;;
+    --provider=*) PROVIDER=${1#*=}; shift ;;
+    --no-haproxy) HAPROXY_TEST=0; shift ;;
+    -h|--help) usage ;;
+    *) echo "unknown option $1"; usage ;;
+  esac
+done
+HERE=$(cd "$(dirname "$0")" && pwd)
+SKIP_RC=${MPB_TLS_SKIP_RC:-0}
+skip() { echo "SKIP: $*"; exit "$SKIP_RC"; }
+
+OPENSSL=${OPENSSL:-openssl}
+command -v "$OPENSSL" >/dev/null || skip "no openssl command"
+PY=${PYTHON:-python3}
+PROV_DIR=$BUILD/provider
+case "$PROVIDER" in
+  mpbatch)
+    [ -f "$PROV_DIR/mpbatch.so" ] || skip "provider module $PROV_DIR/mpbatch.so is not built"
+    PROV_OPTS=(-provider-path "$PROV_DIR" -provider mpbatch -provider default) ;;
+  default)
+    PROV_OPTS=(-provider default) ;;
+  *) echo "--provider must be mpbatch or default"; exit 2 ;;
+esac
+
+T0=$(date +%s)
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/mpb-tls.XXXXXX")
+PIDS=()
+cleanup() {
+  local p
+  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
+  for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+FAILS=0
+PASSES=0
+fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+pass() { echo "ok:   $*"; PASSES=$((PASSES + 1)); }
+
+# A free loopback TCP port (bound and released at once; servers that can take port 0 do).
+free_port() { "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# ---- the provider loads and is active with the server's options ----------------------------
+"$OPENSSL" list -providers "${PROV_OPTS[@]}" >"$TMP/providers.txt" 2>&1
+if [ "$PROVIDER" = mpbatch ]; then
+  if awk '/^  mpbatch$/{p=1;next} /^  [^ ]/{p=0} p && /status: active/{ok=1} END{exit !ok}' "$TMP/providers.txt"; then
+    pass "openssl list -providers: mpbatch active"
+  else
+    fail "openssl list -providers ${PROV_OPTS[*]}: mpbatch not active"; cat "$TMP/providers.txt"
+    exit 1
+  fi
+fi
+
+# ---- keys, certificates and DH parameters (default provider) -------------------------------
+mkcert() {  # mkcert <bits>: $TMP/rsa<bits>.{key,crt,pem}
+  "$OPENSSL" req -x509 -newkey "rsa:$1" -nodes -keyout "$TMP/rsa$1.key" -out "$TMP/rsa$1.crt" \
+      -subj /CN=localhost -addext subjectAltName=DNS:localhost,IP:127.0.0.1 -days 2 2>"$TMP/req.err" \
+    || { cat "$TMP/req.err"; echo "FAIL: cannot create an RSA-$1 certificate"; exit 1; }
+  cat "$TMP/rsa$1.crt" "$TMP/rsa$1.key" >"$TMP/rsa$1.pem"
+}
+mkcert 2048
+mkcert 4096
+for g in ffdhe2048 ffdhe3072; do
+  "$OPENSSL" genpkey -genparam -algorithm DH -pkeyopt "group:$g" -out "$TMP/$g.pem" 2>/dev/null \
+    || { echo "FAIL: cannot write $g parameters"; exit 1; }
+done
+
+# ---- provider statistics (when the provider exposes them) -----------------------------------
+# The check that operations really went through mpbatch: MPBATCH_STATS names a file that the
+# provider appends its operation counters to when it is unloaded (see provider/README.md).
+# When the provider does not write one, the test still requires that mpbatch was loaded.
+stats_ops() {  # stats_ops <file>: total private-key operations reported, or -1 if none
+  [ -s "$1" ] || { echo -1; return; }
+  awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^(ops|sign|decrypt|derive|private_ops)[a-z_]*=[0-9]+$/) { split($i, a, "="); n += a[2] } }
+       END { print n + 0 }' "$1"
+}
+
+# ---- 1. s_server / s_client ------------------------------------------------------------------
+# tls_case <name> <expect-regex> <server options...> -- <client options...>
+tls_case() {
+  local name=$1 expect=$2; shift 2
+  local sopts=() copts=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do sopts+=("$1"); shift; done
+  [ $# -gt 0 ] && shift
+  copts=("$@")
+  local log=$TMP/srv.log out=$TMP/cli.log stats=$TMP/stats.$PASSES.$FAILS
+  rm -f "$log" "$out" "$stats"
+  MPBATCH_STATS=$stats "$OPENSSL" s_server -accept 127.0.0.1:0 -naccept 1 -www "${PROV_OPTS[@]}" \
+      "${sopts[@]}" >"$log" 2>&1 </dev/null &
+  local spid=$!
+  PIDS+=("$spid")
+  local port="" i
+  for i in $(seq 1 100); do
+    port=$(sed -n 's/^ACCEPT .*:\([0-9][0-9]*\)$/\1/p' "$log" 2>/dev/null | head -n 1)
+    [ -n "$port" ] && break
+    kill -0 "$spid" 2>/dev/null || break
+    sleep 0.05
+  done
+  if [ -z "$port" ]; then
+    fail "$name: s_server did not start"; sed 's/^/    /' "$log"; kill "$spid" 2>/dev/null; return
+  fi
+  printf 'GET / HTTP/1.0\r\n\r\n' | timeout 20 "$OPENSSL" s_client -connect "127.0.0.1:$port" -brief -ign_eof \
+      -CAfile "$TMP/rsa2048.crt" "${copts[@]}" >"$out" 2>&1
+  local rc=$?
+  # s_server -naccept 1 exits after the connection; give it a moment, then stop it.
+  for i in $(seq 1 40); do kill -0 "$spid" 2>/dev/null || break; sleep 0.05; done
+  kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
+  if [ $rc -ne 0 ] || ! grep -q '^HTTP/1.0 200 ok' "$out" || ! grep -Eq "$expect" "$out"; then
+    fail "$name (s_client rc=$rc; expected /$expect/ and HTTP 200)"
+    sed 's/^/    client: /' "$out" | head -n 20; sed 's/^/    server: /' "$log" | head -n 20
+    return
+  fi
+  local ops; ops=$(stats_ops "$stats")
+  if [ "$PROVIDER" = mpbatch ] && [ "$ops" = 0 ]; then
+    fail "$name: handshake done but the provider counted no private-key operation"; cat "$stats"; return
+  fi
+  pass "$name$( [ "$ops" -gt 0 ] 2>/dev/null && echo " (provider ops: $ops)")"
+}
+
+for mode in sync async; do
+  A=(); [ $mode = async ] && A=(-async)
+  for bits in 2048 4096; do
+    K=(-cert "$TMP/rsa$bits.crt" -key "$TMP/rsa$bits.key")
+    tls_case "TLS1.3 RSA-$bits $mode" 'Protocol version: TLSv1.3' "${A[@]}" "${K[@]}" -- -tls1_3
+    tls_case "TLS1.2 ECDHE-RSA-$bits (RSA-PSS) $mode" 'Protocol version: TLSv1.2' "${A[@]}" "${K[@]}" -- \
+      -tls1_2 -cipher ECDHE-RSA-AES128-GCM-SHA256
+    tls_case "TLS1.2 RSA-$bits PKCS#1 v1.5 SHA-256 $mode" 'Signature type: RSA$' "${A[@]}" "${K[@]}" -- \
+      -tls1_2 -cipher ECDHE-RSA-AES128-GCM-SHA256 -sigalgs RSA+SHA256
+  done
+  K=(-cert "$TMP/rsa2048.crt" -key "$TMP/rsa2048.key")
+  for g in ffdhe2048 ffdhe3072 ffdhe4096 ffdhe6144 ffdhe8192; do
+    [ $mode = sync ] && [ $g != ffdhe2048 ] && continue   # every group once (async), 2048 both ways
+    tls_case "TLS1.3 $g RSA-2048 $mode" "Server Temp Key: DH, ${g#ffdhe} bits" "${A[@]}" "${K[@]}" -groups "$g" -- \
+      -tls1_3 -groups "$g"
+  done
+  for g in ffdhe2048 ffdhe3072; do
+    tls_case "TLS1.2 DHE-RSA $g $mode" "Server Temp Key: DH, ${g#ffdhe} bits" "${A[@]}" "${K[@]}" \
+      -dhparam "$TMP/$g.pem" -cipher DHE-RSA-AES128-GCM-SHA256 -- -tls1_2 -cipher DHE-RSA-AES128-GCM-SHA256
+  done
+done
+
+# ---- 2. HAProxy -------------------------------------------------------------------------------
+haproxy_test() {
+  local HAPROXY=${HAPROXY:-haproxy}
+  if ! command -v "$HAPROXY" >/dev/null; then
+    echo "SKIP: haproxy is not installed (apt-get install haproxy): HAProxy part not run"; return
+  fi
+  local port; port=$(free_port)
+  local sock=$TMP/haproxy.sock cfg=$TMP/haproxy.cfg stats=$TMP/haproxy.stats
+  {
+    echo "global"
+    echo "  nbthread 1"
+    echo "  maxconn 2000"
+    echo "  stats socket $sock level admin"
+    if [ "$PROVIDER" = mpbatch ]; then
+      echo "  ssl-provider-path $PROV_DIR"
+      echo "  ssl-provider mpbatch"
+    fi
+    echo "  ssl-provider default"
+    echo "  ssl-mode-async"
+    echo "  tune.ssl.cachesize 0"
+    echo "defaults"
+    echo "  mode http"
+    echo "  timeout connect 5s"
+    echo "  timeout client 20s"
+    echo "  timeout server 20s"
+    echo "frontend fe"
+    echo "  bind 127.0.0.1:$port ssl crt $TMP/rsa2048.pem no-tls-tickets"
+    echo "  http-request return status 200 content-type text/plain string ok"
+  } >"$cfg"
+  MPBATCH_STATS=$stats "$HAPROXY" -db -f "$cfg" >"$TMP/haproxy.log" 2>&1 </dev/null &
+  local hpid=$!
+  PIDS+=("$hpid")
+  local i up=0
+  for i in $(seq 1 100); do
+    kill -0 "$hpid" 2>/dev/null || break
+    if "$PY" -c "import socket,sys; socket.create_connection(('127.0.0.1',$port),0.2).close()" 2>/dev/null; then up=1; break; fi
+    sleep 0.05
+  done
+  if [ $up = 0 ]; then fail "haproxy did not start"; sed 's/^/    /' "$TMP/haproxy.log"; return; fi
+  # which providers HAProxy loaded (CLI 'show ssl providers')
+  "$PY" - "$sock" >"$TMP/haproxy.providers" 2>&1 <<'EOF'
+import socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b"show ssl providers\n")
+out = b""
+while True:
+    b = s.recv(4096)
+    if not b: break
+    out += b
+print(out.decode(errors="replace"))
+EOF
+  if [ "$PROVIDER" = mpbatch ]; then
+    if grep -q 'mpbatch' "$TMP/haproxy.providers"; then pass "haproxy: show ssl providers lists mpbatch"
+    else fail "haproxy did not load mpbatch"; sed 's/^/    /' "$TMP/haproxy.providers"; fi
+  fi
+  if "$PY" "$HERE/tls_client.py" --port "$port" --cafile "$TMP/rsa2048.crt" --concurrency 32 --requests 256 \
+       --tls 1.2,1.3 >"$TMP/client.log" 2>&1; then
+    pass "haproxy: $(tail -n 1 "$TMP/client.log")"
+  else
+    fail "haproxy load"; sed 's/^/    /' "$TMP/client.log" | tail -n 20; sed 's/^/    haproxy: /' "$TMP/haproxy.log" | tail -n 20
+  fi
+  kill -USR1 "$hpid" 2>/dev/null   # soft stop: the provider is unloaded and writes its stats
+  for i in $(seq 1 60); do kill -0 "$hpid" 2>/dev/null || break; sleep 0.05; done
+  kill "$hpid" 2>/dev/null; wait "$hpid" 2>/dev/null
+  local ops; ops=$(stats_ops "$stats")
+  if [ "$PROVIDER" = mpbatch ] && [ "$ops" = 0 ]; then
+    fail "haproxy: the provider counted no private-key operation"; cat "$stats"
+  elif [ "$ops" -gt 0 ] 2>/dev/null; then
+    echo "      haproxy: provider ops: $ops"
+  fi
+}
+[ $HAPROXY_TEST = 1 ] && haproxy_test
+
+echo "tls tests ($PROVIDER provider): $PASSES passed, $FAILS failed, $(( $(date +%s) - T0 )) s"
+[ $FAILS = 0 ]
