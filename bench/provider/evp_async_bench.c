@@ -14,7 +14,9 @@
  * usage: evp_async_bench [--provider-path DIR] [--providers default,mpbatch] [--jobs 1,8,64]
  *                        [--seconds 1] [--ops rsa2048-sign,...|all] [--csv FILE]
  * Without --provider-path the default provider alone is measured (the harness check).
- * Prints a Markdown table (op, provider, jobs, ops/s, speedup vs default at the same jobs).
+ * Prints a Markdown table (op, provider, jobs, ops/s, speedup vs default at the same jobs, and for
+ * mpbatch from its "mpbatch-stats" parameter: mean items per batch call, share of items that came
+ * from paused ASYNC jobs; the run fails if the provider counted fewer items than operations).
  */
 #include <openssl/async.h>
 #include <openssl/core_names.h>
@@ -278,6 +280,22 @@ out:
   return rate;
 }
 
+/* the mpbatch provider's counters (its "mpbatch-stats" parameter, "name: batches=B items=I
+   max=M async=A; ..."), summed over names; 0 when the provider has none */
+static int prov_stats(OSSL_PROVIDER *p, double *batches, double *items, double *async_items) {
+  char buf[4096] = "";
+  OSSL_PARAM q[] = {OSSL_PARAM_utf8_string("mpbatch-stats", buf, sizeof buf), OSSL_PARAM_END};
+  *batches = *items = *async_items = 0;
+  if (!p || !OSSL_PROVIDER_get_params(p, q) || !OSSL_PARAM_modified(q)) return 0;
+  for (char *t = buf; (t = strpbrk(t, "bia")) != NULL; t++) {
+    unsigned long long v;
+    if (sscanf(t, "batches=%llu", &v) == 1 && (t == buf || t[-1] == ' ')) *batches += (double)v;
+    else if (sscanf(t, "items=%llu", &v) == 1 && t[-1] == ' ') *items += (double)v;
+    else if (sscanf(t, "async=%llu", &v) == 1 && t[-1] == ' ') *async_items += (double)v;
+  }
+  return 1;
+}
+
 static int split(char *s, char **out, int max) {
   int n = 0;
   for (char *t = strtok(s, ","); t && n < max; t = strtok(NULL, ",")) out[n++] = t;
@@ -322,8 +340,9 @@ int main(int argc, char **argv) {
   lib = OSSL_LIB_CTX_new();
   if (path && !OSSL_PROVIDER_set_default_search_path(lib, path)) die("search path");
   if (!OSSL_PROVIDER_load(lib, "default")) die("cannot load the default provider");
+  OSSL_PROVIDER *handles[8] = {NULL};
   for (int p = 0; p < nprov; p++)
-    if (strcmp(provs[p], "default") && !OSSL_PROVIDER_load(lib, provs[p])) {
+    if (strcmp(provs[p], "default") && !(handles[p] = OSSL_PROVIDER_load(lib, provs[p]))) {
       fprintf(stderr, "evp_async_bench: cannot load provider %s from %s\n", provs[p], path ? path : "(default path)");
       ERR_print_errors_fp(stderr);
       return 1;
@@ -334,8 +353,9 @@ int main(int argc, char **argv) {
 
   FILE *fc = csv ? fopen(csv, "w") : NULL;
   if (csv && !fc) { perror(csv); return 1; }
-  if (fc) fprintf(fc, "op,provider,jobs,ops_per_s,ops,seconds,speedup_vs_default\n");
-  printf("| op | provider | ASYNC jobs | ops/s | vs default |\n|---|---|---:|---:|---:|\n");
+  if (fc) fprintf(fc, "op,provider,jobs,ops_per_s,ops,seconds,speedup_vs_default,mean_batch,async_share\n");
+  printf("| op | provider | ASYNC jobs | ops/s | vs default | mean batch | paused share |\n"
+         "|---|---|---:|---:|---:|---:|---:|\n");
   fflush(stdout);
   int failed = 0;
   for (int o = 0; o < nop; o++) {
@@ -345,14 +365,29 @@ int main(int argc, char **argv) {
     for (int j = 0; j < njob; j++) {
       for (int p = 0; p < nprov; p++) {
         long cnt = 0;
+        double b0, i0, a0, b1, i1, a1;
+        int have = prov_stats(handles[p], &b0, &i0, &a0);
         double r = run(&d, provs[p], jobs[j], seconds, &cnt);
         if (r < 0) { failed = 1; continue; }
+        char mb[32] = "-", as[32] = "-";
+        if (have && prov_stats(handles[p], &b1, &i1, &a1)) {
+          /* the provider must have counted at least the timed operations */
+          if (i1 - i0 < (double)cnt) {
+            fprintf(stderr, "%s through %s: the provider counted %.0f items for %ld operations\n", d.op->name,
+                    provs[p], i1 - i0, cnt);
+            failed = 1;
+          }
+          if (b1 > b0) snprintf(mb, sizeof mb, "%.1f", (i1 - i0) / (b1 - b0));
+          if (i1 > i0) snprintf(as, sizeof as, "%.2f", (a1 - a0) / (i1 - i0));
+        }
         if (!strcmp(provs[p], "default")) base[j] = r;
         char sp[32] = "";
         if (base[j] > 0) snprintf(sp, sizeof sp, "%.2f", r / base[j]);
-        printf("| %s | %s | %d | %.0f | %s |\n", d.op->name, provs[p], jobs[j], r, sp[0] ? sp : "-");
+        printf("| %s | %s | %d | %.0f | %s | %s | %s |\n", d.op->name, provs[p], jobs[j], r, sp[0] ? sp : "-", mb, as);
         fflush(stdout);
-        if (fc) fprintf(fc, "%s,%s,%d,%.1f,%ld,%.3f,%s\n", d.op->name, provs[p], jobs[j], r, cnt, seconds, sp);
+        if (fc)
+          fprintf(fc, "%s,%s,%d,%.1f,%ld,%.3f,%s,%s,%s\n", d.op->name, provs[p], jobs[j], r, cnt, seconds, sp,
+                  mb[0] == '-' ? "" : mb, as[0] == '-' ? "" : as);
       }
     }
     EVP_PKEY_free(d.key);
