@@ -1,0 +1,526 @@
+/* mpbatch OpenSSL provider: the batcher (see batcher.h).
+ *
+ * One mutex guards everything. A group (struct gq) exists while it has queued or running
+ * requests; its counters live in a stats entry per name that outlives it. A request (struct req)
+ * owns copies of its input and output rows, so a batch never writes into a caller's memory: the
+ * caller copies its result out when it collects the request. ASYNC requests are also listed in
+ * b->live with a serial number, so a job resumed after its wait ctx was freed (and its request
+ * dropped) finds out without touching freed memory. */
+#define _GNU_SOURCE
+#include "batcher.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/eventfd.h>
+#endif
+
+#include <openssl/async.h>
+#include <openssl/crypto.h>
+
+typedef struct req req;
+typedef struct waiter waiter;
+
+/* One per (ASYNC_WAIT_CTX, batcher): the wait fd the application polls. */
+struct waiter {
+  int rfd, wfd; /* eventfd: the same fd; otherwise a pipe */
+  req *req;     /* the request its job waits for, or NULL */
+  mpbp_batcher *b;
+};
+
+struct req {
+  req *next;      /* in its group's queue */
+  req *live_next; /* in b->live (ASYNC requests) */
+  uint64_t serial;
+  uint64_t *in, *out;
+  size_t in_limbs, out_limbs;
+  uint64_t queued_ns;
+  int status, done, abandoned;
+  waiter *w; /* NULL for a blocking caller */
+};
+
+typedef struct stat_entry {
+  struct stat_entry *next;
+  char *name;
+  mpbp_batch_stats s;
+} stat_entry;
+
+typedef struct gq {
+  struct gq *next;
+  int (*run)(const void *, mpb_ctx *, const uint64_t *, uint64_t *, int *, size_t);
+  const void *key;
+  size_t in_limbs, out_limbs;
+  stat_entry *stats;
+  req *head, *tail;
+  size_t queued;
+  int running;
+} gq;
+
+struct mpbp_batcher {
+  pthread_mutex_t mu;
+  pthread_cond_t cv_flush; /* the flush thread: new work or stop */
+  pthread_cond_t cv_done;  /* blocking callers: a batch finished */
+  gq *groups;
+  stat_entry *stats;
+  req *live;
+  uint64_t next_serial;
+  size_t batch_size;
+  unsigned delay_us;
+  mpb_ctx *ctx;
+  pthread_t thread;
+  int thread_started, stop;
+};
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void req_free(req *r) {
+  if (!r) return;
+  if (r->in) OPENSSL_cleanse(r->in, r->in_limbs * 8);
+  if (r->out) OPENSSL_cleanse(r->out, r->out_limbs * 8);
+  free(r->in);
+  free(r->out);
+  free(r);
+}
+
+/* Under b->mu. */
+static void live_unlink(mpbp_batcher *b, req *r) {
+  for (req **pp = &b->live; *pp; pp = &(*pp)->live_next) {
+    if (*pp == r) {
+      *pp = r->live_next;
+      return;
+    }
+  }
+}
+
+static void waiter_signal(waiter *w) {
+#ifdef __linux__
+  if (w->rfd == w->wfd) {
+    uint64_t one = 1;
+    ssize_t n = write(w->wfd, &one, sizeof one);
+    (void)n; /* EAGAIN: the counter is already nonzero, the fd is readable */
+    return;
+  }
+#endif
+  char c = 1;
+  ssize_t n = write(w->wfd, &c, 1);
+  (void)n;
+}
+
+static void waiter_drain(waiter *w) {
+  char buf[64];
+  while (read(w->rfd, buf, sizeof buf) > 0) {
+  }
+}
+
+static void waiter_close(waiter *w) {
+  close(w->rfd);
+  if (w->wfd != w->rfd) close(w->wfd);
+  free(w);
+}
+
+/* The wait ctx is being freed (or its fd cleared): its job will not collect its request. */
+static void waiter_cleanup(ASYNC_WAIT_CTX *wctx, const void *key, OSSL_ASYNC_FD fd, void *custom) {
+  (void)wctx;
+  (void)key;
+  (void)fd;
+  waiter *w = (waiter *)custom;
+  mpbp_batcher *b = w->b;
+  pthread_mutex_lock(&b->mu);
+  req *r = w->req;
+  if (r) {
+    r->w = NULL;
+    if (r->done) {
+      live_unlink(b, r);
+      req_free(r);
+    } else {
+      r->abandoned = 1; /* the batch that runs it frees it */
+    }
+  }
+  pthread_mutex_unlock(&b->mu);
+  waiter_close(w);
+}
+
+/* The waiter of the current job's wait ctx for this batcher, made on first use; NULL when the
+   job has no wait ctx or no fd can be made (the caller then blocks). */
+static waiter *job_waiter(mpbp_batcher *b, ASYNC_JOB *job) {
+  ASYNC_WAIT_CTX *wctx = ASYNC_get_wait_ctx(job);
+  if (!wctx) return NULL;
+  OSSL_ASYNC_FD fd;
+  void *custom = NULL;
+  if (ASYNC_WAIT_CTX_get_fd(wctx, b, &fd, &custom) && custom) return (waiter *)custom;
+  waiter *w = (waiter *)calloc(1, sizeof *w);
+  if (!w) return NULL;
+  w->b = b;
+#ifdef __linux__
+  w->rfd = w->wfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (w->rfd < 0) {
+    free(w);
+    return NULL;
+  }
+#else
+  int p[2];
+  if (pipe(p) != 0) {
+    free(w);
+    return NULL;
+  }
+  for (int i = 0; i < 2; i++) {
+    fcntl(p[i], F_SETFL, fcntl(p[i], F_GETFL) | O_NONBLOCK);
+    fcntl(p[i], F_SETFD, FD_CLOEXEC);
+  }
+  w->rfd = p[0];
+  w->wfd = p[1];
+#endif
+  if (!ASYNC_WAIT_CTX_set_wait_fd(wctx, b, w->rfd, w, waiter_cleanup)) {
+    waiter_close(w);
+    return NULL;
+  }
+  return w;
+}
+
+static stat_entry *stats_for(mpbp_batcher *b, const char *name) {
+  if (!name) name = "unnamed";
+  for (stat_entry *s = b->stats; s; s = s->next)
+    if (strcmp(s->name, name) == 0) return s;
+  stat_entry *s = (stat_entry *)calloc(1, sizeof *s);
+  if (!s) return NULL;
+  s->name = strdup(name);
+  if (!s->name) {
+    free(s);
+    return NULL;
+  }
+  s->next = b->stats;
+  b->stats = s;
+  return s;
+}
+
+static gq *group_for(mpbp_batcher *b, const mpbp_group *g) {
+  for (gq *q = b->groups; q; q = q->next)
+    if (q->run == g->run && q->key == g->key && q->in_limbs == g->in_limbs &&
+        q->out_limbs == g->out_limbs)
+      return q;
+  stat_entry *s = stats_for(b, g->name);
+  if (!s) return NULL;
+  gq *q = (gq *)calloc(1, sizeof *q);
+  if (!q) return NULL;
+  q->run = g->run;
+  q->key = g->key;
+  q->in_limbs = g->in_limbs;
+  q->out_limbs = g->out_limbs;
+  q->stats = s;
+  q->next = b->groups;
+  b->groups = q;
+  return q;
+}
+
+static void group_unlink_if_idle(mpbp_batcher *b, gq *q) {
+  if (q->running || q->head) return;
+  for (gq **pp = &b->groups; *pp; pp = &(*pp)->next) {
+    if (*pp == q) {
+      *pp = q->next;
+      free(q);
+      return;
+    }
+  }
+}
+
+/* Runs the first batch_size queued requests of q. Called and returns with b->mu held; q is freed
+   when it has nothing left. */
+static void run_batch(mpbp_batcher *b, gq *q) {
+  size_t n = q->queued < b->batch_size ? q->queued : b->batch_size;
+  req **items = (req **)malloc(n * sizeof *items);
+  uint64_t *in = (uint64_t *)malloc(n * q->in_limbs * 8);
+  uint64_t *out = (uint64_t *)calloc(n * q->out_limbs + 1, 8);
+  int *st = (int *)malloc(n * sizeof *st);
+  if (!items || !in || !out || !st) {
+    free(items);
+    free(in);
+    free(out);
+    free(st);
+    /* no memory: fail the first request so that everyone makes progress */
+    n = 1;
+    items = NULL;
+  }
+  req *first = NULL;
+  size_t async_items = 0;
+  for (size_t i = 0; i < n; i++) {
+    req *r = q->head;
+    q->head = r->next;
+    if (!q->head) q->tail = NULL;
+    q->queued--;
+    r->next = NULL;
+    if (items) {
+      items[i] = r;
+      memcpy(in + i * q->in_limbs, r->in, q->in_limbs * 8);
+    } else {
+      first = r;
+    }
+    if (r->w || r->abandoned) async_items++;
+  }
+  int rc = MPB_EMEM;
+  if (items) {
+    q->running = 1;
+    pthread_mutex_unlock(&b->mu);
+    for (size_t i = 0; i < n; i++) st[i] = MPB_OK;
+    rc = q->run(q->key, b->ctx, in, out, st, n);
+    for (size_t i = 0; i < n; i++) {
+      if (rc != MPB_OK) st[i] = rc;
+      memcpy(items[i]->out, out + i * q->out_limbs, q->out_limbs * 8);
+    }
+    OPENSSL_cleanse(in, n * q->in_limbs * 8);
+    OPENSSL_cleanse(out, n * q->out_limbs * 8);
+    free(in);
+    free(out);
+    pthread_mutex_lock(&b->mu);
+    q->running = 0;
+  }
+  for (size_t i = 0; i < n; i++) {
+    req *r = items ? items[i] : first;
+    r->status = items ? st[i] : MPB_EMEM;
+    r->done = 1;
+    if (r->abandoned) {
+      live_unlink(b, r);
+      req_free(r);
+    } else if (r->w) {
+      waiter_signal(r->w);
+    }
+  }
+  if (items) {
+    stat_entry *s = q->stats;
+    s->s.batches++;
+    s->s.items += n;
+    s->s.async_items += async_items;
+    if (n > s->s.max_batch) s->s.max_batch = n;
+  }
+  free(items);
+  free(st);
+  group_unlink_if_idle(b, q);
+  pthread_cond_broadcast(&b->cv_done);
+  pthread_cond_signal(&b->cv_flush);
+}
+
+static void *flush_main(void *arg) {
+  mpbp_batcher *b = (mpbp_batcher *)arg;
+  uint64_t delay = (uint64_t)b->delay_us * 1000u;
+  pthread_mutex_lock(&b->mu);
+  while (!b->stop) {
+    uint64_t now = now_ns(), next = UINT64_MAX;
+    gq *due = NULL;
+    for (gq *q = b->groups; q; q = q->next) {
+      if (q->running || !q->head) continue;
+      uint64_t t = q->head->queued_ns + delay;
+      if (q->queued >= b->batch_size || t <= now) {
+        due = q;
+        break;
+      }
+      if (t < next) next = t;
+    }
+    if (due) {
+      run_batch(b, due);
+      continue;
+    }
+    if (next == UINT64_MAX) {
+      pthread_cond_wait(&b->cv_flush, &b->mu);
+    } else {
+      struct timespec ts = {(time_t)(next / 1000000000u), (long)(next % 1000000000u)};
+      pthread_cond_timedwait(&b->cv_flush, &b->mu, &ts);
+    }
+  }
+  pthread_mutex_unlock(&b->mu);
+  return NULL;
+}
+
+int mpbp_batch_submit(mpbp_batcher *b, const mpbp_group *g, const uint64_t *in, uint64_t *out) {
+  if (!b || !g || !g->run || !in || !out) return MPB_ENULL;
+  if (g->in_limbs == 0 || g->out_limbs == 0) return MPB_ERANGE;
+  req *r = (req *)calloc(1, sizeof *r);
+  if (!r) return MPB_EMEM;
+  r->in_limbs = g->in_limbs;
+  r->out_limbs = g->out_limbs;
+  r->in = (uint64_t *)malloc(g->in_limbs * 8);
+  r->out = (uint64_t *)calloc(g->out_limbs, 8);
+  if (!r->in || !r->out) {
+    req_free(r);
+    return MPB_EMEM;
+  }
+  memcpy(r->in, in, g->in_limbs * 8);
+
+  ASYNC_JOB *job = ASYNC_get_current_job();
+  waiter *w = job ? job_waiter(b, job) : NULL;
+
+  pthread_mutex_lock(&b->mu);
+  gq *q = group_for(b, g);
+  if (!q) {
+    pthread_mutex_unlock(&b->mu);
+    req_free(r);
+    return MPB_EMEM;
+  }
+  r->queued_ns = now_ns();
+  if (q->tail) q->tail->next = r;
+  else q->head = r;
+  q->tail = r;
+  q->queued++;
+
+  int status;
+  if (w) {
+    /* ASYNC: queue, pause until the batch ran; the flush thread runs it. */
+    uint64_t serial = ++b->next_serial;
+    r->serial = serial;
+    r->w = w;
+    w->req = r;
+    r->live_next = b->live;
+    b->live = r;
+    if (q->queued == 1 || q->queued >= b->batch_size) pthread_cond_signal(&b->cv_flush);
+    for (;;) {
+      req *found = NULL;
+      for (req *x = b->live; x; x = x->live_next)
+        if (x == r && x->serial == serial) found = x;
+      if (!found) { /* dropped with its wait ctx while we were paused */
+        pthread_mutex_unlock(&b->mu);
+        return MPB_EDEVICE;
+      }
+      if (r->done) break;
+      pthread_mutex_unlock(&b->mu);
+      if (!ASYNC_pause_job()) {
+        pthread_mutex_lock(&b->mu);
+        while (!r->done) pthread_cond_wait(&b->cv_done, &b->mu);
+        break;
+      }
+      pthread_mutex_lock(&b->mu);
+    }
+    live_unlink(b, r);
+    if (r->w) {
+      r->w->req = NULL;
+      waiter_drain(r->w);
+    }
+    pthread_mutex_unlock(&b->mu);
+  } else {
+    /* Blocking: run now when nobody runs this group, else wait; whoever runs next takes
+       everything queued (up to batch_size). */
+    while (!r->done) {
+      if (!q->running && q->head) {
+        run_batch(b, q); /* may free q, but only once r is done */
+        continue;
+      }
+      pthread_cond_wait(&b->cv_done, &b->mu);
+    }
+    pthread_mutex_unlock(&b->mu);
+  }
+  status = r->status;
+  if (status == MPB_OK) memcpy(out, r->out, g->out_limbs * 8);
+  req_free(r);
+  return status;
+}
+
+mpbp_batcher *mpbp_batcher_new(size_t batch_size, unsigned flush_delay_us, mpb_ctx *ctx) {
+  if (!ctx) return NULL;
+  mpbp_batcher *b = (mpbp_batcher *)calloc(1, sizeof *b);
+  if (!b) return NULL;
+  b->batch_size = batch_size ? batch_size : 1;
+  b->delay_us = flush_delay_us;
+  b->ctx = ctx;
+  pthread_condattr_t ca;
+  pthread_condattr_init(&ca);
+  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+  pthread_mutex_init(&b->mu, NULL);
+  pthread_cond_init(&b->cv_flush, &ca);
+  pthread_cond_init(&b->cv_done, NULL);
+  pthread_condattr_destroy(&ca);
+  if (pthread_create(&b->thread, NULL, flush_main, b) != 0) {
+    mpbp_batcher_free(b);
+    return NULL;
+  }
+  b->thread_started = 1;
+  return b;
+}
+
+void mpbp_batcher_free(mpbp_batcher *b) {
+  if (!b) return;
+  if (b->thread_started) {
+    pthread_mutex_lock(&b->mu);
+    b->stop = 1;
+    pthread_cond_signal(&b->cv_flush);
+    pthread_mutex_unlock(&b->mu);
+    pthread_join(b->thread, NULL);
+  }
+  /* Whatever is left belongs to jobs that never came back: drop it. */
+  while (b->groups) {
+    gq *q = b->groups;
+    b->groups = q->next;
+    while (q->head) {
+      req *r = q->head;
+      q->head = r->next;
+      if (r->w) r->w->req = NULL;
+      live_unlink(b, r);
+      req_free(r);
+    }
+    free(q);
+  }
+  while (b->live) { /* done but never collected */
+    req *r = b->live;
+    b->live = r->live_next;
+    if (r->done) {
+      if (r->w) r->w->req = NULL;
+      req_free(r);
+    }
+  }
+  while (b->stats) {
+    stat_entry *s = b->stats;
+    b->stats = s->next;
+    free(s->name);
+    free(s);
+  }
+  pthread_mutex_destroy(&b->mu);
+  pthread_cond_destroy(&b->cv_flush);
+  pthread_cond_destroy(&b->cv_done);
+  free(b);
+}
+
+size_t mpbp_batcher_batch_size(const mpbp_batcher *b) { return b ? b->batch_size : 0; }
+unsigned mpbp_batcher_flush_delay_us(const mpbp_batcher *b) { return b ? b->delay_us : 0; }
+
+int mpbp_batcher_stats(mpbp_batcher *b, const char *name, mpbp_batch_stats *out) {
+  if (!b || !out) return -1;
+  memset(out, 0, sizeof *out);
+  int found = name ? -1 : 0;
+  pthread_mutex_lock(&b->mu);
+  for (stat_entry *s = b->stats; s; s = s->next) {
+    if (name && strcmp(name, s->name) != 0) continue;
+    found = 0;
+    out->batches += s->s.batches;
+    out->items += s->s.items;
+    out->async_items += s->s.async_items;
+    if (s->s.max_batch > out->max_batch) out->max_batch = s->s.max_batch;
+  }
+  pthread_mutex_unlock(&b->mu);
+  return found;
+}
+
+size_t mpbp_batcher_stats_string(mpbp_batcher *b, char *buf, size_t cap) {
+  size_t len = 0;
+  if (cap) buf[0] = 0;
+  if (!b) return 0;
+  pthread_mutex_lock(&b->mu);
+  for (stat_entry *s = b->stats; s; s = s->next) {
+    char line[256];
+    int k = snprintf(line, sizeof line, "%s%s: batches=%llu items=%llu max=%llu async=%llu",
+                     len ? "; " : "", s->name, (unsigned long long)s->s.batches,
+                     (unsigned long long)s->s.items, (unsigned long long)s->s.max_batch,
+                     (unsigned long long)s->s.async_items);
+    if (k < 0) continue;
+    if (len + (size_t)k < cap) memcpy(buf + len, line, (size_t)k + 1);
+    else if (cap) buf[len < cap ? len : cap - 1] = 0;
+    len += (size_t)k;
+  }
+  pthread_mutex_unlock(&b->mu);
+  return len;
+}

@@ -1,0 +1,66 @@
+/* mpbatch OpenSSL provider: the batcher. Requests that arrive at the same time for the same
+ * key (a "group") are collected and run as one library batch call.
+ *
+ * Inside an OpenSSL ASYNC job a request is queued and the job pauses until the batch holding it
+ * ran; a batch runs when it is full (batch_size items) or when flush_delay_us passed since its
+ * first item was queued (the flush thread). Outside a job the calling thread blocks; a lone
+ * call runs at once, and calls that arrive while a batch of their group runs are taken together
+ * by the next runner (group commit). */
+#ifndef MPBP_BATCHER_H
+#define MPBP_BATCHER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mpbatch/batch.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mpbp_batcher mpbp_batcher;
+
+/* One group: requests that can run in one batch call (same operation, same key or group). */
+typedef struct mpbp_group {
+  /* runs count items: in rows of in_limbs, out rows of out_limbs, item_status[i] = MPB_OK or an
+     mpb error */
+  int (*run)(const void *key, mpb_ctx *ctx, const uint64_t *in, uint64_t *out, int *item_status,
+             size_t count);
+  const void *key; /* identity of the group (compared by pointer together with run/in_limbs/
+                      out_limbs); must stay valid until the caller's request returns */
+  size_t in_limbs, out_limbs;
+  const char *name; /* for stats/diagnostics, e.g. "RSA-2048 sign" (copied by the batcher) */
+} mpbp_group;
+
+/* Submits one item and returns when it has been computed: MPB_OK (out written) or its error.
+   Inside an OpenSSL ASYNC job the job pauses (ASYNC_pause_job) until the batch holding the item
+   ran and the wait fd (ASYNC_WAIT_CTX_set_wait_fd) is signalled; outside one the calling thread
+   blocks. */
+int mpbp_batch_submit(mpbp_batcher *b, const mpbp_group *g, const uint64_t *in, uint64_t *out);
+
+/* batch_size >= 1; flush_delay_us: the longest a queued ASYNC request waits for company.
+   ctx stays owned by the caller and must outlive the batcher. NULL on failure. */
+mpbp_batcher *mpbp_batcher_new(size_t batch_size, unsigned flush_delay_us, mpb_ctx *ctx);
+/* Stops the flush thread; requests still queued (their jobs were freed) are run and dropped. */
+void mpbp_batcher_free(mpbp_batcher *b);
+
+size_t mpbp_batcher_batch_size(const mpbp_batcher *b);
+unsigned mpbp_batcher_flush_delay_us(const mpbp_batcher *b);
+
+/* Counters per group name since the batcher was made (groups of the same name add up). */
+typedef struct mpbp_batch_stats {
+  uint64_t batches;   /* batch calls run */
+  uint64_t items;     /* items in them */
+  uint64_t max_batch; /* the largest batch */
+  uint64_t async_items; /* items that came from a paused ASYNC job */
+} mpbp_batch_stats;
+/* Totals over all names (name NULL) or one name; 0 when found, -1 when no such name. */
+int mpbp_batcher_stats(mpbp_batcher *b, const char *name, mpbp_batch_stats *out);
+/* "name: batches=B items=I max=M async=A; ..." into buf (always NUL-terminated); the length it
+   needs (without the NUL). */
+size_t mpbp_batcher_stats_string(mpbp_batcher *b, char *buf, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,383 @@
+/* mpbatch OpenSSL provider: RSA encryption and decryption. Decryption (the private operation)
+ * is batched; the padding checks are libcrypto's RSA_padding_check_PKCS1_type_2 and
+ * RSA_padding_check_PKCS1_OAEP_mgf1, and for a TLS premaster secret (the TLS client version set)
+ * the RFC 5246 7.4.7.1 rule as the default provider applies it: a bad padding or version gives a
+ * random secret, chosen in constant time, never an error. Encryption uses the public exponent. */
+#include <string.h>
+
+#include <openssl/core_dispatch.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+#include <openssl/rand.h>
+
+#include "rsa_pad.h"
+
+#define MD_NAME_LEN 64
+#define PROPS_LEN 256
+#define TLS_PREMASTER_LEN 48
+
+typedef struct {
+  mpbp_provctx *pc;
+  mpbp_rsa_key *key; /* borrowed */
+  int operation;     /* EVP_PKEY_OP_ENCRYPT / DECRYPT */
+  int pad;
+  EVP_MD *oaep_md; /* NULL: SHA-1 */
+  EVP_MD *mgf1_md; /* NULL: the OAEP digest */
+  unsigned char *label;
+  size_t label_len;
+  unsigned int client_version, alt_version;
+} encctx;
+
+static OSSL_FUNC_asym_cipher_newctx_fn enc_newctx;
+static OSSL_FUNC_asym_cipher_freectx_fn enc_freectx;
+static OSSL_FUNC_asym_cipher_dupctx_fn enc_dupctx;
+static OSSL_FUNC_asym_cipher_encrypt_init_fn enc_encrypt_init;
+static OSSL_FUNC_asym_cipher_encrypt_fn enc_encrypt;
+static OSSL_FUNC_asym_cipher_decrypt_init_fn enc_decrypt_init;
+static OSSL_FUNC_asym_cipher_decrypt_fn enc_decrypt;
+static OSSL_FUNC_asym_cipher_get_ctx_params_fn enc_get_ctx_params;
+static OSSL_FUNC_asym_cipher_gettable_ctx_params_fn enc_gettable_ctx_params;
+static OSSL_FUNC_asym_cipher_set_ctx_params_fn enc_set_ctx_params;
+static OSSL_FUNC_asym_cipher_settable_ctx_params_fn enc_settable_ctx_params;
+
+static void *enc_newctx(void *provctx) {
+  encctx *c = (encctx *)OPENSSL_zalloc(sizeof *c);
+  if (!c) {
+    MPBP_ERR(MPBP_R_MALLOC_FAILURE);
+    return NULL;
+  }
+  c->pc = (mpbp_provctx *)provctx;
+  c->pad = RSA_PKCS1_PADDING;
+  return c;
+}
+
+static void enc_freectx(void *vctx) {
+  encctx *c = (encctx *)vctx;
+  if (!c) return;
+  EVP_MD_free(c->oaep_md);
+  EVP_MD_free(c->mgf1_md);
+  OPENSSL_clear_free(c->label, c->label_len);
+  OPENSSL_free(c);
+}
+
+static void *enc_dupctx(void *vctx) {
+  const encctx *c = (const encctx *)vctx;
+  encctx *d = (encctx *)OPENSSL_memdup(c, sizeof *c);
+  if (!d) return NULL;
+  d->oaep_md = d->mgf1_md = NULL;
+  d->label = NULL;
+  d->label_len = 0;
+  if ((c->oaep_md && !EVP_MD_up_ref(c->oaep_md)) || (c->mgf1_md && !EVP_MD_up_ref(c->mgf1_md)))
+    goto fail;
+  d->oaep_md = c->oaep_md;
+  d->mgf1_md = c->mgf1_md;
+  if (c->label) {
+    if (!(d->label = (unsigned char *)OPENSSL_memdup(c->label, c->label_len))) goto fail;
+    d->label_len = c->label_len;
+  }
+  return d;
+fail:
+  enc_freectx(d);
+  return NULL;
+}
+
+static int enc_init(encctx *c, void *key, const OSSL_PARAM params[], int op) {
+  if (!c) return 0;
+  if (key) c->key = (mpbp_rsa_key *)key;
+  if (!c->key || !c->key->n) {
+    MPBP_ERR(MPBP_R_INVALID_KEY);
+    return 0;
+  }
+  if (op == EVP_PKEY_OP_DECRYPT && !mpbp_rsa_key_has_private(c->key)) {
+    MPBP_ERR_DATA(MPBP_R_INVALID_KEY, "decryption needs a private key");
+    return 0;
+  }
+  c->operation = op;
+  return enc_set_ctx_params(c, params);
+}
+
+static int enc_encrypt_init(void *vctx, void *key, const OSSL_PARAM params[]) {
+  return enc_init((encctx *)vctx, key, params, EVP_PKEY_OP_ENCRYPT);
+}
+static int enc_decrypt_init(void *vctx, void *key, const OSSL_PARAM params[]) {
+  return enc_init((encctx *)vctx, key, params, EVP_PKEY_OP_DECRYPT);
+}
+
+static int oaep_digests(encctx *c, const EVP_MD **md, const EVP_MD **mgf1) {
+  if (!c->oaep_md && !(c->oaep_md = mpbp_fetch_md(c->pc, "SHA1", NULL))) return 0;
+  *md = c->oaep_md;
+  *mgf1 = c->mgf1_md ? c->mgf1_md : c->oaep_md;
+  return 1;
+}
+
+static int enc_encrypt(void *vctx, unsigned char *out, size_t *outlen, size_t outsize,
+                       const unsigned char *in, size_t inlen) {
+  encctx *c = (encctx *)vctx;
+  if (!c || !c->key || c->operation != EVP_PKEY_OP_ENCRYPT) {
+    MPBP_ERR(MPBP_R_OPERATION_NOT_INITIALIZED);
+    return 0;
+  }
+  const mpbp_rsa_key *k = c->key;
+  if (!out) {
+    *outlen = k->nbytes;
+    return 1;
+  }
+  if (outsize < k->nbytes) {
+    MPBP_ERR(MPBP_R_OUTPUT_BUFFER_TOO_SMALL);
+    return 0;
+  }
+  unsigned char *em = (unsigned char *)OPENSSL_zalloc(k->nbytes);
+  if (!em) {
+    MPBP_ERR(MPBP_R_MALLOC_FAILURE);
+    return 0;
+  }
+  int ok = 0, n = (int)k->nbytes;
+  switch (c->pad) {
+    case RSA_PKCS1_PADDING: ok = RSA_padding_add_PKCS1_type_2(em, n, in, (int)inlen) == 1; break;
+    case RSA_PKCS1_OAEP_PADDING: {
+      const EVP_MD *md, *mgf1;
+      ok = oaep_digests(c, &md, &mgf1) &&
+           RSA_padding_add_PKCS1_OAEP_mgf1(em, n, in, (int)inlen, c->label, (int)c->label_len, md,
+                                           mgf1) == 1;
+      break;
+    }
+    case RSA_NO_PADDING:
+      ok = inlen == k->nbytes;
+      if (ok) memcpy(em, in, inlen);
+      break;
+    default: MPBP_ERR(MPBP_R_INVALID_PADDING_MODE); break;
+  }
+  if (!ok && (c->pad == RSA_PKCS1_PADDING || c->pad == RSA_PKCS1_OAEP_PADDING ||
+              c->pad == RSA_NO_PADDING))
+    MPBP_ERR_DATA(MPBP_R_INVALID_LENGTH, "%zu bytes cannot be encrypted with this padding", inlen);
+  ok = ok && mpbp_rsa_public(k, em, k->nbytes, out);
+  OPENSSL_clear_free(em, k->nbytes);
+  if (ok) *outlen = k->nbytes;
+  return ok;
+}
+
+/* Constant-time helpers (all-ones or zero masks). */
+static unsigned int ct_msb(unsigned int a) { return 0u - (a >> (sizeof a * 8 - 1)); }
+static unsigned int ct_is_zero(unsigned int a) { return ct_msb(~a & (a - 1)); }
+static unsigned int ct_eq(unsigned int a, unsigned int b) { return ct_is_zero(a ^ b); }
+static unsigned char ct_select_8(unsigned int mask, unsigned char a, unsigned char b) {
+  return (unsigned char)((mask & a) | (~mask & b));
+}
+
+/* RFC 5246 7.4.7.1: em (nbytes, the raw decryption) holds 00 02 PS 00 <48-byte premaster> with
+   the client's version in its first two bytes; anything else yields a random premaster secret,
+   selected without a branch on the secret. Returns 48, or -1 on an RNG failure. */
+static int tls_premaster(const encctx *c, unsigned char *to, const unsigned char *em, size_t flen) {
+  unsigned char rnd[TLS_PREMASTER_LEN];
+  if (flen < 11 + TLS_PREMASTER_LEN) {
+    MPBP_ERR(MPBP_R_INVALID_LENGTH);
+    return -1;
+  }
+  if (RAND_priv_bytes_ex(c->pc ? c->pc->libctx : NULL, rnd, sizeof rnd, 0) <= 0) {
+    MPBP_ERR(MPBP_R_INTERNAL_ERROR);
+    return -1;
+  }
+  unsigned int good = ct_is_zero(em[0]) & ct_eq(em[1], 2);
+  size_t zero = flen - TLS_PREMASTER_LEN - 1;
+  for (size_t i = 2; i < zero; i++) good &= ~ct_is_zero(em[i]);
+  good &= ct_is_zero(em[zero]);
+  const unsigned char *pms = em + flen - TLS_PREMASTER_LEN;
+  unsigned int version_good = ct_eq(pms[0], (c->client_version >> 8) & 0xff) &
+                              ct_eq(pms[1], c->client_version & 0xff);
+  if (c->alt_version > 0) /* the known bug of clients that send the negotiated version */
+    version_good |= ct_eq(pms[0], (c->alt_version >> 8) & 0xff) &
+                    ct_eq(pms[1], c->alt_version & 0xff);
+  good &= version_good;
+  for (size_t i = 0; i < TLS_PREMASTER_LEN; i++) to[i] = ct_select_8(good, pms[i], rnd[i]);
+  OPENSSL_cleanse(rnd, sizeof rnd);
+  return TLS_PREMASTER_LEN;
+}
+
+static int enc_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t outsize,
+                       const unsigned char *in, size_t inlen) {
+  encctx *c = (encctx *)vctx;
+  if (!c || !c->key || c->operation != EVP_PKEY_OP_DECRYPT) {
+    MPBP_ERR(MPBP_R_OPERATION_NOT_INITIALIZED);
+    return 0;
+  }
+  const mpbp_rsa_key *k = c->key;
+  int tls = c->client_version > 0 && c->pad == RSA_PKCS1_PADDING;
+  if (!out) {
+    *outlen = tls ? TLS_PREMASTER_LEN : k->nbytes;
+    return 1;
+  }
+  if (tls && outsize < TLS_PREMASTER_LEN) {
+    MPBP_ERR(MPBP_R_OUTPUT_BUFFER_TOO_SMALL);
+    return 0;
+  }
+  if (c->pad == RSA_NO_PADDING && outsize < k->nbytes) {
+    MPBP_ERR(MPBP_R_OUTPUT_BUFFER_TOO_SMALL);
+    return 0;
+  }
+  unsigned char *em = (unsigned char *)OPENSSL_zalloc(k->nbytes);
+  if (!em) {
+    MPBP_ERR(MPBP_R_MALLOC_FAILURE);
+    return 0;
+  }
+  int ok = 0, len = -1, n = (int)k->nbytes;
+  if (!mpbp_rsa_private(k, in, inlen, em)) goto done;
+  if (tls) {
+    len = tls_premaster(c, out, em, k->nbytes);
+  } else {
+    switch (c->pad) {
+      case RSA_PKCS1_PADDING:
+        len = RSA_padding_check_PKCS1_type_2(out, (int)outsize, em, n, n);
+        break;
+      case RSA_PKCS1_OAEP_PADDING: {
+        const EVP_MD *md, *mgf1;
+        if (oaep_digests(c, &md, &mgf1))
+          len = RSA_padding_check_PKCS1_OAEP_mgf1(out, (int)outsize, em, n, n, c->label,
+                                                  (int)c->label_len, md, mgf1);
+        break;
+      }
+      case RSA_NO_PADDING:
+        memcpy(out, em, k->nbytes);
+        len = n;
+        break;
+      default: MPBP_ERR(MPBP_R_INVALID_PADDING_MODE); break;
+    }
+  }
+  if (len < 0) {
+    MPBP_ERR(MPBP_R_PADDING_ERROR);
+    goto done;
+  }
+  *outlen = (size_t)len;
+  ok = 1;
+done:
+  OPENSSL_clear_free(em, k->nbytes);
+  return ok;
+}
+
+/* ---- parameters --------------------------------------------------------------------------- */
+static int enc_get_ctx_params(void *vctx, OSSL_PARAM params[]) {
+  encctx *c = (encctx *)vctx;
+  OSSL_PARAM *p;
+  if (!c) return 0;
+  if ((p = OSSL_PARAM_locate(params, OSSL_ASYM_CIPHER_PARAM_PAD_MODE))) {
+    if (p->data_type == OSSL_PARAM_INTEGER) {
+      if (!OSSL_PARAM_set_int(p, c->pad)) return 0;
+    } else {
+      const char *name = mpbp_pad_mode_name(c->pad);
+      if (!name || !OSSL_PARAM_set_utf8_string(p, name)) return 0;
+    }
+  }
+  if ((p = OSSL_PARAM_locate(params, OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST)) &&
+      !OSSL_PARAM_set_utf8_string(p, c->oaep_md ? EVP_MD_get0_name(c->oaep_md) : "SHA1"))
+    return 0;
+  if ((p = OSSL_PARAM_locate(params, OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST)) &&
+      !OSSL_PARAM_set_utf8_string(p, c->mgf1_md   ? EVP_MD_get0_name(c->mgf1_md)
+                                     : c->oaep_md ? EVP_MD_get0_name(c->oaep_md)
+                                                  : "SHA1"))
+    return 0;
+  if ((p = OSSL_PARAM_locate(params, OSSL_ASYM_CIPHER_PARAM_OAEP_LABEL)) &&
+      !OSSL_PARAM_set_octet_ptr(p, c->label, c->label_len))
+    return 0;
+  if ((p = OSSL_PARAM_locate(params, OSSL_ASYM_CIPHER_PARAM_TLS_CLIENT_VERSION)) &&
+      !OSSL_PARAM_set_uint(p, c->client_version))
+    return 0;
+  if ((p = OSSL_PARAM_locate(params, OSSL_ASYM_CIPHER_PARAM_TLS_NEGOTIATED_VERSION)) &&
+      !OSSL_PARAM_set_uint(p, c->alt_version))
+    return 0;
+  return 1;
+}
+
+static const OSSL_PARAM enc_gettable[] = {
+    OSSL_PARAM_utf8_string(OSSL_ASYM_CIPHER_PARAM_PAD_MODE, NULL, 0),
+    OSSL_PARAM_utf8_string(OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST, NULL, 0),
+    OSSL_PARAM_utf8_string(OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST, NULL, 0),
+    OSSL_PARAM_octet_ptr(OSSL_ASYM_CIPHER_PARAM_OAEP_LABEL, NULL, 0),
+    OSSL_PARAM_uint(OSSL_ASYM_CIPHER_PARAM_TLS_CLIENT_VERSION, NULL),
+    OSSL_PARAM_uint(OSSL_ASYM_CIPHER_PARAM_TLS_NEGOTIATED_VERSION, NULL),
+    OSSL_PARAM_END};
+
+static const OSSL_PARAM *enc_gettable_ctx_params(void *vctx, void *provctx) {
+  (void)vctx;
+  (void)provctx;
+  return enc_gettable;
+}
+
+static int get_md_param(encctx *c, const OSSL_PARAM params[], const char *name,
+                        const char *props_name, EVP_MD **slot) {
+  const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, name);
+  if (!p) return 1;
+  char mdname[MD_NAME_LEN], *np = mdname, props[PROPS_LEN] = "", *pp = props;
+  const OSSL_PARAM *pq = OSSL_PARAM_locate_const(params, props_name);
+  if (!OSSL_PARAM_get_utf8_string(p, &np, sizeof mdname)) return 0;
+  if (pq && !OSSL_PARAM_get_utf8_string(pq, &pp, sizeof props)) return 0;
+  EVP_MD *md = mpbp_fetch_md(c->pc, mdname, props[0] ? props : NULL);
+  if (!md) return 0;
+  EVP_MD_free(*slot);
+  *slot = md;
+  return 1;
+}
+
+static int enc_set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
+  encctx *c = (encctx *)vctx;
+  const OSSL_PARAM *p;
+  if (!c) return 0;
+  if (!params) return 1;
+  if (!get_md_param(c, params, OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST,
+                    OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST_PROPS, &c->oaep_md) ||
+      !get_md_param(c, params, OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST,
+                    OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST_PROPS, &c->mgf1_md))
+    return 0;
+  if ((p = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_PAD_MODE))) {
+    int pad = mpbp_pad_mode_from_param(p);
+    if (pad != RSA_PKCS1_PADDING && pad != RSA_PKCS1_OAEP_PADDING && pad != RSA_NO_PADDING) {
+      MPBP_ERR_DATA(MPBP_R_INVALID_PADDING_MODE, "encryption padding mode %d", pad);
+      return 0;
+    }
+    c->pad = pad;
+  }
+  if ((p = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_OAEP_LABEL))) {
+    void *label = NULL;
+    size_t len = 0;
+    if (!OSSL_PARAM_get_octet_string(p, &label, 0, &len)) return 0;
+    OPENSSL_clear_free(c->label, c->label_len);
+    c->label = (unsigned char *)label;
+    c->label_len = len;
+  }
+  if ((p = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_TLS_CLIENT_VERSION)) &&
+      !OSSL_PARAM_get_uint(p, &c->client_version))
+    return 0;
+  if ((p = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_TLS_NEGOTIATED_VERSION)) &&
+      !OSSL_PARAM_get_uint(p, &c->alt_version))
+    return 0;
+  return 1;
+}
+
+static const OSSL_PARAM enc_settable[] = {
+    OSSL_PARAM_utf8_string(OSSL_ASYM_CIPHER_PARAM_PAD_MODE, NULL, 0),
+    OSSL_PARAM_utf8_string(OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST, NULL, 0),
+    OSSL_PARAM_utf8_string(OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST_PROPS, NULL, 0),
+    OSSL_PARAM_utf8_string(OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST, NULL, 0),
+    OSSL_PARAM_utf8_string(OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST_PROPS, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_ASYM_CIPHER_PARAM_OAEP_LABEL, NULL, 0),
+    OSSL_PARAM_uint(OSSL_ASYM_CIPHER_PARAM_TLS_CLIENT_VERSION, NULL),
+    OSSL_PARAM_uint(OSSL_ASYM_CIPHER_PARAM_TLS_NEGOTIATED_VERSION, NULL),
+    OSSL_PARAM_END};
+
+static const OSSL_PARAM *enc_settable_ctx_params(void *vctx, void *provctx) {
+  (void)vctx;
+  (void)provctx;
+  return enc_settable;
+}
+
+const OSSL_DISPATCH mpbp_rsa_asym_cipher_functions[] = {
+    {OSSL_FUNC_ASYM_CIPHER_NEWCTX, (void (*)(void))enc_newctx},
+    {OSSL_FUNC_ASYM_CIPHER_FREECTX, (void (*)(void))enc_freectx},
+    {OSSL_FUNC_ASYM_CIPHER_DUPCTX, (void (*)(void))enc_dupctx},
+    {OSSL_FUNC_ASYM_CIPHER_ENCRYPT_INIT, (void (*)(void))enc_encrypt_init},
+    {OSSL_FUNC_ASYM_CIPHER_ENCRYPT, (void (*)(void))enc_encrypt},
+    {OSSL_FUNC_ASYM_CIPHER_DECRYPT_INIT, (void (*)(void))enc_decrypt_init},
+    {OSSL_FUNC_ASYM_CIPHER_DECRYPT, (void (*)(void))enc_decrypt},
+    {OSSL_FUNC_ASYM_CIPHER_GET_CTX_PARAMS, (void (*)(void))enc_get_ctx_params},
+    {OSSL_FUNC_ASYM_CIPHER_GETTABLE_CTX_PARAMS, (void (*)(void))enc_gettable_ctx_params},
+    {OSSL_FUNC_ASYM_CIPHER_SET_CTX_PARAMS, (void (*)(void))enc_set_ctx_params},
+    {OSSL_FUNC_ASYM_CIPHER_SETTABLE_CTX_PARAMS, (void (*)(void))enc_settable_ctx_params},
+    {0, NULL}};

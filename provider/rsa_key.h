@@ -1,0 +1,54 @@
+/* mpbatch OpenSSL provider: the RSA key object shared by the key manager, signature and
+ * asymmetric cipher: the key's numbers, its limb rows for mpb_batch_rsa_crt, and its batch group. */
+#ifndef MPBP_RSA_KEY_H
+#define MPBP_RSA_KEY_H
+
+#include <openssl/bn.h>
+#include <openssl/rsa.h>
+
+#include "prov.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mpbp_rsa_key {
+  mpbp_provctx *pc;
+  BIGNUM *n, *e, *d, *p, *q, *dp, *dq, *qinv; /* NULL when absent */
+  int bits;
+  size_t nbytes;       /* RSA_size */
+  size_t width, half;  /* limbs of n, of the larger prime */
+  uint64_t *rows;      /* n (width) | p | q | dp | dq | qinv (half each); NULL: no CRT form */
+  int no_crt_reason;   /* why rows is NULL for a key with private parts (MPBP_R_*) */
+  RSA *pub;            /* n and e only, for libcrypto's padding helpers that take an RSA */
+  mpbp_group group;    /* key = this object */
+  char name[40];       /* "RSA-2048" */
+} mpbp_rsa_key;
+
+mpbp_rsa_key *mpbp_rsa_key_new(mpbp_provctx *pc);
+void mpbp_rsa_key_free(mpbp_rsa_key *k);
+mpbp_rsa_key *mpbp_rsa_key_dup(const mpbp_rsa_key *k, int with_private);
+
+/* Sets the key from OSSL_PARAMs (OSSL_PKEY_PARAM_RSA_*); the private parts only when
+   include_private. Multi-prime keys: an error. */
+int mpbp_rsa_key_fromdata(mpbp_rsa_key *k, const OSSL_PARAM params[], int include_private);
+/* Pushes the key's numbers (private ones when include_private) onto bld, or, with bld NULL,
+   sets those of params that name them. */
+int mpbp_rsa_key_todata(const mpbp_rsa_key *k, OSSL_PARAM_BLD *bld, OSSL_PARAM params[],
+                        int include_private);
+int mpbp_rsa_key_has_private(const mpbp_rsa_key *k);
+int mpbp_rsa_security_bits(int bits);
+
+/* The private operation out = in^d mod n (nbytes bytes, big endian) through the batcher, checked
+   against the public exponent before it is returned. in: at most nbytes bytes, < n. 1 or 0
+   (error raised). */
+int mpbp_rsa_private(const mpbp_rsa_key *k, const unsigned char *in, size_t inlen,
+                     unsigned char *out);
+/* The public operation out = in^e mod n (nbytes bytes). 1 or 0 (error raised). */
+int mpbp_rsa_public(const mpbp_rsa_key *k, const unsigned char *in, size_t inlen,
+                    unsigned char *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
