@@ -10,13 +10,13 @@
 namespace mpb {
 namespace tuning {
 
-constexpr double BATCH_PARALLEL_MIN_WORK = 10000.0;  // a batch of less work (64x64 products) runs on one thread | AMD EPYC Zen 4 2 vCPU, 2026-11-21, tune --batch (6d65a35): 8 x fork/join 600 ns / 0.49 ns per product
+constexpr double BATCH_PARALLEL_MIN_WORK = 13955.1;  // a batch of less work (64x64 products) runs on one thread | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (a6b9a79+dirty)
 constexpr double BATCH_GRAIN_WORK = 20000.0;  // work per dynamic-schedule grab (~10 us) | AMD EPYC Zen 4 2 vCPU, 2026-11-21, pipelined Python list path 1.52x -> 1.38x the C API time (python_overhead)
-constexpr int BATCH_MULTIPARTITE_MIN_LIMBS = 256;  // AUTO: multipartite from this modulus size when count < threads | AMD EPYC Zen 4 2 threads, 2026-11-21, tune --batch (6d65a35): one item 16384 bits 13.6 ms vs scalar 15.2 ms
+constexpr int BATCH_MULTIPARTITE_MIN_LIMBS = 256;  // AUTO: multipartite from this modulus size when count < threads | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (a6b9a79+dirty)
 constexpr int BATCH_IFMA_MIN_LIMBS = 1;  // AUTO: IFMA groups from this width | the kernel's range (1..256 limbs), not a measured crossover
 constexpr int BATCH_IFMA_MAX_LIMBS = 256;  // AUTO: IFMA groups up to this width | the kernel's range (1..256 limbs), not a measured crossover
-constexpr size_t BATCH_IFMA_COST_LIMBS[] = {2, 4, 6, 8, 16, 32, 64, 96, 128, 192, 256};  // widths of the lane-cost table | AMD EPYC Zen 4 2 vCPU, 2026-11-21, tune --batch -v (8fe6ce5+dirty)
-constexpr double BATCH_IFMA_LANE_COST[] = {0.52, 0.31, 0.32, 0.35, 0.28, 0.31, 0.35, 0.38, 0.36, 0.36, 0.40};  // one IFMA lane / one scalar item, one thread | AMD EPYC Zen 4 2 vCPU, 2026-11-21, tune --batch -v (8fe6ce5+dirty)
+constexpr size_t BATCH_IFMA_COST_LIMBS[] = {2, 4, 6, 8, 16, 32, 64, 96, 128, 192, 256};  // widths of the lane-cost table | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (a6b9a79+dirty)
+constexpr double BATCH_IFMA_LANE_COST[] = {0.46, 0.37, 0.32, 0.29, 0.23, 0.26, 0.30, 0.27, 0.28, 0.25, 0.28};  // one IFMA lane / one scalar item, one thread | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (a6b9a79+dirty)
 constexpr double BATCH_IFMA_MARGIN = 0.97;  // more IFMA groups only below this fraction of the estimate with fewer | hysteresis, set 2026-11-21 with bench_auto (bench/results/auto-cpu-2026-11-21.md)
 constexpr int BATCH_EVEN_SPLIT_CHUNK = 4096;  // items per chunk of a shared even modulus (caps the residue block) | a memory bound, NOT MEASURED as a speed threshold
 // AUTO's GPU model (how it was fitted: docs/TUNING.md): on a batch of b items the GPU does about

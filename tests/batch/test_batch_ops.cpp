@@ -5,6 +5,7 @@
 
 #include <mpbatch/mpbatch.h>
 
+#include "batch/tuning.h"
 #include "support/batch_util.h"
 
 using namespace bt;
@@ -315,8 +316,10 @@ TEST_CASE("pack / unpack: count * width and count * nbytes that overflow are MPB
 
 TEST_CASE("AUTO powm: partial IFMA groups (unused lanes) and the simd_items report", "[batch][powm][ifma]") {
   if (!mpb_backend_available(MPB_BACKEND_CPU_IFMA)) return;
-  // One thread: a group of 8 lanes costs 2.2..4.2 scalar items at these widths (cpu/batch/tuning.h), so
-  // 2 items stay scalar and whole groups go to IFMA; 3..7 leftover items may go either way.
+  // One thread: whole groups go to IFMA; 2 items stay scalar when a group of 8 lanes costs more
+  // than 2 scalar items (cpu/batch/tuning.h's lane cost, measured per machine) and go to one
+  // partial group when it clearly costs less (BATCH_IFMA_MARGIN); 3..7 leftover items may go
+  // either way.
   Ctx ctx(MPB_BACKEND_AUTO, 1);
   auto rng = mpbt::make_rng(107);
   for (size_t w : {1, 4, 16, 33})
@@ -331,7 +334,9 @@ TEST_CASE("AUTO powm: partial IFMA groups (unused lanes) and the simd_items repo
         REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), 2, 1, m.data(), mrows, w, cnt, &info) == MPB_OK);
         INFO("w=" << w << " cnt=" << cnt << " " << info.reason);
         const size_t rem = cnt % 8;
-        if (cnt < 3) REQUIRE(info.backend == MPB_BACKEND_CPU_SCALAR);  // 2 scalar items < one group
+        const double group = 8.0 * mpb::tuning::batch_ifma_lane_cost(w);  // in scalar items
+        if (cnt < 3 && group > 2.0) REQUIRE(info.backend == MPB_BACKEND_CPU_SCALAR);
+        if (cnt < 3 && group < mpb::tuning::BATCH_IFMA_MARGIN * 2.0) REQUIRE(info.backend == MPB_BACKEND_CPU_IFMA);
         if (cnt >= 8) REQUIRE(info.backend == MPB_BACKEND_CPU_IFMA);
         if (info.backend == MPB_BACKEND_CPU_IFMA)  // the full groups, and the rest in a partial group or not
           REQUIRE(((size_t)info.simd_items == cnt || (size_t)info.simd_items == cnt - rem));
@@ -352,9 +357,10 @@ TEST_CASE("AUTO powm: partial IFMA groups (unused lanes) and the simd_items repo
 TEST_CASE("AUTO and CPU (the best CPU path) powm: the IFMA / scalar split counts the threads; CPU_SCALAR stays scalar",
           "[batch][powm][ifma]") {
   if (!mpb_backend_available(MPB_BACKEND_CPU_IFMA)) return;
-  // Two threads, 1024-bit exponentiations (enough work for both): 2..4 items take at most two
-  // scalar rounds, less than one group of 8 lanes on one thread (2.24 scalar items at 16 limbs,
-  // cpu/batch/tuning.h); 8 and 16 items fill whole groups.
+  // Two threads, 1024-bit exponentiations (enough work for both): 2..4 items take ceil(cnt / 2)
+  // scalar rounds; they stay scalar when one group of 8 lanes on one thread costs more
+  // (cpu/batch/tuning.h's lane cost at 16 limbs, measured per machine) and go to one partial
+  // group when it clearly costs less (BATCH_IFMA_MARGIN); 8 and 16 items fill whole groups.
   const int backend = GENERATE(MPB_BACKEND_AUTO, MPB_BACKEND_CPU, MPB_BACKEND_CPU_SCALAR);
   const bool scalar = backend == MPB_BACKEND_CPU_SCALAR;
   Ctx ctx(backend, 2);
@@ -368,8 +374,14 @@ TEST_CASE("AUTO and CPU (the best CPU path) powm: the IFMA / scalar split counts
     mpb_call_info info;
     REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), w, cnt, m.data(), 1, w, cnt, &info) == MPB_OK);
     INFO("cnt=" << cnt << " " << info.reason);
-    CHECK(info.backend == (cnt <= 4 || scalar ? MPB_BACKEND_CPU_SCALAR : MPB_BACKEND_CPU_IFMA));
-    CHECK((size_t)info.simd_items == (cnt <= 4 || scalar ? 0 : cnt));
+    const double group = 8.0 * mpb::tuning::batch_ifma_lane_cost(w), rounds = (double)((cnt + 1) / 2);
+    if (scalar || (cnt <= 4 && group > rounds)) {
+      CHECK(info.backend == MPB_BACKEND_CPU_SCALAR);
+      CHECK(info.simd_items == 0);
+    } else if (cnt >= 8 || group < mpb::tuning::BATCH_IFMA_MARGIN * rounds) {
+      CHECK(info.backend == MPB_BACKEND_CPU_IFMA);
+      CHECK((size_t)info.simd_items == cnt);
+    }
     Z zb, ze, zm, zr;
     row_to_mpz(zm, m.data(), w);
     for (size_t i = 0; i < cnt; i++) {
