@@ -5,6 +5,7 @@
  *   flush_delay_us = longest wait of an ASYNC request (default 200)
  *   threads        = library threads per call, 0 = all cores (default 0)
  *   backend        = auto | cpu | cuda               (default auto) */
+#define _GNU_SOURCE /* secure_getenv */
 #include "prov.h"
 
 #include <stdarg.h>
@@ -244,9 +245,23 @@ static int read_config(mpbp_provctx *pc) {
 }
 
 /* ---- life cycle --------------------------------------------------------------------------- */
+/* MPBATCH_STATS=<file>: the counters ("mpbatch-stats") are written there when the provider is
+   unloaded (for tests and benchmarks of programs such as s_server that cannot ask for them). */
+static void write_stats_file(mpbp_provctx *pc) {
+  const char *path = secure_getenv("MPBATCH_STATS");
+  if (!path || !*path || !pc->batcher) return;
+  char buf[4096];
+  mpbp_batcher_stats_string(pc->batcher, buf, sizeof buf);
+  FILE *f = fopen(path, "a");
+  if (!f) return;
+  fprintf(f, "%s\n", buf);
+  fclose(f);
+}
+
 static void prov_teardown(void *provctx) {
   mpbp_provctx *pc = (mpbp_provctx *)provctx;
   if (!pc) return;
+  write_stats_file(pc);
   mpbp_batcher_free(pc->batcher);
   mpb_ctx_destroy(pc->mpb);
   OSSL_LIB_CTX_free(pc->libctx);

@@ -1,0 +1,162 @@
+// The provider's batcher on its own (provider/batcher.c compiled into this test), with a fake
+// group whose run function adds one to every limb and records its batch sizes.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <mpbatch/batch.h>
+
+#include "batcher.h"
+
+namespace {
+
+struct Fake {
+  std::mutex mu;
+  std::vector<size_t> batches;
+  int sleep_ms = 0;
+  bool fail_odd = false;     // item_status = MPB_EVAL for odd inputs
+  int whole_status = MPB_OK; // the run's return value
+};
+
+int fake_run(const void *key, mpb_ctx *, const uint64_t *in, uint64_t *out, int *st, size_t count) {
+  Fake *f = (Fake *)const_cast<void *>(key);
+  {
+    std::lock_guard<std::mutex> g(f->mu);
+    f->batches.push_back(count);
+  }
+  if (f->sleep_ms) std::this_thread::sleep_for(std::chrono::milliseconds(f->sleep_ms));
+  for (size_t i = 0; i < count; i++) {
+    out[2 * i] = in[2 * i] + 1;
+    out[2 * i + 1] = in[2 * i + 1] + 1;
+    if (f->fail_odd && (in[2 * i] & 1)) st[i] = MPB_EVAL;
+  }
+  return f->whole_status;
+}
+
+struct Ctx {
+  mpb_ctx *ctx = nullptr;
+  Ctx() { REQUIRE(mpb_ctx_create(&ctx) == MPB_OK); }
+  ~Ctx() { mpb_ctx_destroy(ctx); }
+};
+
+mpbp_group group_of(Fake &f, const char *name = "fake") {
+  mpbp_group g;
+  g.run = fake_run;
+  g.key = &f;
+  g.in_limbs = 2;
+  g.out_limbs = 2;
+  g.name = name;
+  return g;
+}
+
+} // namespace
+
+TEST_CASE("batcher: a lone call runs at once, alone", "[provider][batcher]") {
+  Ctx c;
+  mpbp_batcher *b = mpbp_batcher_new(16, 10000000, c.ctx);
+  REQUIRE(b);
+  Fake f;
+  mpbp_group g = group_of(f);
+  uint64_t in[2] = {41, 7}, out[2] = {0, 0};
+  auto t0 = std::chrono::steady_clock::now();
+  REQUIRE(mpbp_batch_submit(b, &g, in, out) == MPB_OK);
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(2));
+  CHECK(out[0] == 42);
+  CHECK(out[1] == 8);
+  REQUIRE(f.batches.size() == 1);
+  CHECK(f.batches[0] == 1);
+  mpbp_batch_stats s;
+  REQUIRE(mpbp_batcher_stats(b, "fake", &s) == 0);
+  CHECK(s.batches == 1);
+  CHECK(s.items == 1);
+  CHECK(mpbp_batcher_stats(b, "nothing", &s) == -1);
+  mpbp_batcher_free(b);
+}
+
+TEST_CASE("batcher: concurrent blocking callers are group-committed", "[provider][batcher]") {
+  Ctx c;
+  mpbp_batcher *b = mpbp_batcher_new(4, 200, c.ctx);
+  Fake f;
+  f.sleep_ms = 20;
+  mpbp_group g = group_of(f);
+  const int threads = 12;
+  std::atomic<int> good{0};
+  std::vector<std::thread> ts;
+  for (int t = 0; t < threads; t++)
+    ts.emplace_back([&, t] {
+      uint64_t in[2] = {(uint64_t)t * 10, 5}, out[2] = {0, 0};
+      if (mpbp_batch_submit(b, &g, in, out) == MPB_OK && out[0] == in[0] + 1 && out[1] == 6) good++;
+    });
+  for (auto &t : ts) t.join();
+  CHECK(good == threads);
+  size_t total = 0, largest = 0;
+  for (size_t n : f.batches) {
+    total += n;
+    largest = std::max(largest, n);
+    CHECK(n <= 4); // never more than batch_size
+  }
+  CHECK(total == (size_t)threads);
+  CHECK(largest > 1);
+  CHECK(f.batches.size() < (size_t)threads);
+  char buf[256];
+  size_t need = mpbp_batcher_stats_string(b, buf, sizeof buf);
+  CHECK(need == strlen(buf));
+  CHECK(std::string(buf).find("fake: batches=") == 0);
+  mpbp_batcher_free(b);
+}
+
+TEST_CASE("batcher: per-item and whole-batch errors reach their callers", "[provider][batcher]") {
+  Ctx c;
+  mpbp_batcher *b = mpbp_batcher_new(8, 200, c.ctx);
+  Fake f;
+  f.sleep_ms = 10;
+  f.fail_odd = true;
+  mpbp_group g = group_of(f);
+  std::vector<int> status(8, 99);
+  std::vector<std::thread> ts;
+  for (int t = 0; t < 8; t++)
+    ts.emplace_back([&, t] {
+      uint64_t in[2] = {(uint64_t)t, 0}, out[2] = {0, 0};
+      status[t] = mpbp_batch_submit(b, &g, in, out);
+    });
+  for (auto &t : ts) t.join();
+  for (int t = 0; t < 8; t++) CHECK(status[t] == ((t & 1) ? MPB_EVAL : MPB_OK));
+  Fake f2;
+  f2.whole_status = MPB_EDEVICE;
+  mpbp_group g2 = group_of(f2, "fails");
+  uint64_t in[2] = {2, 2}, out[2] = {0, 0};
+  CHECK(mpbp_batch_submit(b, &g2, in, out) == MPB_EDEVICE);
+  CHECK(out[0] == 0); // nothing written on error
+  CHECK(mpbp_batch_submit(nullptr, &g2, in, out) == MPB_ENULL);
+  mpbp_batcher_free(b);
+}
+
+TEST_CASE("batcher: groups with different keys never share a batch", "[provider][batcher]") {
+  Ctx c;
+  mpbp_batcher *b = mpbp_batcher_new(16, 200, c.ctx);
+  Fake fa, fb;
+  fa.sleep_ms = fb.sleep_ms = 10;
+  mpbp_group ga = group_of(fa, "A"), gb = group_of(fb, "B");
+  std::vector<std::thread> ts;
+  std::atomic<int> good{0};
+  for (int t = 0; t < 10; t++)
+    ts.emplace_back([&, t] {
+      uint64_t in[2] = {(uint64_t)t, 1}, out[2] = {0, 0};
+      if (mpbp_batch_submit(b, (t & 1) ? &gb : &ga, in, out) == MPB_OK && out[0] == (uint64_t)t + 1) good++;
+    });
+  for (auto &t : ts) t.join();
+  CHECK(good == 10);
+  mpbp_batch_stats sa, sb, all;
+  REQUIRE(mpbp_batcher_stats(b, "A", &sa) == 0);
+  REQUIRE(mpbp_batcher_stats(b, "B", &sb) == 0);
+  REQUIRE(mpbp_batcher_stats(b, nullptr, &all) == 0);
+  CHECK(sa.items == 5);
+  CHECK(sb.items == 5);
+  CHECK(all.items == 10);
+  mpbp_batcher_free(b);
+}
