@@ -483,3 +483,37 @@ int mpbp_dh_check_public(void *provctx, const mpbp_dh_group *grp, const uint64_t
 }
 
 OSSL_LIB_CTX *mpbp_dh_libctx(void *provctx) { return mpbp_libctx(provctx); }
+
+/* ---- TLS-GROUP capabilities ------------------------------------------------------------------ */
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+#include <openssl/prov_ssl.h>
+
+typedef struct tls_group {
+  const char *name;
+  unsigned int id, secbits;
+} tls_group;
+static const tls_group tls_groups[] = {
+    {SN_ffdhe2048, 0x100, 112}, {SN_ffdhe3072, 0x101, 128}, {SN_ffdhe4096, 0x102, 128},
+    {SN_ffdhe6144, 0x103, 128}, {SN_ffdhe8192, 0x104, 192}};
+
+int mpbp_dh_tls_group_capabilities(OSSL_CALLBACK *cb, void *arg) {
+  for (size_t i = 0; i < sizeof(tls_groups) / sizeof(tls_groups[0]); i++) {
+    const tls_group *t = &tls_groups[i];
+    unsigned int id = t->id, secbits = t->secbits;
+    int mintls = TLS1_3_VERSION, maxtls = 0, mindtls = -1, maxdtls = -1;
+    OSSL_PARAM p[] = {
+        OSSL_PARAM_utf8_string(OSSL_CAPABILITY_TLS_GROUP_NAME, (char *)t->name, strlen(t->name) + 1),
+        OSSL_PARAM_utf8_string(OSSL_CAPABILITY_TLS_GROUP_NAME_INTERNAL, (char *)t->name, strlen(t->name) + 1),
+        OSSL_PARAM_utf8_string(OSSL_CAPABILITY_TLS_GROUP_ALG, (char *)"DH", sizeof("DH")),
+        OSSL_PARAM_uint(OSSL_CAPABILITY_TLS_GROUP_ID, &id),
+        OSSL_PARAM_uint(OSSL_CAPABILITY_TLS_GROUP_SECURITY_BITS, &secbits),
+        OSSL_PARAM_int(OSSL_CAPABILITY_TLS_GROUP_MIN_TLS, &mintls),
+        OSSL_PARAM_int(OSSL_CAPABILITY_TLS_GROUP_MAX_TLS, &maxtls),
+        OSSL_PARAM_int(OSSL_CAPABILITY_TLS_GROUP_MIN_DTLS, &mindtls),
+        OSSL_PARAM_int(OSSL_CAPABILITY_TLS_GROUP_MAX_DTLS, &maxdtls),
+        OSSL_PARAM_END};
+    if (!cb(p, arg)) return 0;
+  }
+  return 1;
+}

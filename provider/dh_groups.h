@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include <openssl/bn.h>
+#include <openssl/core.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -85,6 +86,13 @@ int mpbp_dh_compute_shared(void *provctx, const mpbp_dh_exp *exp, const uint64_t
 int mpbp_dh_check_public(void *provctx, const mpbp_dh_group *grp, const uint64_t *y, int full);
 /* The provider's library context (for RAND_priv_bytes_ex, BN_CTX_new_ex). */
 struct ossl_lib_ctx_st *mpbp_dh_libctx(void *provctx);
+
+/* The TLS 1.3 groups ffdhe2048..ffdhe8192 as "TLS-GROUP" capabilities (RFC 8446 / 7919 ids
+ * 0x100..0x104, TLS 1.3 only, as the default provider lists them): libssl 3.0 uses a group only
+ * when the "DH" key manager it fetches comes from the provider that listed the group, so with
+ * mpbatch loaded (its DH key manager fetched first) TLS 1.3 ffdhe needs mpbatch to list them.
+ * For the provider's OSSL_FUNC_PROVIDER_GET_CAPABILITIES (capability "TLS-GROUP"). */
+int mpbp_dh_tls_group_capabilities(OSSL_CALLBACK *cb, void *arg);
 
 #ifdef __cplusplus
 }

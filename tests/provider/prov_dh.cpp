@@ -14,6 +14,7 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/param_build.h>
+#include <openssl/params.h>
 #include <openssl/provider.h>
 
 #include <gmp.h>
@@ -546,4 +547,34 @@ TEST_CASE("mpbatch DH: derives from ASYNC jobs are batched", "[provider][dh]") {
     EVP_PKEY_free(peers[i]);
   }
   EVP_PKEY_free(own);
+}
+
+namespace {
+int collect_group(const OSSL_PARAM params[], void *arg) {
+  auto *out = static_cast<std::vector<std::string> *>(arg);
+  const OSSL_PARAM *n = OSSL_PARAM_locate_const(params, OSSL_CAPABILITY_TLS_GROUP_NAME);
+  const OSSL_PARAM *a = OSSL_PARAM_locate_const(params, OSSL_CAPABILITY_TLS_GROUP_ALG);
+  const OSSL_PARAM *id = OSSL_PARAM_locate_const(params, OSSL_CAPABILITY_TLS_GROUP_ID);
+  const OSSL_PARAM *mintls = OSSL_PARAM_locate_const(params, OSSL_CAPABILITY_TLS_GROUP_MIN_TLS);
+  const char *name = nullptr, *alg = nullptr;
+  unsigned int gid = 0;
+  int minv = 0;
+  if (n && a && id && mintls && OSSL_PARAM_get_utf8_string_ptr(n, &name) && OSSL_PARAM_get_utf8_string_ptr(a, &alg) &&
+      OSSL_PARAM_get_uint(id, &gid) && OSSL_PARAM_get_int(mintls, &minv))
+    out->push_back(std::string(name) + "/" + alg + "/" + std::to_string(gid) + "/" + std::to_string(minv));
+  return 1;
+}
+}  // namespace
+
+// libssl 3.0 keeps a TLS group only when the key manager it fetches for the group's algorithm
+// comes from the provider that listed the group: with mpbatch's "DH" key manager fetched first,
+// TLS 1.3 ffdhe* works only when mpbatch lists them (prov.c's get_capabilities calling
+// mpbp_dh_tls_group_capabilities of dh_groups.c).
+TEST_CASE("mpbatch DH: the TLS 1.3 ffdhe groups are listed as TLS-GROUP capabilities", "[provider][dh]") {
+  LibScope scope;
+  std::vector<std::string> groups;
+  REQUIRE(OSSL_PROVIDER_get_capabilities(lib().mpb, "TLS-GROUP", collect_group, &groups) == 1);
+  std::vector<std::string> want = {"ffdhe2048/DH/256/772", "ffdhe3072/DH/257/772", "ffdhe4096/DH/258/772",
+                                   "ffdhe6144/DH/259/772", "ffdhe8192/DH/260/772"};
+  REQUIRE(groups == want);
 }
