@@ -578,3 +578,64 @@ TEST_CASE("mpbatch DH: the TLS 1.3 ffdhe groups are listed as TLS-GROUP capabili
                                    "ffdhe6144/DH/259/772", "ffdhe8192/DH/260/772"};
   REQUIRE(groups == want);
 }
+
+TEST_CASE("mpbatch DH: private length parameter, context dup and get params", "[provider][dh]") {
+  LibScope scope;
+  auto gen_len = [&](int len) {
+    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(lib().ctx, "DH", MPB);
+    EVP_PKEY *k = nullptr;
+    char group[] = "ffdhe2048";
+    OSSL_PARAM p[] = {OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, group, 0),
+                      OSSL_PARAM_int(OSSL_PKEY_PARAM_DH_PRIV_LEN, &len), OSSL_PARAM_END};
+    if (c != nullptr && EVP_PKEY_keygen_init(c) > 0 && EVP_PKEY_CTX_set_params(c, p) > 0) (void)EVP_PKEY_generate(c, &k);
+    EVP_PKEY_CTX_free(c);
+    return k;
+  };
+  for (int len : {224, 256, 1024, 2047}) {  // 2 * 112 .. bits(q)
+    INFO("priv_len " << len);
+    EVP_PKEY *k = gen_len(len);
+    REQUIRE(k != nullptr);
+    BN x;
+    REQUIRE(EVP_PKEY_get_bn_param(k, OSSL_PKEY_PARAM_PRIV_KEY, &x.b) == 1);
+    REQUIRE(BN_num_bits(x.b) <= len);
+    REQUIRE(BN_num_bits(x.b) > len - 32);
+    EVP_PKEY *peer = keygen("ffdhe2048", DEF);
+    Bytes s = derive(k, peer, MPB, 1);
+    REQUIRE(s.size() == 256);
+    REQUIRE(s == derive(peer, k, DEF, 1));
+    EVP_PKEY_free(peer);
+    EVP_PKEY_free(k);
+  }
+  ERR_clear_error();
+  REQUIRE(gen_len(100) == nullptr);   // below 2 * security strength
+  REQUIRE(gen_len(2048) == nullptr);  // above bits(q)
+  REQUIRE(ERR_peek_error() != 0);
+  ERR_clear_error();
+
+  // EVP_PKEY_CTX_dup of a derive context; pad read back
+  EVP_PKEY *a = keygen("modp_2048", MPB), *b = keygen("modp_2048", DEF);
+  EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(lib().ctx, a, MPB);
+  REQUIRE(EVP_PKEY_derive_init(c) == 1);
+  REQUIRE(EVP_PKEY_CTX_set_dh_pad(c, 1) == 1);
+  REQUIRE(EVP_PKEY_derive_set_peer(c, b) == 1);
+  EVP_PKEY_CTX *d = EVP_PKEY_CTX_dup(c);
+  REQUIRE(d != nullptr);
+  unsigned int pad = 7;
+  OSSL_PARAM gp[] = {OSSL_PARAM_uint(OSSL_EXCHANGE_PARAM_PAD, &pad), OSSL_PARAM_END};
+  REQUIRE(EVP_PKEY_CTX_get_params(d, gp) == 1);
+  REQUIRE(pad == 1);
+  Bytes s1(256), s2(256);
+  size_t l1 = s1.size(), l2 = s2.size();
+  REQUIRE(EVP_PKEY_derive(c, s1.data(), &l1) == 1);
+  REQUIRE(EVP_PKEY_derive(d, s2.data(), &l2) == 1);
+  REQUIRE(l1 == 256);
+  REQUIRE(s1 == s2);
+  REQUIRE(s1 == derive(b, a, DEF, 1));
+  size_t small = 100;  // a buffer shorter than p: refused
+  REQUIRE(EVP_PKEY_derive(c, s1.data(), &small) != 1);
+  ERR_clear_error();
+  EVP_PKEY_CTX_free(c);
+  EVP_PKEY_CTX_free(d);
+  EVP_PKEY_free(a);
+  EVP_PKEY_free(b);
+}
