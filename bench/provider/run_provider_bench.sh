@@ -7,7 +7,8 @@
 #       resumption, X25519 key share, one GET each). HAProxy is pinned to CPU 0 and the load
 #       generator to CPU 1 (taskset); the table reports both processes' CPU share (1.00 = one
 #       core busy) so that a client-bound run shows as such. The "default" configuration is the
-#       same haproxy.cfg without ssl-provider-path / ssl-provider mpbatch.
+#       same haproxy.cfg without ssl-provider-path / ssl-provider mpbatch / ssl-propquery
+#       ?provider=mpbatch (HAProxy 2.6 needs that query to use mpbatch's RSA at all).
 #  evp: evp_async_bench: RSA-2048/3072/4096 sign (PKCS#1 v1.5 SHA-256), OAEP decrypt and
 #       FFDHE-2048 derive through EVP with 1, 8, 64 ASYNC jobs on one thread (pinned to CPU 0).
 #
@@ -46,7 +47,7 @@ case ",$PROVIDERS," in *,mpbatch,*) [ -f "$PROV_DIR/mpbatch.so" ] || { echo "no 
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mpb-provbench.XXXXXX")
 HPID=""
-cleanup() { [ -n "$HPID" ] && kill "$HPID" 2>/dev/null && wait "$HPID" 2>/dev/null; rm -rf "$TMP"; }
+cleanup() { if [ -n "$HPID" ]; then kill "$HPID" 2>/dev/null; wait "$HPID" 2>/dev/null; fi; rm -rf "$TMP"; }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
@@ -83,66 +84,82 @@ tls_bench() {
     echo
     echo "$HEADER. HAProxy nbthread 1, ssl-mode-async, RSA-2048 certificate, no session resumption"
     echo "(no tickets, no cache), one GET per connection; HAProxy on CPU 0, tls_loadgen (one thread, X25519) on CPU 1;"
-    echo "${SECONDS_} s per point after 1 s of warm-up. CPU columns: CPU seconds per wall second (1.00 = one core)."
+    echo "${SECONDS_} s per point after 1 s of warm-up, a fresh HAProxy per point, the providers interleaved. CPU columns: CPU"
+    echo "seconds per wall second (1.00 = one core). mpbatch: ssl-propquery ?provider=mpbatch; items/batch: the provider's"
+    echo "counters (MPBATCH_STATS) over the point, warm-up included."
     echo
-    echo "| provider | clients | handshakes/s | vs default | mean latency (ms) | p99 latency (ms) | haproxy CPU | client CPU | errors |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+    echo "| provider | clients | handshakes/s | vs default | mean latency (ms) | p99 latency (ms) | haproxy CPU | client CPU | items/batch | errors |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   } >"$md"
-  echo "provider,clients,handshakes_per_s,speedup_vs_default,lat_mean_ms,lat_p99_ms,haproxy_cpu,client_cpu,handshakes,errors,seconds" >"$csv"
+  echo "provider,clients,handshakes_per_s,speedup_vs_default,lat_mean_ms,lat_p99_ms,haproxy_cpu,client_cpu,items_per_batch,handshakes,errors,seconds" >"$csv"
   declare -A BASE
-  local prov c
+  local prov c i
   IFS=, read -ra PV <<<"$PROVIDERS"
   IFS=, read -ra CV <<<"$CONNS"
-  for prov in "${PV[@]}"; do
-    local port; port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-    {
-      echo "global"
-      echo "  nbthread 1"
-      echo "  maxconn 4000"
-      if [ "$prov" = mpbatch ]; then echo "  ssl-provider-path $PROV_DIR"; echo "  ssl-provider mpbatch"; fi
-      echo "  ssl-provider default"
-      echo "  ssl-mode-async"
-      echo "  tune.ssl.cachesize 0"
-      echo "defaults"
-      echo "  mode http"
-      echo "  timeout connect 5s"
-      echo "  timeout client 30s"
-      echo "  timeout server 30s"
-      echo "frontend fe"
-      echo "  bind 127.0.0.1:$port ssl crt $TMP/server.pem no-tls-tickets"
-      echo "  http-request return status 200 content-type text/plain string ok"
-    } >"$TMP/haproxy-$prov.cfg"
-    "${PIN_SERVER[@]}" haproxy -db -f "$TMP/haproxy-$prov.cfg" >"$TMP/haproxy-$prov.log" 2>&1 </dev/null &
-    HPID=$!
-    local i
-    for i in $(seq 1 100); do
-      python3 -c "import socket; socket.create_connection(('127.0.0.1',$port),0.2).close()" 2>/dev/null && break
-      kill -0 "$HPID" 2>/dev/null || { cat "$TMP/haproxy-$prov.log"; exit 1; }
-      sleep 0.05
-    done
-    for c in "${CV[@]}"; do
+  # one HAProxy per point (its provider counters are per point), the providers interleaved
+  # at each concurrency so that both see the same machine
+  for c in "${CV[@]}"; do
+    for prov in "${PV[@]}"; do
+      local port; port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+      {
+        echo "global"
+        echo "  nbthread 1"
+        echo "  maxconn 4000"
+        if [ "$prov" = mpbatch ]; then
+          echo "  ssl-provider-path $PROV_DIR"
+          echo "  ssl-provider mpbatch"
+          echo "  ssl-propquery ?provider=mpbatch"   # else HAProxy keeps the default provider's RSA
+        fi
+        echo "  ssl-provider default"
+        echo "  ssl-mode-async"
+        echo "  tune.ssl.cachesize 0"
+        echo "defaults"
+        echo "  mode http"
+        echo "  timeout connect 5s"
+        echo "  timeout client 30s"
+        echo "  timeout server 30s"
+        echo "frontend fe"
+        echo "  bind 127.0.0.1:$port ssl crt $TMP/server.pem no-tls-tickets"
+        echo "  http-request return status 200 content-type text/plain string ok"
+      } >"$TMP/haproxy-$prov.cfg"
+      rm -f "$TMP/stats"
+      MPBATCH_STATS=$TMP/stats "${PIN_SERVER[@]}" haproxy -db -f "$TMP/haproxy-$prov.cfg" >"$TMP/haproxy-$prov.log" 2>&1 </dev/null &
+      HPID=$!
+      for i in $(seq 1 100); do
+        python3 -c "import socket; socket.create_connection(('127.0.0.1',$port),0.2).close()" 2>/dev/null && break
+        kill -0 "$HPID" 2>/dev/null || { cat "$TMP/haproxy-$prov.log"; exit 1; }
+        sleep 0.05
+      done
       local h0 h1 line
       h0=$(proc_cpu "$HPID")
       line=$("${PIN_CLIENT[@]}" "$LOADGEN" --port "$port" --conns "$c" --seconds "$SECONDS_" --warmup 1 --tls "$TLSV" \
                2>"$TMP/loadgen.err") || true
       h1=$(proc_cpu "$HPID")
+      kill -USR1 "$HPID" 2>/dev/null   # soft stop: the provider is unloaded and writes its counters
+      for i in $(seq 1 200); do kill -0 "$HPID" 2>/dev/null || break; sleep 0.05; done
+      if kill "$HPID" 2>/dev/null; then echo "warning: haproxy did not stop within 10 s of SIGUSR1" >&2; fi
+      wait "$HPID" 2>/dev/null || true; HPID=""
       [ -s "$TMP/loadgen.err" ] && head -n 5 "$TMP/loadgen.err" >&2
       # key=value pairs of tls_loadgen's line
-      local hs errors secs rate lat p99 ccpu hcpu sp
-      eval "$(echo "$line" | tr ' ' '\n' | grep -E '^(handshakes|errors|seconds|hs_per_s|lat_mean_ms|lat_p99_ms|client_cpu)=' \
-              | sed 's/^/local LG_/')"
-      hs=${LG_handshakes:-0} errors=${LG_errors:-?} secs=${LG_seconds:-0} rate=${LG_hs_per_s:-0}
-      lat=${LG_lat_mean_ms:-0} p99=${LG_lat_p99_ms:-0} ccpu=${LG_client_cpu:-0}
+      local LG_handshakes=0 LG_errors='?' LG_seconds=0 LG_hs_per_s=0 LG_lat_mean_ms=0 LG_lat_p99_ms=0 LG_client_cpu=0
+      eval "$(echo "$line" | tr ' ' '\n' | grep -E '^(handshakes|errors|seconds|hs_per_s|lat_mean_ms|lat_p99_ms|client_cpu)=[0-9.]+$' \
+              | sed 's/^/LG_/')"
+      local rate=$LG_hs_per_s hcpu sp mb="-"
       # haproxy's CPU over warm-up + timed window
       hcpu=$(awk -v a="$h0" -v b="$h1" -v t="$SECONDS_" 'BEGIN { printf "%.2f", (b - a) / (t + 1) }')
+      # the provider's items per batch call (all of the run, warm-up included)
+      if [ "$prov" = mpbatch ]; then
+        mb=$(cat "$TMP/stats" 2>/dev/null | tr ' ;' '\n\n' | awk -F= '$1=="batches"{b+=$2} $1=="items"{n+=$2} $1=="async"{a+=$2}
+               END { if (b > 0) printf "%.1f (%d%% async)", n / b, 100 * a / n; else print "none" }') || mb=none
+        [ "$mb" = none ] && echo "warning: the mpbatch provider counted no operation at $c clients" >&2
+      fi
       [ "$prov" = default ] && BASE[$c]=$rate
       sp="-"
       [ -n "${BASE[$c]:-}" ] && sp=$(awk -v r="$rate" -v b="${BASE[$c]}" 'BEGIN { if (b > 0) printf "%.2f", r / b; else print "-" }')
-      printf '| %s | %s | %.0f | %s | %.2f | %.2f | %s | %.2f | %s |\n' "$prov" "$c" "$rate" "$sp" "$lat" "$p99" "$hcpu" "$ccpu" "$errors" | tee -a "$md"
-      echo "$prov,$c,$rate,$sp,$lat,$p99,$hcpu,$ccpu,$hs,$errors,$secs" >>"$csv"
-      unset LG_handshakes LG_errors LG_seconds LG_hs_per_s LG_lat_mean_ms LG_lat_p99_ms LG_client_cpu
+      printf '| %s | %s | %.0f | %s | %.2f | %.2f | %s | %.2f | %s | %s |\n' "$prov" "$c" "$rate" "$sp" "$LG_lat_mean_ms" \
+        "$LG_lat_p99_ms" "$hcpu" "$LG_client_cpu" "$mb" "$LG_errors" | tee -a "$md"
+      echo "$prov,$c,$rate,$sp,$LG_lat_mean_ms,$LG_lat_p99_ms,$hcpu,$LG_client_cpu,${mb%% *},$LG_handshakes,$LG_errors,$LG_seconds" >>"$csv"
     done
-    kill "$HPID" 2>/dev/null; wait "$HPID" 2>/dev/null || true; HPID=""
   done
   if [ -n "$OUT" ]; then
     cp "$md" "$OUT/provider-tls-$DATE.md"; cp "$csv" "$OUT/provider-tls-$DATE.csv"
