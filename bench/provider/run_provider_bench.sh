@@ -86,7 +86,8 @@ tls_bench() {
     echo "(no tickets, no cache), one GET per connection; HAProxy on CPU 0, tls_loadgen (one thread, X25519) on CPU 1;"
     echo "${SECONDS_} s per point after 1 s of warm-up, a fresh HAProxy per point, the providers interleaved. CPU columns: CPU"
     echo "seconds per wall second (1.00 = one core). mpbatch: ssl-propquery ?provider=mpbatch; items/batch: the provider's"
-    echo "counters (MPBATCH_STATS) over the point, warm-up included."
+    echo "counters (MPBATCH_STATS) over the point, warm-up included (n/a: the provider was not unloaded at HAProxy's exit,"
+    echo "so it wrote none)."
     echo
     echo "| provider | clients | handshakes/s | vs default | mean latency (ms) | p99 latency (ms) | haproxy CPU | client CPU | items/batch | errors |"
     echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -149,9 +150,15 @@ tls_bench() {
       hcpu=$(awk -v a="$h0" -v b="$h1" -v t="$SECONDS_" 'BEGIN { printf "%.2f", (b - a) / (t + 1) }')
       # the provider's items per batch call (all of the run, warm-up included)
       if [ "$prov" = mpbatch ]; then
-        mb=$(cat "$TMP/stats" 2>/dev/null | tr ' ;' '\n\n' | awk -F= '$1=="batches"{b+=$2} $1=="items"{n+=$2} $1=="async"{a+=$2}
-               END { if (b > 0) printf "%.1f (%d%% async)", n / b, 100 * a / n; else print "none" }') || mb=none
-        [ "$mb" = none ] && echo "warning: the mpbatch provider counted no operation at $c clients" >&2
+        # (no file: the provider was not unloaded at exit, e.g. a job abandoned by a client's reset
+        # still holds a reference; "none": it was, and had counted nothing)
+        if [ -f "$TMP/stats" ]; then
+          mb=$(tr ' ;' '\n\n' <"$TMP/stats" | awk -F= '$1=="batches"{b+=$2} $1=="items"{n+=$2} $1=="async"{a+=$2}
+                 END { if (b > 0) printf "%.1f (%d%% async)", n / b, 100 * a / n; else print "none" }')
+          [ "$mb" = none ] && echo "warning: the mpbatch provider counted no operation at $c clients" >&2
+        else
+          mb="n/a"
+        fi
       fi
       [ "$prov" = default ] && BASE[$c]=$rate
       sp="-"

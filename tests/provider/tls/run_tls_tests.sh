@@ -51,11 +51,9 @@ esac
 
 T0=$(date +%s)
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mpb-tls.XXXXXX")
-PIDS=()
+SPID=""   # the server running now (one at a time), killed on exit
 cleanup() {
-  local p
-  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-  for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
+  if [ -n "$SPID" ]; then kill "$SPID" 2>/dev/null; wait "$SPID" 2>/dev/null; fi
   rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -97,10 +95,10 @@ done
 
 # ---- did the server use the provider? ------------------------------------------------------
 # (a) the module is mapped into the server process (checked while it runs);
-# (b) its counters: when the provider writes its statistics string ("<name>: batches=B items=I
+# (b) its counters: the provider writes its statistics string ("<name>: batches=B items=I
 #     max=M async=A; ...", the "mpbatch-stats" provider parameter) to the file named by the
-#     environment variable MPBATCH_STATS when it is unloaded, the items must be > 0 (and, with
-#     -async / ssl-mode-async, some async items). Without such a file only (a) is required.
+#     environment variable MPBATCH_STATS when it is unloaded: the items must be > 0 (and, with
+#     -async / ssl-mode-async, some items from paused ASYNC jobs).
 mapped() { grep -q 'mpbatch\.so' "/proc/$1/maps" 2>/dev/null; }
 stats_sum() {  # stats_sum <file> <field>: the sum of <field>=N over the file, or -1 if no file
   [ -s "$1" ] || { echo -1; return; }
@@ -109,7 +107,7 @@ stats_sum() {  # stats_sum <file> <field>: the sum of <field>=N over the file, o
 stats_check() {  # stats_check <name> <file> <async 0|1>: 0 ok; prints a note
   [ "$PROVIDER" = mpbatch ] || return 0
   local items async; items=$(stats_sum "$2" items); async=$(stats_sum "$2" async)
-  [ "$items" = -1 ] && return 0
+  if [ "$items" = -1 ]; then fail "$1: the provider wrote no counters (MPBATCH_STATS)"; return 1; fi
   if [ "$items" -le 0 ] || { [ "$3" = 1 ] && [ "$async" -le 0 ]; }; then
     fail "$1: provider counted items=$items async=$async"; sed 's/^/    stats: /' "$2"; return 1
   fi
@@ -131,7 +129,7 @@ tls_case() {
   MPBATCH_STATS=$stats "$OPENSSL" s_server -accept 127.0.0.1:0 -naccept 1 "${PROV_OPTS[@]}" \
       "${sopts[@]}" >"$log" 2>&1 <&3 &
   local spid=$!
-  PIDS+=("$spid")
+  SPID=$spid
   local port="" i
   for i in $(seq 1 100); do
     port=$(sed -n 's/^ACCEPT .*:\([0-9][0-9]*\)$/\1/p' "$log" 2>/dev/null | head -n 1)
@@ -140,17 +138,20 @@ tls_case() {
     sleep 0.05
   done
   if [ -z "$port" ]; then
-    fail "$name: s_server did not start"; sed 's/^/    /' "$log"; kill "$spid" 2>/dev/null; return
+    fail "$name: s_server did not start"; sed 's/^/    /' "$log"; kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
+    SPID=""; return
   fi
   if [ "$PROVIDER" = mpbatch ] && ! mapped "$spid"; then
-    fail "$name: mpbatch.so is not loaded in s_server"; kill "$spid" 2>/dev/null; return
+    fail "$name: mpbatch.so is not loaded in s_server"; kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
+    SPID=""; return
   fi
   local token="mpbatch-tls-check-$PASSES-$FAILS"
   echo "$token" | timeout 20 "$OPENSSL" s_client -connect "127.0.0.1:$port" -brief "${copts[@]}" >"$out" 2>&1
   local rc=$?
   # s_server -naccept 1 exits after the connection; give it a moment, then stop it.
-  for i in $(seq 1 40); do kill -0 "$spid" 2>/dev/null || break; sleep 0.05; done
-  kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
+  for i in $(seq 1 100); do kill -0 "$spid" 2>/dev/null || break; sleep 0.05; done
+  kill "$spid" 2>/dev/null && echo "    (s_server did not exit by itself)"
+  wait "$spid" 2>/dev/null; SPID=""
   if [ $rc -ne 0 ] || ! grep -q '^CONNECTION ESTABLISHED' "$out" || ! grep -Eq "$expect" "$out" \
      || ! grep -q "^$token\$" "$log" || ! grep -q '1 server accepts that finished' "$log"; then
     fail "$name (s_client rc=$rc; expected /$expect/, the server to finish the handshake and get the data)"
@@ -219,14 +220,17 @@ haproxy_test() {
   } >"$cfg"
   MPBATCH_STATS=$stats "$HAPROXY" -db -f "$cfg" >"$TMP/haproxy.log" 2>&1 </dev/null &
   local hpid=$!
-  PIDS+=("$hpid")
+  SPID=$hpid
   local i up=0
   for i in $(seq 1 100); do
     kill -0 "$hpid" 2>/dev/null || break
     if "$PY" -c "import socket,sys; socket.create_connection(('127.0.0.1',$port),0.2).close()" 2>/dev/null; then up=1; break; fi
     sleep 0.05
   done
-  if [ $up = 0 ]; then fail "haproxy did not start"; sed 's/^/    /' "$TMP/haproxy.log"; return; fi
+  if [ $up = 0 ]; then
+    fail "haproxy did not start"; sed 's/^/    /' "$TMP/haproxy.log"; kill "$hpid" 2>/dev/null; wait "$hpid" 2>/dev/null
+    SPID=""; return
+  fi
   # which providers HAProxy loaded (CLI 'show ssl providers')
   "$PY" - "$sock" >"$TMP/haproxy.providers" 2>&1 <<'EOF'
 import socket, sys
@@ -250,8 +254,9 @@ EOF
     fail "haproxy load"; sed 's/^/    /' "$TMP/client.log" | tail -n 20; sed 's/^/    haproxy: /' "$TMP/haproxy.log" | tail -n 20
   fi
   kill -USR1 "$hpid" 2>/dev/null   # soft stop: the provider is unloaded and writes its stats
-  for i in $(seq 1 60); do kill -0 "$hpid" 2>/dev/null || break; sleep 0.05; done
-  kill "$hpid" 2>/dev/null; wait "$hpid" 2>/dev/null
+  for i in $(seq 1 200); do kill -0 "$hpid" 2>/dev/null || break; sleep 0.05; done
+  kill "$hpid" 2>/dev/null && echo "    (haproxy did not stop within 10 s of SIGUSR1)"
+  wait "$hpid" 2>/dev/null; SPID=""
   STATS_NOTE=""
   stats_check "haproxy" "$stats" 1 && [ -n "$STATS_NOTE" ] && pass "haproxy: provider counters$STATS_NOTE"
 }
