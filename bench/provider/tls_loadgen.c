@@ -4,7 +4,9 @@
  * seconds not counted); each connection is a new TCP connection with a full handshake (no
  * session resumption: no tickets, no client session cache), then, unless --no-request, one
  * HTTP/1.1 GET with "Connection: close" whose answer must start with "HTTP/1.1 200", then
- * close. Certificates are not verified (the client's CPU goes to the handshake itself).
+ * close. Certificates are not verified (the client's CPU goes to the handshake itself). At the
+ * end the connections in flight are finished (not counted) rather than reset, so that the server
+ * abandons no handshake.
  *
  * Prints one line of key=value pairs: handshakes (completed in the timed window), errors,
  * seconds, hs_per_s, lat_mean_ms, lat_p99_ms, client_cpu (user+sys CPU seconds / wall
@@ -213,13 +215,19 @@ int main(int argc, char **argv) {
   long done = 0, errors = 0, first_errors = 0;
   int measuring = warmup <= 0;
   if (measuring) cpu0 = cpu_seconds();
+  int active = nconns;
+  double wall = 0, cpu = 0;
   for (;;) {
     double t = now();
     if (!measuring && t >= tmeasure) {
       measuring = 1;
       cpu0 = cpu_seconds();
     }
-    if (t >= tend) break;
+    if (t >= tend && wall == 0) { /* the timed window ends: let the connections in flight finish */
+      wall = t - tmeasure;
+      cpu = cpu_seconds() - cpu0;
+    }
+    if (wall != 0 && (active == 0 || t >= tend + 10)) break;
     int n = epoll_wait(ep, evs, nconns, 50);
     for (int k = 0; k < n; k++) {
       conn *c = evs[k].data.ptr;
@@ -244,10 +252,14 @@ int main(int argc, char **argv) {
       }
       ERR_clear_error();
       finish(c);
-      start(c);
+      if (wall == 0) {
+        start(c);
+      } else {
+        c->fd = -1;
+        active--;
+      }
     }
   }
-  double wall = now() - tmeasure, cpu = cpu_seconds() - cpu0;
   double sum = 0, p99 = 0;
   for (size_t i = 0; i < nlat; i++) sum += lat[i];
   if (nlat) {
@@ -258,7 +270,9 @@ int main(int argc, char **argv) {
          "client_cpu=%.3f conns=%d\n",
          done, errors, first_errors, wall, done / wall, nlat ? 1e3 * sum / (double)nlat : 0.0, 1e3 * p99,
          cpu / wall, nconns);
-  for (int i = 0; i < nconns; i++) finish(&cs[i]);
+  for (int i = 0; i < nconns; i++)
+    if (cs[i].fd >= 0) finish(&cs[i]);
+  if (active > 0) fprintf(stderr, "tls_loadgen: %d connections still in flight 10 s after the end\n", active);
   free(cs);
   free(evs);
   free(lat);
