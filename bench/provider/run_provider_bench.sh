@@ -17,12 +17,15 @@
 #   --out DIR   also write DIR/provider-tls-<date>.{md,csv} and DIR/provider-evp-<date>.{md,csv}
 #               (bench/results when run by hand); without it the tables go to stdout only.
 #   --providers default  the harness alone, before the provider module exists.
+#   --mpbatch-conf "batch_size=4,flush_delay_us=200"  load mpbatch into HAProxy through an
+#               openssl.cnf (OPENSSL_CONF, OPENSSL_MODULES) with these provider settings and
+#               default_properties = ?provider=mpbatch, instead of ssl-provider* lines.
 set -euo pipefail
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 BUILD=$(cd "$1" && pwd); shift
-OUT="" WHAT=tls,evp PROVIDERS="" CONNS=8,16,32,64,128,256 SECONDS_=5 JOBS=1,8,64 EVP_SECONDS=2 TLSV=1.3
+OUT="" WHAT=tls,evp PROVIDERS="" MPB_CONF="" CONNS=8,16,32,64,128,256 SECONDS_=5 JOBS=1,8,64 EVP_SECONDS=2 TLSV=1.3
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) OUT=$2; shift 2 ;;
@@ -33,6 +36,7 @@ while [ $# -gt 0 ]; do
     --jobs) JOBS=$2; shift 2 ;;
     --evp-seconds) EVP_SECONDS=$2; shift 2 ;;
     --tls) TLSV=$2; shift 2 ;;
+    --mpbatch-conf) MPB_CONF=$2; shift 2 ;;
     -h|--help) usage ;;
     *) echo "unknown option $1"; usage ;;
   esac
@@ -87,7 +91,7 @@ tls_bench() {
     echo "${SECONDS_} s per point after 1 s of warm-up, a fresh HAProxy per point, the providers interleaved. CPU columns: CPU"
     echo "seconds per wall second (1.00 = one core). mpbatch: ssl-propquery ?provider=mpbatch; items/batch: the provider's"
     echo "counters (MPBATCH_STATS) over the point, warm-up included (n/a: the provider was not unloaded at HAProxy's exit,"
-    echo "so it wrote none)."
+    echo "so it wrote none).${MPB_CONF:+ mpbatch loaded through openssl.cnf with $MPB_CONF.}"
     echo
     echo "| provider | clients | handshakes/s | vs default | mean latency (ms) | p99 latency (ms) | haproxy CPU | client CPU | items/batch | errors |"
     echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -106,12 +110,12 @@ tls_bench() {
         echo "global"
         echo "  nbthread 1"
         echo "  maxconn 4000"
-        if [ "$prov" = mpbatch ]; then
+        if [ "$prov" = mpbatch ] && [ -z "$MPB_CONF" ]; then
           echo "  ssl-provider-path $PROV_DIR"
           echo "  ssl-provider mpbatch"
           echo "  ssl-propquery ?provider=mpbatch"   # else HAProxy keeps the default provider's RSA
         fi
-        echo "  ssl-provider default"
+        [ "$prov" = mpbatch ] && [ -n "$MPB_CONF" ] || echo "  ssl-provider default"
         echo "  ssl-mode-async"
         echo "  tune.ssl.cachesize 0"
         echo "defaults"
@@ -124,7 +128,17 @@ tls_bench() {
         echo "  http-request return status 200 content-type text/plain string ok"
       } >"$TMP/haproxy-$prov.cfg"
       rm -f "$TMP/stats"
-      MPBATCH_STATS=$TMP/stats "${PIN_SERVER[@]}" haproxy -db -f "$TMP/haproxy-$prov.cfg" >"$TMP/haproxy-$prov.log" 2>&1 </dev/null &
+      local envs=(MPBATCH_STATS="$TMP/stats")
+      if [ "$prov" = mpbatch ] && [ -n "$MPB_CONF" ]; then
+        {
+          printf 'openssl_conf = openssl_init\n[openssl_init]\nproviders = provider_sect\nalg_section = algorithm_sect\n'
+          printf '[provider_sect]\nmpbatch = mpbatch_sect\ndefault = default_sect\n[mpbatch_sect]\nactivate = 1\n'
+          tr ',' '\n' <<<"$MPB_CONF" | sed 's/=/ = /'
+          printf '[default_sect]\nactivate = 1\n[algorithm_sect]\ndefault_properties = ?provider=mpbatch\n'
+        } >"$TMP/openssl.cnf"
+        envs+=(OPENSSL_CONF="$TMP/openssl.cnf" OPENSSL_MODULES="$PROV_DIR")
+      fi
+      env "${envs[@]}" "${PIN_SERVER[@]}" haproxy -db -f "$TMP/haproxy-$prov.cfg" >"$TMP/haproxy-$prov.log" 2>&1 </dev/null &
       HPID=$!
       for i in $(seq 1 100); do
         python3 -c "import socket; socket.create_connection(('127.0.0.1',$port),0.2).close()" 2>/dev/null && break
