@@ -75,7 +75,45 @@ struct mpbp_batcher {
   mpb_ctx *ctx;
   pthread_t thread;
   int thread_started, stop;
+  mpbp_batcher *reg_next; /* in the registry of live batchers (fork handling) */
 };
+
+/* fork(): the child has no flush thread and, if another thread held a batcher's mutex or ran a
+   batch at that moment, a locked mutex and a group marked running forever. The handlers take
+   every batcher's mutex around the fork; the child then forgets the parent's requests (their
+   threads do not exist there) and starts its flush thread on first use. */
+static pthread_mutex_t reg_mu = PTHREAD_MUTEX_INITIALIZER;
+static mpbp_batcher *reg_head;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+static void fork_prepare(void) {
+  pthread_mutex_lock(&reg_mu);
+  for (mpbp_batcher *b = reg_head; b; b = b->reg_next) pthread_mutex_lock(&b->mu);
+}
+static void fork_parent(void) {
+  for (mpbp_batcher *b = reg_head; b; b = b->reg_next) pthread_mutex_unlock(&b->mu);
+  pthread_mutex_unlock(&reg_mu);
+}
+static void init_sync(mpbp_batcher *b) {
+  pthread_condattr_t ca;
+  pthread_condattr_init(&ca);
+  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+  pthread_mutex_init(&b->mu, NULL);
+  pthread_cond_init(&b->cv_flush, &ca);
+  pthread_cond_init(&b->cv_done, NULL);
+  pthread_condattr_destroy(&ca);
+}
+static void fork_child(void) {
+  for (mpbp_batcher *b = reg_head; b; b = b->reg_next) {
+    b->groups = NULL; /* the parent's requests: not ours to run or free */
+    b->live = NULL;
+    b->thread_started = 0;
+    /* fresh mutex and condition variables: the copies may record the parent's waiters */
+    init_sync(b);
+  }
+  pthread_mutex_init(&reg_mu, NULL);
+}
+static void register_atfork(void) { pthread_atfork(fork_prepare, fork_parent, fork_child); }
 
 static uint64_t now_ns(void) {
   struct timespec ts;
@@ -339,6 +377,15 @@ static void *flush_main(void *arg) {
   return NULL;
 }
 
+/* Under b->mu: the flush thread runs (started again in a child after fork). */
+static int ensure_flush_thread(mpbp_batcher *b) {
+  if (b->thread_started) return 1;
+  b->stop = 0;
+  if (pthread_create(&b->thread, NULL, flush_main, b) != 0) return 0;
+  b->thread_started = 1;
+  return 1;
+}
+
 int mpbp_batch_submit(mpbp_batcher *b, const mpbp_group *g, const uint64_t *in, uint64_t *out) {
   if (!b || !g || !g->run || !in || !out) return MPB_ENULL;
   if (g->in_limbs == 0 || g->out_limbs == 0) return MPB_ERANGE;
@@ -358,6 +405,7 @@ int mpbp_batch_submit(mpbp_batcher *b, const mpbp_group *g, const uint64_t *in, 
   waiter *w = job ? job_waiter(b, job) : NULL;
 
   pthread_mutex_lock(&b->mu);
+  if (w && !ensure_flush_thread(b)) w = NULL; /* no thread: block instead */
   gq *q = group_for(b, g);
   if (!q) {
     pthread_mutex_unlock(&b->mu);
@@ -428,23 +476,32 @@ mpbp_batcher *mpbp_batcher_new(size_t batch_size, unsigned flush_delay_us, mpb_c
   b->batch_size = batch_size ? batch_size : 1;
   b->delay_us = flush_delay_us;
   b->ctx = ctx;
-  pthread_condattr_t ca;
-  pthread_condattr_init(&ca);
-  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-  pthread_mutex_init(&b->mu, NULL);
-  pthread_cond_init(&b->cv_flush, &ca);
-  pthread_cond_init(&b->cv_done, NULL);
-  pthread_condattr_destroy(&ca);
-  if (pthread_create(&b->thread, NULL, flush_main, b) != 0) {
+  init_sync(b);
+  pthread_mutex_lock(&b->mu);
+  int started = ensure_flush_thread(b);
+  pthread_mutex_unlock(&b->mu);
+  if (!started) {
     mpbp_batcher_free(b);
     return NULL;
   }
-  b->thread_started = 1;
+  pthread_once(&atfork_once, register_atfork);
+  pthread_mutex_lock(&reg_mu);
+  b->reg_next = reg_head;
+  reg_head = b;
+  pthread_mutex_unlock(&reg_mu);
   return b;
 }
 
 void mpbp_batcher_free(mpbp_batcher *b) {
   if (!b) return;
+  pthread_mutex_lock(&reg_mu);
+  for (mpbp_batcher **pp = &reg_head; *pp; pp = &(*pp)->reg_next) {
+    if (*pp == b) {
+      *pp = b->reg_next;
+      break;
+    }
+  }
+  pthread_mutex_unlock(&reg_mu);
   if (b->thread_started) {
     pthread_mutex_lock(&b->mu);
     b->stop = 1;

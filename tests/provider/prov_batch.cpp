@@ -195,24 +195,30 @@ TEST_CASE("ASYNC jobs driven from one thread through their wait fds are batched"
   ASYNC_cleanup_thread();
 }
 
-TEST_CASE("a paused job whose wait ctx is freed: no crash, no leak, a later resume fails cleanly", "[provider][batch][async]") {
+// OpenSSL cannot resume a job whose wait ctx was freed (ASYNC_pause_job touches the old ctx) and
+// has no call that frees a paused job: such a job stays OpenSSL's (kept reachable here so that
+// LeakSanitizer does not count it). The provider's side must neither crash nor leak: the fd
+// cleanup drops the request, the batch that computes it frees it, nothing is written to freed
+// memory, and other requests in the same batch get their results.
+static std::vector<ASYNC_JOB *> &g_orphans = *new std::vector<ASYNC_JOB *>; // never destroyed
+
+TEST_CASE("a paused job whose wait ctx is freed: no crash, no leak", "[provider][batch][async]") {
   Lib lib("batch_size = 64\nflush_delay_us = 30000\n");
   Pkey k = load_private_pem(lib, key_pem(2048));
   REQUIRE(k);
+  auto wait_items = [&](unsigned long long n) {
+    for (int i = 0; i < 1000 && lib.stat("items") < n; i++)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    return lib.stat("items");
+  };
   SECTION("freed before its batch ran") {
     SignJob j;
     prepare(lib, k.get(), j, "abandoned early");
     REQUIRE_FALSE(step(j));
     ASYNC_WAIT_CTX_free(j.wctx); // the provider's fd cleanup runs; the request is dropped
     j.wctx = nullptr;
-    for (int i = 0; i < 500 && lib.stat("items") == 0; i++)
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    CHECK(lib.stat("items") == 1); // the batch ran and dropped the result
-    // resuming with a new wait ctx finds the request gone: the sign fails, the job ends
-    j.wctx = ASYNC_WAIT_CTX_new();
-    CHECK(step(j));
-    CHECK(j.ret != 1);
-    ERR_clear_error();
+    CHECK(wait_items(1) == 1); // the batch ran and freed the dropped request
+    g_orphans.push_back(j.job);
     release(j);
   }
   SECTION("freed after its batch ran, before it was collected") {
@@ -224,11 +230,9 @@ TEST_CASE("a paused job whose wait ctx is freed: no crash, no leak, a later resu
     REQUIRE(ASYNC_WAIT_CTX_get_all_fds(j.wctx, &fd, &n) == 1);
     pollfd pfd{fd, POLLIN, 0};
     REQUIRE(poll(&pfd, 1, 10000) == 1); // computed and signalled
-    ASYNC_WAIT_CTX_free(j.wctx);
-    j.wctx = ASYNC_WAIT_CTX_new();
-    CHECK(step(j));
-    CHECK(j.ret != 1);
-    ERR_clear_error();
+    ASYNC_WAIT_CTX_free(j.wctx);        // the cleanup frees the finished request
+    j.wctx = nullptr;
+    g_orphans.push_back(j.job);
     release(j);
   }
   SECTION("abandoned and live jobs in one batch: the live ones get their results") {
@@ -237,8 +241,9 @@ TEST_CASE("a paused job whose wait ctx is freed: no crash, no leak, a later resu
     for (auto &j : jobs) REQUIRE_FALSE(step(j));
     for (size_t i : {1, 3}) {
       ASYNC_WAIT_CTX_free(jobs[i].wctx);
-      jobs[i].wctx = ASYNC_WAIT_CTX_new();
+      jobs[i].wctx = nullptr;
       jobs[i].skip = true;
+      g_orphans.push_back(jobs[i].job);
     }
     drive(jobs);
     for (size_t i : {0, 2}) {
@@ -247,12 +252,15 @@ TEST_CASE("a paused job whose wait ctx is freed: no crash, no leak, a later resu
     }
     CHECK(lib.stat("items") == 4);
     CHECK(lib.stat("max") == 4);
-    for (size_t i : {1, 3}) {
-      CHECK(step(jobs[i]));
-      CHECK(jobs[i].ret != 1);
-    }
-    ERR_clear_error();
     for (auto &j : jobs) release(j);
   }
-  ASYNC_cleanup_thread();
+  SECTION("the provider unloads while an abandoned request is still queued") {
+    SignJob j;
+    prepare(lib, k.get(), j, "queued at unload");
+    REQUIRE_FALSE(step(j));
+    ASYNC_WAIT_CTX_free(j.wctx);
+    j.wctx = nullptr;
+    g_orphans.push_back(j.job);
+    release(j); // the Lib's destructor unloads the provider within the 30 ms flush delay
+  }
 }

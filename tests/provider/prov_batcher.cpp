@@ -2,6 +2,10 @@
 // group whose run function adds one to every limb and records its batch sizes.
 #include <catch2/catch.hpp>
 
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -10,6 +14,8 @@
 #include <vector>
 
 #include <mpbatch/batch.h>
+
+#include <openssl/async.h>
 
 #include "batcher.h"
 
@@ -159,4 +165,63 @@ TEST_CASE("batcher: groups with different keys never share a batch", "[provider]
   CHECK(sb.items == 5);
   CHECK(all.items == 10);
   mpbp_batcher_free(b);
+}
+
+namespace {
+struct AsyncArg {
+  mpbp_batcher *b;
+  const mpbp_group *g;
+  uint64_t in[2], out[2];
+  int status;
+};
+int async_submit(void *p) {
+  AsyncArg *a = *(AsyncArg **)p;
+  a->status = mpbp_batch_submit(a->b, a->g, a->in, a->out);
+  return 1;
+}
+// one ASYNC job through the batcher: pauses, then is resumed when its wait fd fires
+bool async_once(mpbp_batcher *b, const mpbp_group *g, uint64_t v) {
+  AsyncArg a{b, g, {v, 0}, {0, 0}, -1};
+  AsyncArg *p = &a;
+  ASYNC_WAIT_CTX *w = ASYNC_WAIT_CTX_new();
+  ASYNC_JOB *job = nullptr;
+  int ret = 0;
+  bool ok = ASYNC_start_job(&job, w, &ret, async_submit, &p, sizeof p) == ASYNC_PAUSE;
+  size_t n = 1;
+  OSSL_ASYNC_FD fd = -1;
+  ok = ok && ASYNC_WAIT_CTX_get_all_fds(w, &fd, &n) == 1 && n == 1;
+  pollfd pfd{fd, POLLIN, 0};
+  ok = ok && poll(&pfd, 1, 5000) == 1;
+  ok = ok && ASYNC_start_job(&job, w, &ret, async_submit, &p, sizeof p) == ASYNC_FINISH;
+  ASYNC_WAIT_CTX_free(w);
+  return ok && a.status == MPB_OK && a.out[0] == v + 1;
+}
+} // namespace
+
+TEST_CASE("batcher: ASYNC requests complete through their wait fd, also in a child of fork", "[provider][batcher][async]") {
+  Ctx c;
+  mpbp_batcher *b = mpbp_batcher_new(8, 1000, c.ctx);
+  Fake f;
+  mpbp_group g = group_of(f);
+  CHECK(async_once(b, &g, 5));
+  mpbp_batch_stats s;
+  REQUIRE(mpbp_batcher_stats(b, "fake", &s) == 0);
+  CHECK(s.async_items == 1);
+  // a child of fork has no flush thread until it needs one
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    uint64_t in[2] = {1, 1}, out[2] = {0, 0};
+    bool ok = mpbp_batch_submit(b, &g, in, out) == MPB_OK && out[0] == 2;
+    ok = ok && async_once(b, &g, 9);
+    mpbp_batcher_free(b);
+    _exit(ok ? 0 : 1);
+  }
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(async_once(b, &g, 11)); // the parent's thread still runs
+  mpbp_batcher_free(b);
+  ASYNC_cleanup_thread();
 }
