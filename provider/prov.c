@@ -251,7 +251,7 @@ static void write_stats_file(mpbp_provctx *pc) {
   const char *path = secure_getenv("MPBATCH_STATS");
   if (!path || !*path || !pc->batcher) return;
   char buf[4096];
-  mpbp_batcher_stats_string(pc->batcher, buf, sizeof buf);
+  if (mpbp_batcher_stats_string(pc->batcher, buf, sizeof buf) == 0) return; /* nothing ran */
   FILE *f = fopen(path, "a");
   if (!f) return;
   fprintf(f, "%s\n", buf);

@@ -1,7 +1,7 @@
 /* mpbatch OpenSSL provider: RSA encryption and decryption. Decryption (the private operation)
  * is batched; the padding checks are libcrypto's RSA_padding_check_PKCS1_type_2 and
- * RSA_padding_check_PKCS1_OAEP_mgf1, and for a TLS premaster secret (the TLS client version set)
- * the RFC 5246 7.4.7.1 rule as the default provider applies it: a bad padding or version gives a
+ * RSA_padding_check_PKCS1_OAEP_mgf1, and for a TLS premaster secret (RSA_PKCS1_WITH_TLS_PADDING,
+ * with the TLS client version set) the RFC 5246 7.4.7.1 rule as the default provider applies it: a bad padding or version gives a
  * random secret, chosen in constant time, never an error. Encryption uses the public exponent. */
 #include <string.h>
 
@@ -201,13 +201,17 @@ static int enc_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t ou
     return 0;
   }
   const mpbp_rsa_key *k = c->key;
-  int tls = c->client_version > 0 && c->pad == RSA_PKCS1_PADDING;
+  int tls = c->pad == RSA_PKCS1_WITH_TLS_PADDING; /* what libssl sets for RSA key exchange */
   if (!out) {
     *outlen = tls ? TLS_PREMASTER_LEN : k->nbytes;
     return 1;
   }
   if (tls && outsize < TLS_PREMASTER_LEN) {
     MPBP_ERR(MPBP_R_OUTPUT_BUFFER_TOO_SMALL);
+    return 0;
+  }
+  if (tls && c->client_version == 0) {
+    MPBP_ERR_DATA(MPBP_R_INVALID_PARAM, "TLS padding needs the TLS client version");
     return 0;
   }
   if (c->pad == RSA_NO_PADDING && outsize < k->nbytes) {
@@ -328,7 +332,8 @@ static int enc_set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
     return 0;
   if ((p = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_PAD_MODE))) {
     int pad = mpbp_pad_mode_from_param(p);
-    if (pad != RSA_PKCS1_PADDING && pad != RSA_PKCS1_OAEP_PADDING && pad != RSA_NO_PADDING) {
+    if (pad != RSA_PKCS1_PADDING && pad != RSA_PKCS1_OAEP_PADDING && pad != RSA_NO_PADDING &&
+        !(pad == RSA_PKCS1_WITH_TLS_PADDING && c->operation == EVP_PKEY_OP_DECRYPT)) {
       MPBP_ERR_DATA(MPBP_R_INVALID_PADDING_MODE, "encryption padding mode %d", pad);
       return 0;
     }

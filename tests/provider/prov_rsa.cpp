@@ -375,10 +375,10 @@ TEST_CASE("TLS premaster decryption: implicit rejection of bad padding or versio
   pms[1] = 0x03;
   Bytes ct;
   REQUIRE(encrypt(lib, k.get(), RSA_PKCS1_PADDING, nullptr, pms, ct));
-  auto tls_decrypt = [&](unsigned int version, const Bytes &c, Bytes &out) {
-    PCtx d = ctx_for(lib, k.get(), "provider=mpbatch");
+  auto tls_decrypt = [&](unsigned int version, const Bytes &c, Bytes &out, const char *props = "provider=mpbatch") {
+    PCtx d = ctx_for(lib, k.get(), props);
     REQUIRE(EVP_PKEY_decrypt_init(d.get()) == 1);
-    REQUIRE(EVP_PKEY_CTX_set_rsa_padding(d.get(), RSA_PKCS1_PADDING) == 1);
+    REQUIRE(EVP_PKEY_CTX_set_rsa_padding(d.get(), RSA_PKCS1_WITH_TLS_PADDING) == 1);
     OSSL_PARAM p[] = {OSSL_PARAM_uint(OSSL_ASYM_CIPHER_PARAM_TLS_CLIENT_VERSION, &version), OSSL_PARAM_END};
     REQUIRE(EVP_PKEY_CTX_set_params(d.get(), p) == 1);
     out.assign(48, 0);
@@ -387,6 +387,9 @@ TEST_CASE("TLS premaster decryption: implicit rejection of bad padding or versio
     CHECK(len == 48);
     return r;
   };
+  Bytes out_default;
+  CHECK(tls_decrypt(0x0303, ct, out_default, "provider=default") == 1);
+  CHECK(out_default == pms);
   Bytes out;
   CHECK(tls_decrypt(0x0303, ct, out) == 1);
   CHECK(out == pms);
@@ -400,6 +403,13 @@ TEST_CASE("TLS premaster decryption: implicit rejection of bad padding or versio
   Bytes out2;
   CHECK(tls_decrypt(0x0303, ct2, out2) == 1);
   CHECK(out != out2); // fresh randomness each time
+  // without the client version: an error, as the default provider gives
+  PCtx d = ctx_for(lib, k.get(), "provider=mpbatch");
+  REQUIRE(EVP_PKEY_decrypt_init(d.get()) == 1);
+  REQUIRE(EVP_PKEY_CTX_set_rsa_padding(d.get(), RSA_PKCS1_WITH_TLS_PADDING) == 1);
+  size_t len = out.size();
+  CHECK(EVP_PKEY_decrypt(d.get(), out.data(), &len, ct.data(), ct.size()) != 1);
+  ERR_clear_error();
 }
 
 TEST_CASE("key management: import/export, parameters, match, validate, dup", "[provider][keymgmt]") {
