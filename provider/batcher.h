@@ -23,7 +23,8 @@ typedef struct mpbp_batcher mpbp_batcher;
 /* One group: requests that can run in one batch call (same operation, same key or group). */
 typedef struct mpbp_group {
   /* runs count items: in rows of in_limbs, out rows of out_limbs, item_status[i] = MPB_OK or an
-     mpb error */
+     mpb error (item_status arrives filled with MPB_OK). Returns MPB_OK when item_status says how
+     each item went, or an error that fails every item of the batch. */
   int (*run)(const void *key, mpb_ctx *ctx, const uint64_t *in, uint64_t *out, int *item_status,
              size_t count);
   const void *key; /* identity of the group (compared by pointer together with run/in_limbs/
