@@ -566,6 +566,41 @@ TEST_CASE("bad inputs give OpenSSL errors, not crashes", "[provider][errors]") {
     BN_free(e);
     BN_free(d);
   }
+  SECTION("a wrong private result is never output (the public-exponent check)") {
+    // a corrupted CRT exponent (dp + 2, still < p) passes the library's key checks but gives a
+    // wrong signature: the provider must refuse it
+    const char *names[] = {OSSL_PKEY_PARAM_RSA_N, OSSL_PKEY_PARAM_RSA_E, OSSL_PKEY_PARAM_RSA_D,
+                           OSSL_PKEY_PARAM_RSA_FACTOR1, OSSL_PKEY_PARAM_RSA_FACTOR2,
+                           OSSL_PKEY_PARAM_RSA_EXPONENT1, OSSL_PKEY_PARAM_RSA_EXPONENT2,
+                           OSSL_PKEY_PARAM_RSA_COEFFICIENT1};
+    OSSL_PARAM_BLD *b = OSSL_PARAM_BLD_new();
+    std::vector<BIGNUM *> bns;
+    for (const char *nm : names) {
+      BIGNUM *v = nullptr;
+      REQUIRE(EVP_PKEY_get_bn_param(k.get(), nm, &v));
+      if (std::string(nm) == OSSL_PKEY_PARAM_RSA_EXPONENT1) BN_add_word(v, 2);
+      OSSL_PARAM_BLD_push_BN(b, nm, v);
+      bns.push_back(v);
+    }
+    OSSL_PARAM *params = OSSL_PARAM_BLD_to_param(b);
+    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(lib.ctx, "RSA", "provider=mpbatch");
+    EVP_PKEY *bad = nullptr;
+    REQUIRE(EVP_PKEY_fromdata_init(c) == 1);
+    REQUIRE(EVP_PKEY_fromdata(c, &bad, EVP_PKEY_KEYPAIR, params) == 1);
+    PCtx sc = ctx_for(lib, bad, "provider=mpbatch");
+    REQUIRE(EVP_PKEY_sign_init(sc.get()) == 1);
+    REQUIRE(EVP_PKEY_CTX_set_signature_md(sc.get(), EVP_sha256()) == 1);
+    Bytes dg(32, 3), sig(256, 0);
+    size_t len = sig.size();
+    CHECK(EVP_PKEY_sign(sc.get(), sig.data(), &len, dg.data(), dg.size()) != 1);
+    CHECK(openssl_errors().find("failed its public-key check") != std::string::npos);
+    CHECK(sig == Bytes(256, 0)); // nothing written
+    EVP_PKEY_free(bad);
+    EVP_PKEY_CTX_free(c);
+    OSSL_PARAM_free(params);
+    OSSL_PARAM_BLD_free(b);
+    for (BIGNUM *v : bns) BN_free(v);
+  }
   SECTION("a multi-prime key is refused with a clear error") {
     EVP_PKEY_CTX *g = EVP_PKEY_CTX_new_from_name(lib.ctx, "RSA", "provider=default");
     REQUIRE(EVP_PKEY_keygen_init(g) == 1);
