@@ -178,7 +178,7 @@ TEST_CASE("ASYNC jobs driven from one thread through their wait fds are batched"
   CHECK(lib.stat("max") == 8);
   CHECK(lib.stat("batches") == 1);
   // a second round with fewer jobs than the batch: the flush delay runs them
-  Lib lib2("batch_size = 64\nflush_delay_us = 2000\n");
+  Lib lib2("batch_size = 64\nflush_delay_us = 20000\n");
   Pkey k2 = load_private_pem(lib2, key_pem(2048));
   std::vector<SignJob> few(5);
   for (size_t i = 0; i < few.size(); i++) prepare(lib2, k2.get(), few[i], "few " + std::to_string(i));
