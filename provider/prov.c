@@ -7,6 +7,9 @@
  *   backend        = auto | cpu | cuda               (default auto) */
 #define _GNU_SOURCE /* secure_getenv */
 #include "prov.h"
+#ifdef MPBP_HAVE_DH
+#include "dh_groups.h"
+#endif
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -268,7 +271,21 @@ static void prov_teardown(void *provctx) {
   free(pc);
 }
 
+/* Capabilities: the TLS groups whose key exchange this provider does. libssl 3.0 keeps a group
+ * only when the "DH" key manager it fetches belongs to the provider that listed the group, so
+ * once mpbatch's DH key manager is the one fetched, mpbatch must list ffdhe2048..8192 itself. */
+static int prov_get_capabilities(void *provctx, const char *capability, OSSL_CALLBACK *cb, void *arg) {
+  (void)provctx;
+#ifdef MPBP_HAVE_DH
+  if (OPENSSL_strcasecmp(capability, "TLS-GROUP") == 0) return mpbp_dh_tls_group_capabilities(cb, arg);
+#else
+  (void)capability, (void)cb, (void)arg;
+#endif
+  return 0;
+}
+
 static const OSSL_DISPATCH prov_functions[] = {
+    {OSSL_FUNC_PROVIDER_GET_CAPABILITIES, (void (*)(void))prov_get_capabilities},
     {OSSL_FUNC_PROVIDER_TEARDOWN, (void (*)(void))prov_teardown},
     {OSSL_FUNC_PROVIDER_GETTABLE_PARAMS, (void (*)(void))prov_gettable_params},
     {OSSL_FUNC_PROVIDER_GET_PARAMS, (void (*)(void))prov_get_params},
