@@ -156,27 +156,35 @@ int tune_batch(const std::string &cmd, bool verbose) {
   // 1. the cost of one lane of the 8-lane IFMA kernel relative to a scalar item: a full group
   //    vs 8 scalar items, one thread, shared modulus, 512-bit exponents, at the widths of
   //    tuning::BATCH_IFMA_COST_LIMBS (AUTO's IFMA / scalar split, cpu/batch/ctx.cpp).
-  std::vector<double> lane_cost;
+  //    Once in variable time, once in constant time (the scalar path's fixed windows and masked
+  //    table scans cost it more than the lanes, whose schedule is the same in both modes).
+  std::vector<double> lane_cost, lane_cost_ct;
   if (mpb_backend_available(MPB_BACKEND_CPU_IFMA)) {
     mpb_ctx_set_threads(ctx, 1);
-    for (size_t w : mpb::tuning::BATCH_IFMA_COST_LIMBS) {
-      const size_t ew = 8;
-      std::vector<uint64_t> m, base(8 * w), e(8 * ew), r(8 * w);
-      random_modulus(rng, m, w);
-      for (auto &x : base) x = rng();
-      for (size_t i = 0; i < 8; i++) base[i * w + w - 1] >>= 1;
-      for (auto &x : e) x = rng();
-      auto run = [&](int backend) {
-        mpb_ctx_set_backend(ctx, backend);
-        return best_seconds([&] {
-          if (mpb_batch_powm(ctx, r.data(), base.data(), e.data(), ew, 8, m.data(), 1, w, 8, &info) != MPB_OK)
-            std::abort();
-        });
-      };
-      double ts = run(MPB_BACKEND_CPU_SCALAR), ti = run(MPB_BACKEND_CPU_IFMA);
-      if (verbose) std::fprintf(stderr, "%zu limbs: 8 scalar %.0f us, one IFMA group %.0f us\n", w, ts * 1e6, ti * 1e6);
-      lane_cost.push_back(ti / ts);
+    for (int ct = 0; ct < 2; ct++) {
+      mpb_ctx_set_constant_time(ctx, ct ? MPB_CT_ON : MPB_CT_OFF);
+      for (size_t w : mpb::tuning::BATCH_IFMA_COST_LIMBS) {
+        const size_t ew = 8;
+        std::vector<uint64_t> m, base(8 * w), e(8 * ew), r(8 * w);
+        random_modulus(rng, m, w);
+        for (auto &x : base) x = rng();
+        for (size_t i = 0; i < 8; i++) base[i * w + w - 1] >>= 1;
+        for (auto &x : e) x = rng();
+        auto run = [&](int backend) {
+          mpb_ctx_set_backend(ctx, backend);
+          return best_seconds([&] {
+            if (mpb_batch_powm(ctx, r.data(), base.data(), e.data(), ew, 8, m.data(), 1, w, 8, &info) != MPB_OK)
+              std::abort();
+          });
+        };
+        double ts = run(MPB_BACKEND_CPU_SCALAR), ti = run(MPB_BACKEND_CPU_IFMA);
+        if (verbose)
+          std::fprintf(stderr, "%zu limbs%s: 8 scalar %.0f us, one IFMA group %.0f us\n", w, ct ? " (constant time)" : "",
+                       ts * 1e6, ti * 1e6);
+        (ct ? lane_cost_ct : lane_cost).push_back(ti / ts);
+      }
     }
+    mpb_ctx_set_constant_time(ctx, MPB_CT_DEFAULT);
   }
 
   // 2. one item, 256-bit exponent: scalar vs multipartite (all threads) from 2048 to 65536 bits.
@@ -234,6 +242,9 @@ int tune_batch(const std::string &cmd, bool verbose) {
       l += (i ? ", " : "") + std::to_string(mpb::tuning::BATCH_IFMA_COST_LIMBS[i]);
     }
     up["BATCH_IFMA_LANE_COST"] = {v + "}", where};
+    std::string vc = "{";
+    for (size_t i = 0; i < lane_cost_ct.size(); i++) vc += (i ? ", " : "") + fixed(lane_cost_ct[i], 2);
+    up["BATCH_IFMA_LANE_COST_CT"] = {vc + "}", where};
     up["BATCH_IFMA_COST_LIMBS"] = {l + "}", where};
   } else {
     std::fprintf(stderr, "tune: no AVX-512 IFMA on this CPU: BATCH_IFMA_LANE_COST left as it is\n");

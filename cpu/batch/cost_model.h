@@ -32,7 +32,9 @@ struct IfmaSplit {
   bool partial = false;
   size_t groups() const { return full + (partial ? 1 : 0); }
 };
-IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_per_item, bool forced);
+// constant_time: the lane cost of constant-time runs (tuning::BATCH_IFMA_LANE_COST_CT).
+IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_per_item, bool forced,
+                     bool constant_time = false);
 
 } // namespace batch
 } // namespace mpb

@@ -10,13 +10,14 @@
 namespace mpb {
 namespace tuning {
 
-constexpr double BATCH_PARALLEL_MIN_WORK = 13955.1;  // a batch of less work (64x64 products) runs on one thread | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (a6b9a79+dirty)
+constexpr double BATCH_PARALLEL_MIN_WORK = 13819.3;  // a batch of less work (64x64 products) runs on one thread | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (665243b+dirty)
 constexpr double BATCH_GRAIN_WORK = 20000.0;  // work per dynamic-schedule grab (~10 us) | AMD EPYC Zen 4 2 vCPU, 2026-11-21, pipelined Python list path 1.52x -> 1.38x the C API time (python_overhead)
-constexpr int BATCH_MULTIPARTITE_MIN_LIMBS = 256;  // AUTO: multipartite from this modulus size when count < threads | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (a6b9a79+dirty)
+constexpr int BATCH_MULTIPARTITE_MIN_LIMBS = 256;  // AUTO: multipartite from this modulus size when count < threads | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (665243b+dirty)
 constexpr int BATCH_IFMA_MIN_LIMBS = 1;  // AUTO: IFMA groups from this width | the kernel's range (1..256 limbs), not a measured crossover
 constexpr int BATCH_IFMA_MAX_LIMBS = 256;  // AUTO: IFMA groups up to this width | the kernel's range (1..256 limbs), not a measured crossover
-constexpr size_t BATCH_IFMA_COST_LIMBS[] = {2, 4, 6, 8, 16, 32, 64, 96, 128, 192, 256};  // widths of the lane-cost table | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (a6b9a79+dirty)
-constexpr double BATCH_IFMA_LANE_COST[] = {0.46, 0.37, 0.32, 0.29, 0.23, 0.26, 0.30, 0.27, 0.28, 0.25, 0.28};  // one IFMA lane / one scalar item, one thread | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (a6b9a79+dirty)
+constexpr size_t BATCH_IFMA_COST_LIMBS[] = {2, 4, 6, 8, 16, 32, 64, 96, 128, 192, 256};  // widths of the lane-cost table | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (665243b+dirty)
+constexpr double BATCH_IFMA_LANE_COST[] = {0.37, 0.34, 0.31, 0.35, 0.20, 0.28, 0.28, 0.28, 0.28, 0.28, 0.27};  // one IFMA lane / one scalar item, one thread | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (665243b+dirty)
+constexpr double BATCH_IFMA_LANE_COST_CT[] = {0.31, 0.30, 0.30, 0.30, 0.18, 0.24, 0.24, 0.23, 0.22, 0.23, 0.21};  // the same in constant time (fixed windows, masked table scans on both paths) | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (665243b+dirty)
 constexpr double BATCH_IFMA_MARGIN = 0.97;  // more IFMA groups only below this fraction of the estimate with fewer | hysteresis, set 2026-11-21 with bench_auto (bench/results/auto-cpu-2026-11-21.md)
 constexpr int BATCH_EVEN_SPLIT_CHUNK = 4096;  // items per chunk of a shared even modulus (caps the residue block) | a memory bound, NOT MEASURED as a speed threshold
 // AUTO's GPU model (how it was fitted: docs/TUNING.md): on a batch of b items the GPU does about
@@ -65,20 +66,22 @@ constexpr size_t gpu_min_batch(const GpuFit &f, int threads) {
 }
 
 // The lane cost at `limbs`: linear between the measured widths (the end values outside).
-constexpr double batch_ifma_lane_cost(size_t limbs) {
+constexpr double batch_ifma_lane_cost(size_t limbs, bool constant_time = false) {
   constexpr size_t n = sizeof BATCH_IFMA_COST_LIMBS / sizeof BATCH_IFMA_COST_LIMBS[0];
-  if (limbs <= BATCH_IFMA_COST_LIMBS[0]) return BATCH_IFMA_LANE_COST[0];
+  const double *c = constant_time ? BATCH_IFMA_LANE_COST_CT : BATCH_IFMA_LANE_COST;
+  if (limbs <= BATCH_IFMA_COST_LIMBS[0]) return c[0];
   for (size_t i = 1; i < n; i++)
     if (limbs <= BATCH_IFMA_COST_LIMBS[i]) {
       const double f = (double)(limbs - BATCH_IFMA_COST_LIMBS[i - 1]) /
                        (double)(BATCH_IFMA_COST_LIMBS[i] - BATCH_IFMA_COST_LIMBS[i - 1]);
-      return BATCH_IFMA_LANE_COST[i - 1] + f * (BATCH_IFMA_LANE_COST[i] - BATCH_IFMA_LANE_COST[i - 1]);
+      return c[i - 1] + f * (c[i] - c[i - 1]);
     }
-  return BATCH_IFMA_LANE_COST[n - 1];
+  return c[n - 1];
 }
 static_assert(sizeof BATCH_IFMA_COST_LIMBS / sizeof BATCH_IFMA_COST_LIMBS[0] ==
                   sizeof BATCH_IFMA_LANE_COST / sizeof BATCH_IFMA_LANE_COST[0],
               "one lane cost per width");
+static_assert(sizeof BATCH_IFMA_LANE_COST_CT == sizeof BATCH_IFMA_LANE_COST, "one constant-time lane cost per width");
 
 } // namespace tuning
 } // namespace mpb
