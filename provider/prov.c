@@ -47,21 +47,10 @@ void mpbp_raise(const char *file, int line, const char *func, int reason, const 
   va_end(ap);
 }
 
-static void raise_fmt(const char *file, int line, const char *func, int reason, const char *fmt,
-                      ...) {
-  if (!c_new_error || !c_set_error_debug || !c_vset_error) return;
-  va_list ap;
-  va_start(ap, fmt);
-  c_new_error(err_handle);
-  c_set_error_debug(err_handle, file, line, func);
-  c_vset_error(err_handle, (uint32_t)reason, fmt, ap);
-  va_end(ap);
-}
-
 void mpbp_raise_mpb(const char *file, int line, const char *func, int status, const char *what) {
   if (status == MPB_OK) return;
-  raise_fmt(file, line, func, MPBP_R_BATCH_FAILED, "%s: %s", what ? what : "batch",
-            mpb_strerror(status));
+  mpbp_raise(file, line, func, MPBP_R_BATCH_FAILED, "%s: %s", what ? what : "batch",
+             mpb_strerror(status));
 }
 
 static const OSSL_ITEM reason_strings[] = {

@@ -91,19 +91,19 @@ static int rsa_km_import(void *keydata, int selection, const OSSL_PARAM params[]
                                (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0);
 }
 
-#define RSA_KEY_TYPES(priv)                                                                  \
+/* n and e; then d and the CRT numbers of a private key */
+#define RSA_PUB_PARAMS \
   OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_N, NULL, 0), OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_E, NULL, 0)
+#define RSA_PRIV_PARAMS                                                                   \
+  OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_D, NULL, 0),                                          \
+      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR1, NULL, 0),                                \
+      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR2, NULL, 0),                                \
+      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT1, NULL, 0),                              \
+      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT2, NULL, 0),                              \
+      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_COEFFICIENT1, NULL, 0)
 
-static const OSSL_PARAM rsa_pub_types[] = {RSA_KEY_TYPES(0), OSSL_PARAM_END};
-static const OSSL_PARAM rsa_all_types[] = {
-    RSA_KEY_TYPES(1),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_D, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR1, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR2, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT1, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT2, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_COEFFICIENT1, NULL, 0),
-    OSSL_PARAM_END};
+static const OSSL_PARAM rsa_pub_types[] = {RSA_PUB_PARAMS, OSSL_PARAM_END};
+static const OSSL_PARAM rsa_all_types[] = {RSA_PUB_PARAMS, RSA_PRIV_PARAMS, OSSL_PARAM_END};
 
 static const OSSL_PARAM *rsa_km_import_types(int selection) {
   if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0) return NULL;
@@ -132,14 +132,8 @@ static const OSSL_PARAM rsa_gettable[] = {
     OSSL_PARAM_int(OSSL_PKEY_PARAM_SECURITY_BITS, NULL),
     OSSL_PARAM_int(OSSL_PKEY_PARAM_MAX_SIZE, NULL),
     OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_DEFAULT_DIGEST, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_N, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_E, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_D, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR1, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR2, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT1, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT2, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_COEFFICIENT1, NULL, 0),
+    RSA_PUB_PARAMS,
+    RSA_PRIV_PARAMS,
     OSSL_PARAM_END};
 
 static const OSSL_PARAM *rsa_km_gettable_params(void *provctx) {

@@ -18,6 +18,26 @@ struct Tally {
   int valid = 0, invalid = 0, acceptable = 0;
 };
 
+// Decrypts one Wycheproof case's ciphertext through c and checks it against the case's verdict:
+// "valid" must decrypt to msg, "invalid" must fail, "acceptable" may do either.
+void decrypt_and_judge(EVP_PKEY_CTX *c, const Json &t, const Bytes &ct, const Bytes &msg, Tally &tally) {
+  Bytes out(ct.size() + 16);
+  size_t len = out.size();
+  int ok = EVP_PKEY_decrypt(c, out.data(), &len, ct.data(), ct.size());
+  ERR_clear_error();
+  std::string r = t["result"].s();
+  if (r == "valid") {
+    REQUIRE(ok == 1);
+    CHECK(Bytes(out.begin(), out.begin() + len) == msg);
+    tally.valid++;
+  } else if (r == "invalid") {
+    CHECK(ok != 1);
+    tally.invalid++;
+  } else {
+    tally.acceptable++;
+  }
+}
+
 } // namespace
 
 TEST_CASE("Wycheproof RSASSA-PKCS1-v1_5 generation: the exact signature bytes", "[provider][wycheproof]") {
@@ -81,21 +101,7 @@ TEST_CASE("Wycheproof RSAES-OAEP decryption", "[provider][wycheproof]") {
           void *l = OPENSSL_memdup(label.data(), label.size());
           REQUIRE(EVP_PKEY_CTX_set0_rsa_oaep_label(c.get(), l, (int)label.size()) == 1);
         }
-        Bytes out(ct.size() + 16);
-        size_t len = out.size();
-        int ok = EVP_PKEY_decrypt(c.get(), out.data(), &len, ct.data(), ct.size());
-        ERR_clear_error();
-        std::string r = t["result"].s();
-        if (r == "valid") {
-          REQUIRE(ok == 1);
-          CHECK(Bytes(out.begin(), out.begin() + len) == msg);
-          tally.valid++;
-        } else if (r == "invalid") {
-          CHECK(ok != 1);
-          tally.invalid++;
-        } else {
-          tally.acceptable++;
-        }
+        decrypt_and_judge(c.get(), t, ct, msg, tally);
       }
     }
     CHECK(tally.valid > 0);
@@ -117,21 +123,7 @@ TEST_CASE("Wycheproof RSAES-PKCS1-v1_5 decryption", "[provider][wycheproof]") {
         PCtx c(EVP_PKEY_CTX_new_from_pkey(lib.ctx, k.get(), "provider=mpbatch"));
         REQUIRE(EVP_PKEY_decrypt_init(c.get()) == 1);
         REQUIRE(EVP_PKEY_CTX_set_rsa_padding(c.get(), RSA_PKCS1_PADDING) == 1);
-        Bytes out(ct.size() + 16);
-        size_t len = out.size();
-        int ok = EVP_PKEY_decrypt(c.get(), out.data(), &len, ct.data(), ct.size());
-        ERR_clear_error();
-        std::string r = t["result"].s();
-        if (r == "valid") {
-          REQUIRE(ok == 1);
-          CHECK(Bytes(out.begin(), out.begin() + len) == msg);
-          tally.valid++;
-        } else if (r == "invalid") {
-          CHECK(ok != 1);
-          tally.invalid++;
-        } else {
-          tally.acceptable++;
-        }
+        decrypt_and_judge(c.get(), t, ct, msg, tally);
       }
     }
     CHECK(tally.valid > 0);
