@@ -214,24 +214,17 @@ static int dh_export(void *keydata, int selection, OSSL_CALLBACK *cb, void *cbar
   return ok;
 }
 
-static const OSSL_PARAM dh_key_types[] = {
-    OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_FFC_P, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_FFC_Q, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_FFC_G, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_PUB_KEY, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_PRIV_KEY, NULL, 0),
-    OSSL_PARAM_END};
-static const OSSL_PARAM dh_param_types[] = {
-    OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_FFC_P, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_FFC_Q, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_FFC_G, NULL, 0),
-    OSSL_PARAM_END};
-static const OSSL_PARAM dh_pair_types[] = {
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_PUB_KEY, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_PRIV_KEY, NULL, 0),
-    OSSL_PARAM_END};
+/* the domain parameters (by name or p, q, g), then the key pair */
+#define DH_DOMAIN_PARAMS                                                                \
+  OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, NULL, 0),                          \
+      OSSL_PARAM_BN(OSSL_PKEY_PARAM_FFC_P, NULL, 0),                                    \
+      OSSL_PARAM_BN(OSSL_PKEY_PARAM_FFC_Q, NULL, 0),                                    \
+      OSSL_PARAM_BN(OSSL_PKEY_PARAM_FFC_G, NULL, 0)
+#define DH_PAIR_PARAMS \
+  OSSL_PARAM_BN(OSSL_PKEY_PARAM_PUB_KEY, NULL, 0), OSSL_PARAM_BN(OSSL_PKEY_PARAM_PRIV_KEY, NULL, 0)
+static const OSSL_PARAM dh_key_types[] = {DH_DOMAIN_PARAMS, DH_PAIR_PARAMS, OSSL_PARAM_END};
+static const OSSL_PARAM dh_param_types[] = {DH_DOMAIN_PARAMS, OSSL_PARAM_END};
+static const OSSL_PARAM dh_pair_types[] = {DH_PAIR_PARAMS, OSSL_PARAM_END};
 
 static const OSSL_PARAM *dh_types(int selection) {
   int par = (selection & SEL_PARAMS) != 0, pair = (selection & SEL_KEYPAIR) != 0;
@@ -292,12 +285,8 @@ static const OSSL_PARAM dh_gettable[] = {
     OSSL_PARAM_int(OSSL_PKEY_PARAM_SECURITY_BITS, NULL),
     OSSL_PARAM_int(OSSL_PKEY_PARAM_MAX_SIZE, NULL),
     OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, NULL, 0),
-    OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_FFC_P, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_FFC_Q, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_FFC_G, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_PUB_KEY, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_PRIV_KEY, NULL, 0),
+    DH_DOMAIN_PARAMS,
+    DH_PAIR_PARAMS,
     OSSL_PARAM_END};
 static const OSSL_PARAM *dh_gettable_params(void *provctx) {
   (void)provctx;
