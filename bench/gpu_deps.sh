@@ -3,7 +3,8 @@
 # bare GPU machine without network: GMP (oracle and benchmarks) and Catch2 (tests). They land
 # in .gpudeps/ with the current commit's name (ignored by git: listed in .git/info/exclude), which the device tool carries:
 #   bash bench/gpu_deps.sh [--prebuilt]     then     run(command="bash bench/run_gpu.sh", carry=[".gpudeps"])
-# --prebuilt: also builds the tree here for sm_90 (H100/H200) in build-gpu/ and packs what
+# --prebuilt: also builds the tree here for sm_90 (H100/H200) in build-gpu/, with every lane-count
+# shape of the cooperative kernels for bench_gpu to compare (MPB_CUDA_TUNING_SHAPES), and packs what
 # run_gpu.sh runs (libmpbatch.so, bench_gpu, the device tests) with libgomp into
 # .gpudeps/prebuilt.tar.gz, so the device's short time is not spent compiling.
 set -euo pipefail
@@ -24,7 +25,7 @@ echo "$c" > commit
 if [ "$prebuilt" = 1 ]; then
   cd ..
   GEN=(); command -v ninja >/dev/null && GEN=(-G Ninja)
-  cmake -S . -B build-gpu "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release -DMPB_CUDA=ON -DMPB_CUDA_ARCHITECTURES=90 >/dev/null
+  cmake -S . -B build-gpu "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release -DMPB_CUDA=ON -DMPB_CUDA_ARCHITECTURES=90 -DMPB_CUDA_TUNING_SHAPES=ON >/dev/null
   cmake --build build-gpu -j"$(nproc)" --target mpbatch bench_gpu test_on_device_gf2x test_on_device_kernels \
     test_on_device_modmul test_on_device_powm_variants
   rm -rf /tmp/gpupack && mkdir -p /tmp/gpupack/build-gpu/bench /tmp/gpupack/build-gpu/tests /tmp/gpupack/lib

@@ -408,6 +408,8 @@ int rsa_tpi(size_t half_width, int requested) {
   return t > 1 && rsa_coop_supported(n, t) ? t : 0;
 }
 
+bool tuning_only_tpi(bool rsa, size_t width, int tpi) { return coop_tuning_only(rsa, (int)(2 * width), tpi); }
+
 bool powm_width_supported(size_t width) { return powm_tpi(width, 0) != 0; }
 bool rsa_half_width_supported(size_t hwidth) { return rsa_tpi(hwidth, 0) != 0; }
 bool mul_width_supported(size_t width) { return width == 4 || width == 8 || width == 16; }

@@ -54,6 +54,8 @@ bool rsa_half_width_supported(size_t hwidth); // 8, 16, 32, 64 (RSA-1024..RSA-81
 // Threads per item that powm/rsa_crt use for a size given Options::tpi (0 = none fits).
 int powm_tpi(size_t width, int requested);
 int rsa_tpi(size_t half_width, int requested);
+// True when that many threads per item is a shape built only for tuning (MPB_CUDA_TUNING_SHAPES).
+bool tuning_only_tpi(bool rsa, size_t width, int tpi);
 bool mul_width_supported(size_t width);       // 4, 8, 16
 bool gf2x_width_supported(size_t width);      // GF(2)[x] mul/sqr: 1, 2, 3, 4, 5, 7, 8, 9, 16
 bool gf2x_mulmod_width_supported(size_t fw);  // GF(2)[x] mulmod: 1, 2, 3, 4, 5, 7, 8, 9 (any f)

@@ -35,6 +35,7 @@ bool powm_width_supported(size_t) { return false; }
 bool rsa_half_width_supported(size_t) { return false; }
 int powm_tpi(size_t, int) { return 0; }
 int rsa_tpi(size_t, int) { return 0; }
+bool tuning_only_tpi(bool, size_t, int) { return false; }
 bool mul_width_supported(size_t) { return false; }
 bool gf2x_width_supported(size_t) { return false; }
 bool gf2x_mulmod_width_supported(size_t) { return false; }

@@ -51,7 +51,12 @@ int rsa_coop_grid_n(int device) {
 }
 
 // MPB_COOP_POWM_PAIRS: generic_kernels.cuh (shared with barrett_kernels.cu)
-#define MPB_COOP_RSA_PAIRS(X) X(32, 4) X(64, 8) X(128, 16)
+#ifdef MPB_CUDA_TUNING_SHAPES  // the other lane counts, for bench_gpu (generic_kernels.cuh)
+#define MPB_COOP_RSA_TUNING_PAIRS(X) X(32, 2) X(32, 8) X(64, 4) X(64, 16) X(128, 8) X(128, 32)
+#else
+#define MPB_COOP_RSA_TUNING_PAIRS(X)
+#endif
+#define MPB_COOP_RSA_PAIRS(X) X(32, 4) X(64, 8) X(128, 16) MPB_COOP_RSA_TUNING_PAIRS(X)
 
 } // namespace
 
@@ -64,6 +69,17 @@ bool powm_coop_supported(int nwords, int tpi) {
 bool rsa_coop_supported(int half_nwords, int tpi) {
 #define X(n, t) if (half_nwords == n && tpi == t) return true;
   MPB_COOP_RSA_PAIRS(X)
+#undef X
+  return false;
+}
+
+bool coop_tuning_only(bool rsa, int nwords, int tpi) {
+#define X(n, t) if (nwords == n && tpi == t) return true;
+  if (rsa) {
+    MPB_COOP_RSA_TUNING_PAIRS(X)
+  } else {
+    MPB_COOP_POWM_TUNING_PAIRS(X)
+  }
 #undef X
   return false;
 }

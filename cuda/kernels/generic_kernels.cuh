@@ -89,8 +89,15 @@ inline cudaError_t launch_powm_kernel(K kernel, const PowmLaunch &L, cudaStream_
 
 // The cooperative (modulus words, threads per item) pairs built for exponentiation, Montgomery
 // (coop_kernels.cu) and Barrett (barrett_kernels.cu) alike; gpu_backend's powm_tpi picks
-// among them.
-#define MPB_COOP_POWM_PAIRS(X) X(32, 4) X(64, 4) X(64, 8) X(128, 16) X(256, 32)
+// among them. MPB_CUDA_TUNING_SHAPES (CMake option, off by default; bench/gpu_deps.sh --prebuilt
+// turns it on) adds the other lane counts for bench_gpu to measure on a GPU; a pair becomes a
+// library default only after it wins there (cuda/tuning.h).
+#ifdef MPB_CUDA_TUNING_SHAPES
+#define MPB_COOP_POWM_TUNING_PAIRS(X) X(32, 2) X(32, 8) X(64, 16) X(128, 8) X(128, 32) X(256, 16)
+#else
+#define MPB_COOP_POWM_TUNING_PAIRS(X)
+#endif
+#define MPB_COOP_POWM_PAIRS(X) X(32, 4) X(64, 4) X(64, 8) X(128, 16) X(256, 32) MPB_COOP_POWM_TUNING_PAIRS(X)
 
 } // namespace gpu
 } // namespace mpb

@@ -91,6 +91,8 @@ cudaError_t launch_rsa_crt(const RsaLaunch &L, cudaStream_t s);
 // Cooperative kernels (coop_kernels.cu): `tpi` threads of a warp per item.
 bool powm_coop_supported(int nwords, int tpi);
 bool rsa_coop_supported(int half_nwords, int tpi);
+// True for a pair built only under MPB_CUDA_TUNING_SHAPES (for bench_gpu, not a default).
+bool coop_tuning_only(bool rsa, int nwords, int tpi);
 int powm_coop_grid(int nwords, int tpi, bool constant_time, int device);
 int rsa_coop_grid(int half_nwords, int tpi, int device);
 size_t coop_table_words(int nwords, int tpi, size_t threads);

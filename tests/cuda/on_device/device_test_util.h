@@ -17,6 +17,13 @@ inline size_t gpu_test_items() {
   return 100000;
 }
 
+// Shapes built only for tuning (MPB_CUDA_TUNING_SHAPES) are left to bench_gpu's GMP-checked
+// samples unless MPB_GPU_TEST_ALL_SHAPES=1 (a full test of each costs minutes of the host's GMP).
+inline bool skip_tuning_shape(bool rsa, size_t width, int tpi) {
+  const char *e = std::getenv("MPB_GPU_TEST_ALL_SHAPES");
+  return mpb::gpu::tuning_only_tpi(rsa, width, tpi) && !(e && std::strcmp(e, "1") == 0);
+}
+
 // True when a CUDA device is usable; else WARNs that `what` is not tested on a GPU here.
 inline bool have_gpu_device(const char *what) {
   char why[160] = {0};

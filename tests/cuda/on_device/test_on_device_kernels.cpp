@@ -89,7 +89,7 @@ void check_powm_schedule(bool even) {
   // / 128 items with full-width exponents; per-item moduli on 10,000 items.
   for (size_t width : {32, 64, 128})
     for (int tpi : {4, 8, 16, 32}) {
-      if (mpb::gpu::powm_tpi(width, tpi) != tpi) continue;
+      if (mpb::gpu::powm_tpi(width, tpi) != tpi || skip_tuning_shape(false, width, tpi)) continue;
       check_powm_device(rng, width, tpi, false, true, count, 2, even);
       check_powm_device(rng, width, tpi, false, false, count, 2, even);
       check_powm_device(rng, width, tpi, true, true, std::min<size_t>(count, 10000), 2, even);
@@ -112,7 +112,7 @@ TEST_CASE("GPU RSA-CRT vs GMP (one key, and one key per item)", "[cuda]") {
   auto rng = make_rng(502);
   for (size_t hw : {8, 16, 32, 64})
    for (int tpi : {1, 4, 8, 16}) {
-    if (mpb::gpu::rsa_tpi(hw, tpi) != tpi) continue;
+    if (mpb::gpu::rsa_tpi(hw, tpi) != tpi || skip_tuning_shape(true, hw, tpi)) continue;
     // one key for the batch, and distinct keys cycling over the items (fewer at the large
     // sizes, whose primes are slow to draw)
     for (size_t key_rows : {(size_t)1, hw <= 16 ? (size_t)64 : hw == 32 ? (size_t)8 : (size_t)4}) {
