@@ -7,7 +7,9 @@
 #   gpu-bench-<date>-<commit>.log   bench_gpu's tables, AUTO summaries and crossovers
 #   gpu-<date>-<commit>.json        bench_gpu's results, every part of the sweep merged
 #   gpu-sweep-<date>-<commit>.tar.gz  python -m mpbatch.sweep: CSV, JSON and PNG plots
-# Usage: bash bench/run_gpu.sh [all|test|bench|sweep]
+# Usage: bash bench/run_gpu.sh [STAGE ...]   stages: test bench shapes sweep, or all (= test bench sweep)
+#   shapes: bench_gpu over every built GPU mapping (no CPU rows) at RSA-1024..8192 and powm
+#   512..8192 bits: the lane-count comparison (with the MPB_CUDA_TUNING_SHAPES bundle).
 # Device time is short (15 minutes a session, machine start included), so the binaries are
 # built on the development machine (`bash bench/gpu_deps.sh --prebuilt`: sm_90, packed with
 # GMP, Catch2 and libgomp into .gpudeps/) and only run here; without that bundle, or when its
@@ -24,8 +26,15 @@ DEADLINE=${MPB_GPU_DEADLINE:-540}
 left() { echo $((DEADLINE - (SECONDS - T0))); }
 # seconds for a stage: its own maximum, or what is left less `keep` for the stages after it
 share() { local max=$1 keep=$2 l; l=$(( $(left) - keep )); [ "$l" -lt "$max" ] && max=$l; [ "$max" -lt 5 ] && max=5; echo "$max"; }
-stage=all
-case "${1:-}" in all|test|bench|sweep) stage=$1; shift ;; esac
+stages=""
+while [ $# -gt 0 ]; do
+  case "$1" in all) stages="$stages test bench sweep" ;; test|bench|shapes|sweep) stages="$stages $1" ;;
+    *) echo "unknown stage $1 (test bench shapes sweep all)"; exit 2 ;; esac
+  shift
+done
+[ -n "$stages" ] || stages=" test bench sweep"
+want() { [[ " $stages " == *" $1 "* ]]; }
+stage=$(echo $stages)
 OUTDIR=${OUT:-bench/results}
 mkdir -p "$OUTDIR"
 date=$(date -u +%Y-%m-%d)
@@ -72,7 +81,7 @@ use_prebuilt || build
 echo "binaries ready at +$((SECONDS - T0)) s ($B)"
 
 rc=0
-if [ "$stage" = all ] || [ "$stage" = test ]; then
+if want test; then
   # The four device test programs at once (their GMP checks use every core); each case's
   # duration is printed, so a program cut at its time still shows how far it got.
   TLOG="$OUTDIR/gpu-tests-$date-$commit.log"
@@ -101,10 +110,10 @@ if [ "$stage" = all ] || [ "$stage" = test ]; then
   echo "tests done at +$((SECONDS - T0)) s, rc=$rc"
 fi
 
-if [ "$stage" = all ] || [ "$stage" = bench ]; then
-  # bench_gpu in parts (each its own time), headline operations first; the parts' JSON files
-  # are merged into one gpu-<date>-<commit>.json.
-  GLOG="$OUTDIR/gpu-bench-$date-$commit.log"
+# bench_gpu in parts (each its own time), headline operations first; the parts' JSON files
+# are merged into one gpu-<date>-<commit>.json (each row tagged with its part).
+GLOG="$OUTDIR/gpu-bench-$date-$commit.log"
+if want bench || want shapes; then
   : > "$GLOG"
   part() {  # name max_seconds keep_seconds bench_gpu-arguments...
     local name=$1 max=$2 keep=$3; shift 3
@@ -119,9 +128,16 @@ if [ "$stage" = all ] || [ "$stage" = bench ]; then
     [ "$r" = 0 ] || [ "$r" = 124 ] || rc=1
   }
   SW=${MPB_GPU_KEEP_FOR_SWEEP:-45}
-  part rsa 100 $((SW + 210)) --ops rsa_crt --bits 1024,2048,4096 --cap 0.5
-  part powm 150 $((SW + 60)) --ops powm_ct,powm --bits 1024,2048,4096,8192 --cap 0.5
-  part rest 60 "$SW" --ops powm_even,mul,modmul,gf2x --bits 1024,2048,4096 --cap 0.3
+  SH=0; want shapes && SH=${MPB_GPU_KEEP_FOR_SHAPES:-130}
+  if want bench; then
+    part rsa 70 $((SW + SH + 140)) --ops rsa_crt --bits 1024,2048,4096 --cap 0.5
+    part powm 100 $((SW + SH + 50)) --ops powm_ct,powm --bits 1024,2048,4096,8192 --cap 0.5
+    part rest 60 $((SW + SH)) --ops powm_even,mul,modmul,gf2x --bits 1024,2048,4096 --cap 0.3
+  fi
+  if want shapes; then
+    MPB_GPU_BENCH_ARGS="" part shapes-rsa 60 $((SW + 70)) --ops rsa_crt --bits 1024,2048,4096,8192 --no-cpu --cap 0.3
+    MPB_GPU_BENCH_ARGS="" part shapes-powm 80 "$SW" --ops powm_ct,powm,powm_even --bits 512,1024,2048,4096,8192 --no-cpu --cap 0.3
+  fi
   ls /tmp/bench-*/gpu-*.json >/dev/null 2>&1 && python3 - "$OUTDIR/gpu-$date-$commit.json" /tmp/bench-*/gpu-*.json <<'EOF'
 import json, sys
 out, parts = sys.argv[1], sys.argv[2:]
@@ -129,6 +145,8 @@ merged = None
 for p in sorted(parts):
     with open(p) as f:
         d = json.load(f)
+    for r in d["results"]:
+        r["part"] = p.split("/")[-2][len("bench-"):]
     if merged is None:
         merged = d
     else:
@@ -143,7 +161,7 @@ EOF
   for op in rsa_crt powm_ct powm; do grep -E "^$op +(1024|2048|4096) bits" "$GLOG" | sort -k6 -n -r | head -3; done
 fi
 
-if [ "$stage" = all ] || [ "$stage" = sweep ]; then
+if want sweep; then
   if python3 -c "import numpy, matplotlib" 2>/dev/null; then
     rm -rf /tmp/mpb-sweep
     PYTHONPATH=python MPBATCH_LIBRARY=$B/libmpbatch.so timeout "$(share 60 0)" python3 -m mpbatch.sweep --ops powmod,rsa \
