@@ -88,6 +88,7 @@ if want test; then
   t=$(share 200 ${MPB_GPU_KEEP_AFTER_TESTS:-400})
   echo "device tests: ${t}s, ${MPB_GPU_TEST_ITEMS:-100000} items per operation and size (powm schedules ${MPB_GPU_TEST_ITEMS_POWM:-same})" | tee "$TLOG"
   pids=()
+  rm -f /tmp/t-*.log
   # MPB_GPU_TESTS: which runs (default all): gf2x modmul powm_variants kernels-powm kernels-rest
   for p in ${MPB_GPU_TESTS:-gf2x modmul powm_variants kernels-powm kernels-rest}; do
     case $p in
