@@ -256,6 +256,7 @@ static void prov_teardown(void *provctx) {
   write_stats_file(pc);
   mpbp_batcher_free(pc->batcher);
   mpb_ctx_destroy(pc->mpb);
+  mpb_ctx_destroy(pc->mpb_pub);
   OSSL_LIB_CTX_free(pc->libctx);
   free(pc);
 }
@@ -314,6 +315,7 @@ __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HA
   if (!read_config(pc)) goto fail;
   {
     int st = mpb_ctx_create(&pc->mpb);
+    if (st == MPB_OK) st = mpb_ctx_create(&pc->mpb_pub);
     if (st != MPB_OK) {
       MPBP_ERR_MPB(st, "mpb_ctx_create");
       goto fail;
@@ -321,7 +323,10 @@ __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HA
   }
   if (mpb_ctx_set_constant_time(pc->mpb, MPB_CT_ON) != MPB_OK ||
       mpb_ctx_set_threads(pc->mpb, pc->threads) != MPB_OK ||
-      mpb_ctx_set_backend(pc->mpb, pc->backend) != MPB_OK) {
+      mpb_ctx_set_backend(pc->mpb, pc->backend) != MPB_OK ||
+      mpb_ctx_set_constant_time(pc->mpb_pub, MPB_CT_OFF) != MPB_OK ||
+      mpb_ctx_set_threads(pc->mpb_pub, pc->threads) != MPB_OK ||
+      mpb_ctx_set_backend(pc->mpb_pub, pc->backend) != MPB_OK) {
     MPBP_ERR_DATA(MPBP_R_BAD_CONFIG, "backend %s / threads %d not accepted by the library",
                   backend_name(pc->backend), pc->threads);
     goto fail;

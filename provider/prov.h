@@ -20,6 +20,8 @@ extern "C" {
 #endif
 
 #define MPBP_NAME "mpbatch"
+/* A request's status when its private result failed the public-key check (not an MPB_* code). */
+#define MPBP_ST_FAULT (-1000)
 #define MPBP_PROPS "provider=mpbatch"
 
 /* One per loaded instance of the provider (the provctx OpenSSL hands every operation). */
@@ -27,6 +29,7 @@ typedef struct mpbp_provctx {
   const OSSL_CORE_HANDLE *handle;
   OSSL_LIB_CTX *libctx;  /* child of the core's library context: digests, RNG, padding */
   mpb_ctx *mpb;          /* constant time on; backend and threads from the configuration */
+  mpb_ctx *mpb_pub;      /* the same, constant time off: public-exponent work (RSA fault checks) */
   mpbp_batcher *batcher;
   size_t batch_size;
   unsigned flush_delay_us;

@@ -18,7 +18,8 @@ typedef struct mpbp_rsa_key {
   int bits;
   size_t nbytes;       /* RSA_size */
   size_t width, half;  /* limbs of n, of the larger prime */
-  uint64_t *rows;      /* n (width) | p | q | dp | dq | qinv (half each); NULL: no CRT form */
+  uint64_t *rows;      /* n (width) | p | q | dp | dq | qinv (half each) | e (e_width); NULL: no CRT form */
+  size_t e_width;      /* limbs of e in rows (the batched fault check) */
   int no_crt_reason;   /* why rows is NULL for a key with private parts (MPBP_R_*) */
   RSA *pub;            /* n and e only, for libcrypto's padding helpers that take an RSA */
   mpbp_group group;    /* key = this object */
