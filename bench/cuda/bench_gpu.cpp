@@ -8,7 +8,7 @@
 // [{op, bits, batch, backend, tpi, items_per_s, items_checked, mismatches, bound_pct}]) and
 // prints a table, the AUTO-vs-best summary and the CPU/GPU crossovers.
 //
-//   bench_gpu [--out DIR] [--max-batch N] [--check N] [--cap SECONDS] [--bits 1024,2048,...]
+//   bench_gpu [--out DIR] [--min-batch N] [--max-batch N] [--check N] [--cap SECONDS] [--bits 1024,2048,...]
 //             [--ops powm,powm_ct,powm_even,rsa_crt,mul,modmul,gf2x] [--no-cpu]
 //             [--default-mappings] [--reps N]
 // --default-mappings: only the library's own GPU mapping per size (no tpi / Montgomery /
@@ -122,7 +122,7 @@ std::vector<Config> configs(int tpi_default, const std::vector<int> &tpis, bool 
 int main(int argc, char **argv) {
   mpb::gpu::variants::install();  // the comparison kernels (rows cuda-mont<V>, cuda-fixed)
   std::string out = "bench/results";
-  size_t max_batch = (size_t)1 << 20, check = 2000;
+  size_t max_batch = (size_t)1 << 20, min_batch = 1, check = 2000;
   double cap = 2.0;
   bool cpu = true, default_only = false;
   int reps = 1;
@@ -131,6 +131,7 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (!std::strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
     else if (!std::strcmp(argv[i], "--max-batch") && i + 1 < argc) max_batch = std::strtoull(argv[++i], nullptr, 0);
+    else if (!std::strcmp(argv[i], "--min-batch") && i + 1 < argc) min_batch = std::strtoull(argv[++i], nullptr, 0);
     else if (!std::strcmp(argv[i], "--check") && i + 1 < argc) check = std::strtoull(argv[++i], nullptr, 0);
     else if (!std::strcmp(argv[i], "--cap") && i + 1 < argc) cap = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--no-cpu")) cpu = false;
@@ -151,7 +152,7 @@ int main(int argc, char **argv) {
         ops.insert(s.substr(a, b - a));
       }
     } else {
-      std::fprintf(stderr, "usage: bench_gpu [--out DIR] [--max-batch N] [--check N] [--cap S] [--bits L] [--ops L] [--no-cpu]"
+      std::fprintf(stderr, "usage: bench_gpu [--out DIR] [--min-batch N] [--max-batch N] [--check N] [--cap S] [--bits L] [--ops L] [--no-cpu]"
                            " [--default-mappings] [--reps N]\n");
       return 2;
     }
@@ -173,8 +174,9 @@ int main(int argc, char **argv) {
   std::mt19937_64 rng(7);
   std::vector<Row> rows;
   std::vector<size_t> batches;
-  for (size_t b = 1; b <= max_batch; b *= 4) batches.push_back(b);
-  if (batches.back() != max_batch) batches.push_back(max_batch);
+  for (size_t b = 1; b <= max_batch; b *= 4)
+    if (b >= min_batch) batches.push_back(b);
+  if (batches.empty() || batches.back() != max_batch) batches.push_back(max_batch);
 
   // The JSON is rewritten after every measured point, so a run cut short (the device tool
   // stops a command after 10 minutes) still leaves everything measured so far.
