@@ -260,35 +260,147 @@ MPB_HD void coop_shift_word(const G &g, uint32_t (*t)[W], uint32_t *c0, uint32_t
   }
 }
 
+// One W-word row of products added to a lane's accumulator as a single carry chain over the
+// products x[j0], x[j0+2], ... (every other word of x): the 64-bit product x[j]*y lands on the
+// two words acc[o + j - j0], acc[o + j - j0 + 1], so the products of one chain never overlap
+// and each madlo/madhi pair is one 64-bit multiply-add with carry in and out (IMAD.WIDE on
+// sm_70+, instead of a 32-bit multiply and a separate carry add for each half). `in`: a word
+// added to acc[o - 1] first whose carry enters the chain (the caller's pending low word), or
+// nothing when first = false. The chain's carry ends in acc[top] (top: the last index the
+// chain may reach; the value bound keeps anything above it zero).
+template <int W>
+MPB_HD void lane_wide_row(Chain &c, uint32_t *acc, int o, const uint32_t *x, int j0, uint32_t y, int top,
+                          bool started) {
+  MPB_UNROLL
+  for (int j = j0; j < W; j += 2) {
+    const int k = o + j - j0;
+    acc[k] = (j == j0 && !started) ? c.mad_lo_cc(x[j], y, acc[k]) : c.madc_lo_cc(x[j], y, acc[k]);
+    acc[k + 1] = c.madc_hi_cc(x[j], y, acc[k + 1]);
+  }
+  MPB_UNROLL
+  for (int k = o + W; k < top; k++) acc[k] = c.addc_cc(acc[k], 0);  // o + W: the word after the last product
+  acc[top] = c.addc(acc[top], 0);
+}
+
 // r = a * b / 2^(32N) mod n (Montgomery), n odd, a, b < n, ninv = -n^-1 mod 2^32.
 // r may alias a or b (r is written last).
+//
+// CIOS over the words of b, two words per step, with each lane's products kept in two
+// accumulators so that every product is one 64-bit multiply-add (lane_wide_row): E holds the
+// products of the even words of a and n (word j of E at position j of the lane), O those of
+// the odd words (word j of O at position j + 1). Per word of b: broadcast it, add a*b_i, take
+// q from lane 0's position 0, add n*q, drop one word. Dropping a word turns E into the odd
+// accumulator and O into the even one, so the second word of a step runs with the roles
+// swapped and the step ends by moving both back by two words (inside the last chains) plus one
+// pending word `c` at position 0, folded into the next step's first chain. The two words that
+// fall off the bottom of each lane belong to the lane below (positions W-2, W-1 after the
+// step): passed down by shuffle and added there. Each lane's accumulated value stays below
+// 2^(32(W+1)+2) (its W-word slices of a and n times at most 2^32 + 1, plus the passed-down
+// words), which bounds the words the chains must reach. At the end E + 2^32 O + c becomes the
+// usual slice-plus-pending-words form, and coop_settle / coop_cond_sub finish as before.
 template <class G, int W>
 MPB_HD void coop_mont_mul(const G &g, uint32_t (*r)[W], const uint32_t (*a)[W],
                            const uint32_t (*b)[W], const uint32_t (*n)[W], uint32_t ninv) {
-  uint32_t t[G::S][W], c0[G::S], c1[G::S];
+  static_assert(W % 2 == 0, "an even number of words per lane");
+  // E: positions 0..W+1 (E[W+2]: position W+1 while the roles are swapped); O: positions
+  // 1..W+1 (O[W+1]: position W+1 while swapped).
+  uint32_t E[G::S][W + 3], O[G::S][W + 2], c[G::S];
   MPB_LANES(s) {
     MPB_UNROLL
-    for (int j = 0; j < W; j++) t[s][j] = 0;
-    c0[s] = c1[s] = 0;
+    for (int j = 0; j < W + 3; j++) E[s][j] = 0;
+    MPB_UNROLL
+    for (int j = 0; j < W + 2; j++) O[s][j] = 0;
+    c[s] = 0;
   }
   MPB_NOUNROLL
   for (int src = 0; src < G::TPI; src++) {
     MPB_UNROLL
-    for (int k = 0; k < W; k++) {
-      uint32_t bw[G::S], bi[G::S], t0[G::S], q[G::S];
+    for (int k = 0; k < W; k += 2) {
+      uint32_t bw[G::S], b0[G::S], b1[G::S], t[G::S], q[G::S], d0[G::S], d1[G::S];
       MPB_LANES(s) bw[s] = b[s][k];
-      g.bcast(bi, bw, src);  // word src*W + k of b
+      g.bcast(b0, bw, src);
+      MPB_LANES(s) bw[s] = b[s][k + 1];
+      g.bcast(b1, bw, src);
+      // ---- word b0: E even (positions j), O odd (positions j + 1) ----
       MPB_LANES(s) {
-        lane_row_add<W>(t[s], c0[s], c1[s], a[s], bi[s]);
-        t0[s] = t[s][0];
+        Chain c1;  // the pending word c at position 0, its carry into O (position 1) with odd a
+        E[s][0] = c1.add_cc(E[s][0], c[s]);
+        lane_wide_row<W>(c1, O[s], 0, a[s], 1, b0[s], W, true);
+        Chain c2;  // even a into E
+        lane_wide_row<W>(c2, E[s], 0, a[s], 0, b0[s], W + 1, false);
+        t[s] = E[s][0];
       }
-      g.bcast(q, t0, 0);
+      g.bcast(q, t, 0);
       MPB_LANES(s) {
-        q[s] *= ninv;  // makes word 0 of t + q*n zero
-        lane_row_add<W>(t[s], c0[s], c1[s], n[s], q[s]);
+        q[s] *= ninv;  // makes position 0 zero in lane 0
+        Chain c3;  // even n into E
+        lane_wide_row<W>(c3, E[s], 0, n[s], 0, q[s], W + 1, false);
+        Chain c4;  // odd n into O
+        lane_wide_row<W>(c4, O[s], 0, n[s], 1, q[s], W, false);
+        d0[s] = E[s][0];  // position 0 falls off: the lane below's (zero in lane 0)
+        E[s][0] = 0;
       }
-      coop_shift_word<G, W>(g, t, c0, c1);
+      // ---- word b1, one word lower: O is the even accumulator (O[j] at position j), E the
+      // odd one (E[j] at position j - 1; E[1] at position 0 joins O[0]) ----
+      Chain c7[G::S];
+      MPB_LANES(s) {
+        Chain c5;  // even a into O
+        lane_wide_row<W>(c5, O[s], 0, a[s], 0, b1[s], W + 1, false);
+        Chain c6;  // odd a into E (positions 2m+1, 2m+2 are E[2m+2], E[2m+3])
+        lane_wide_row<W>(c6, E[s], 2, a[s], 1, b1[s], W + 2, false);
+        O[s][0] = c7[s].add_cc(O[s][0], E[s][1]);  // position 0; its carry goes to position 1 below
+        E[s][1] = 0;
+        t[s] = O[s][0];
+      }
+      g.bcast(q, t, 0);
+      MPB_LANES(s) {
+        q[s] *= ninv;
+        // odd n into E with the carry of position 0 (E[2] is position 1), written two words
+        // down: E'[j] = E[j + 2] (positions j + 1 before this step's two-word drop = j - 1 after)
+        MPB_UNROLL
+        for (int j = 1; j < W; j += 2) {
+          E[s][j - 1] = c7[s].madc_lo_cc(n[s][j], q[s], E[s][j + 1]);
+          E[s][j] = c7[s].madc_hi_cc(n[s][j], q[s], E[s][j + 2]);
+        }
+        E[s][W] = c7[s].addc_cc(E[s][W + 2], 0);  // position W + 1 before the drop
+        E[s][W + 1] = c7[s].addc(0, 0);
+        E[s][W + 2] = 0;
+        // even n into O, written two words down: position 0 (O[0]) falls off, position 1 (O[1])
+        // becomes the pending word c at position 0 of the next step
+        Chain c8;
+        d1[s] = c8.mad_lo_cc(n[s][0], q[s], O[s][0]);
+        c[s] = c8.madc_hi_cc(n[s][0], q[s], O[s][1]);
+        MPB_UNROLL
+        for (int j = 2; j < W; j += 2) {
+          O[s][j - 2] = c8.madc_lo_cc(n[s][j], q[s], O[s][j]);
+          O[s][j - 1] = c8.madc_hi_cc(n[s][j], q[s], O[s][j + 1]);
+        }
+        O[s][W - 2] = c8.addc_cc(O[s][W], 0);
+        O[s][W - 1] = c8.addc(O[s][W + 1], 0);
+        O[s][W] = O[s][W + 1] = 0;
+      }
+      // the two words that fell off each lane go to positions W-2, W-1 of the lane below
+      uint32_t e0[G::S], e1[G::S];
+      g.down1(e0, d0);
+      g.down1(e1, d1);
+      MPB_LANES(s) {
+        Chain c9;
+        E[s][W - 2] = c9.add_cc(E[s][W - 2], e0[s]);
+        E[s][W - 1] = c9.addc_cc(E[s][W - 1], e1[s]);
+        E[s][W] = c9.addc_cc(E[s][W], 0);
+        E[s][W + 1] = c9.addc(E[s][W + 1], 0);
+      }
     }
+  }
+  // E + 2^32 O + c as the slice (positions 0..W-1) and the pending words at W, W+1
+  uint32_t t[G::S][W], c0[G::S], c1[G::S];
+  MPB_LANES(s) {
+    Chain f;
+    t[s][0] = f.add_cc(E[s][0], c[s]);
+    MPB_UNROLL
+    for (int j = 1; j < W; j++) t[s][j] = f.addc_cc(E[s][j], O[s][j - 1]);
+    c0[s] = f.addc_cc(E[s][W], O[s][W - 1]);
+    c1[s] = f.addc(E[s][W + 1], O[s][W]);
   }
   uint32_t top = coop_settle<G, W>(g, t, c0, c1);  // t + top*R < 2n
   coop_cond_sub<G, W>(g, r, t, top, n);
