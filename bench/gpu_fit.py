@@ -40,7 +40,8 @@ def gpu_min_batch(table, limbs, threads, floor):
     _, ratio, half = min(table, key=lambda t: abs(t[0] - limbs))
     if ratio <= threads:
         return None
-    return max(floor, int(half * threads / (ratio - threads)) + 1)
+    b = half * threads / (ratio - threads)
+    return floor if b < threads or b < floor else int(b) + 1
 
 
 def fit_for(op, bits):

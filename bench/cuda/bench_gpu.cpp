@@ -339,13 +339,15 @@ int main(int argc, char **argv) {
       std::vector<int> tpis;
       for (int t : {1, 2, 4, 8, 16, 32})
         if (mpb::gpu::powm_tpi(w, t) == t) tpis.push_back(t);
-      auto cfs = configs(mpb::gpu::powm_tpi(w, 0), tpis, cpu, default_only);
+      // the library's mapping for the call: even moduli have their own (cuda/tuning.h)
+      const int tpi0 = mpb::gpu::powm_tpi(w, even ? mpb::tuning::gpu_powm_even_tpi(w) : 0);
+      auto cfs = configs(tpi0, tpis, cpu, default_only);
       // the other Montgomery arithmetics of the one-thread kernels, and (variable time) fixed
       // windows next to the sliding ones; a combination without a kernel is skipped
       for (int v = 0; v < 3 && !even && !default_only; v++)  // (the Barrett kernels have one arithmetic)
         if (v != mpb::tuning::GPU_POWM_MONT && mpb::gpu::powm_tpi(w, 1) == 1)
           cfs.push_back({"cuda-mont" + std::to_string(v), 1, -1, v, false});
-      if (!ct && !even && !default_only) cfs.push_back({"cuda-fixed", mpb::gpu::powm_tpi(w, 0), -1, -1, true});
+      if (!ct && !even && !default_only) cfs.push_back({"cuda-fixed", tpi0, -1, -1, true});
       for (const Config &cf : cfs) {
         add(
             [&, cf](size_t batch) -> double {

@@ -24,10 +24,12 @@ constexpr int BATCH_EVEN_SPLIT_CHUNK = 4096;  // items per chunk of a shared eve
 // R * b / (b + half) items/s (R its plateau, `half` the batch at which it reaches half of it), T CPU
 // threads T * r. AUTO takes the GPU when T < ratio = R / r and b >= half * T / (ratio - T), and
 // b >= GPU_MIN_BATCH (the model flatters the GPU on a handful of items: its latency floor).
-// Fitted by bench/gpu_fit.py to two runs of one build on an NVIDIA H200 beside its 16-thread host
-// CPU (r is one of those threads), 2026-11-26: bench/results/gpu-2026-11-26-3e477ee.json (every
-// mapping) and gpu-2026-11-26-0957af1.json (the default mappings, best of 3 per point), each
-// point the better of the two (that host's CPU rates vary by up to 2x from run to run).
+// Fitted by bench/gpu_fit.py to runs on an NVIDIA H200 beside its 16-thread host CPU (r is one of
+// those threads), 2026-11-26: bench/results/gpu-2026-11-26-3e477ee.json (every mapping) and
+// gpu-2026-11-26-0957af1.json (the default mappings, best of 3 per point), each point the better
+// of the two (that host's CPU rates vary by up to 2x from run to run); the exponentiation and RSA
+// rows refitted to gpu-2026-11-26-dfa08f3.json (the faster cooperative kernels) with the CPU rows
+// of gpu-2026-11-26-15723f9.json (python3 bench/gpu_fit.py <both> --threads 16).
 // A faster CPU thread lowers `ratio` (the GPU then needs larger batches), so on other machines
 // these are estimates; `limbs`: modulus (RSA: n) or operand width; other widths take the nearest.
 struct GpuFit {
@@ -35,11 +37,11 @@ struct GpuFit {
   double ratio;  // GPU plateau / one CPU thread's rate (< 1: the GPU never pays)
   double half;   // batch at half the GPU's plateau
 };
-constexpr size_t GPU_MIN_BATCH = 32;  // AUTO: never the GPU below this many items | H200 2026-11-26: 16 items of 2048-bit powm took 15 ms there, one CPU thread 11 ms
-constexpr GpuFit GPU_FIT_POWM[] = {{8, 62.47, 4700}, {16, 62.47, 4700}, {32, 107.20, 2001}, {64, 120.46, 984}, {128, 127.60, 349}};  // odd moduli, variable time | H200 2026-11-26 (3e477ee + 0957af1, each point the best of the two runs): 1024 (tpi 4), 2048 (tpi 8), 4096 (tpi 16), 8192 (tpi 32); 512 NOT MEASURED (copy of 1024)
-constexpr GpuFit GPU_FIT_POWM_CT[] = {{8, 65.54, 5146}, {16, 65.54, 5146}, {32, 119.46, 2646}, {64, 109.96, 1053}, {128, 115.56, 359}};  // odd moduli, constant time | H200 2026-11-26 (3e477ee + 0957af1, each point the best of the two runs): 1024..8192; 512 NOT MEASURED (copy of 1024)
+constexpr size_t GPU_MIN_BATCH = 4;  // AUTO: never the GPU below this many items (its latency floor) | H200 2026-11-26 (15723f9, dfa08f3): 8192-bit powm, where the model sends 16 CPU threads' work to the GPU from the first items: 1 item GPU 5/s vs CPU 8/s, 4 items 28 vs 21, 16 items 114 vs 80
+constexpr GpuFit GPU_FIT_POWM[] = {{8, 90.68, 13882}, {16, 90.68, 13882}, {32, 182.55, 3995}, {64, 231.80, 2108}, {128, 249.39, 184}};  // odd moduli, variable time | H200 2026-11-26: GPU rows of dfa08f3 (the 64-bit multiply-add Montgomery kernels, every mapping), CPU rows of 15723f9 (same host): 1024 (tpi 4; fit on tpi 2, a tie), 2048 (tpi 4), 4096 (tpi 8), 8192 (tpi 32); 512 NOT MEASURED against the CPU (copy of 1024)
+constexpr GpuFit GPU_FIT_POWM_CT[] = {{8, 78.64, 5453}, {16, 78.64, 5453}, {32, 157.04, 4435}, {64, 191.80, 2091}, {128, 260.44, 213}};  // odd moduli, constant time | H200 2026-11-26: GPU rows of dfa08f3 (the 64-bit multiply-add Montgomery kernels, every mapping), CPU rows of 15723f9 (same host): 1024 (tpi 4), 2048 (tpi 4), 4096 (tpi 8), 8192 (tpi 32); 512 NOT MEASURED against the CPU (copy of 1024)
 constexpr GpuFit GPU_FIT_POWM_EVEN[] = {{8, 47.14, 4800}, {16, 47.14, 4800}, {32, 54.57, 2102}, {64, 41.58, 841}, {128, 41.58, 841}};  // even moduli (Barrett kernels) | H200 2026-11-26 (3e477ee + 0957af1, each point the best of the two runs): 1024 (tpi 4), 2048 (tpi 8), 4096 (tpi 16); 512 and 8192 NOT MEASURED (copies of 1024 / 4096)
-constexpr GpuFit GPU_FIT_RSA[] = {{16, 89.10, 8981}, {32, 75.51, 4399}, {64, 113.13, 1908}, {128, 113.13, 1908}};  // RSA-CRT by modulus width | H200 2026-11-26 (3e477ee + 0957af1, each point the best of the two runs): RSA-1024 (tpi 1), 2048 (tpi 4), 4096 (tpi 8); RSA-8192 NOT MEASURED (copy of 4096)
+constexpr GpuFit GPU_FIT_RSA[] = {{16, 98.83, 9779}, {32, 89.27, 4074}, {64, 165.01, 2111}, {128, 165.01, 2111}};  // RSA-CRT by modulus width | H200 2026-11-26: GPU rows of dfa08f3 (the 64-bit multiply-add Montgomery kernels, every mapping), CPU rows of 15723f9 (same host): RSA-1024 (tpi 1), 2048 (tpi 4), 4096 (tpi 8); RSA-8192 (tpi 8: 18,023/s) NOT MEASURED against the CPU (copy of 4096)
 constexpr GpuFit GPU_FIT_MODMUL[] = {{4, 3.10, 13762}, {8, 3.23, 6625}, {16, 4.27, 4034}, {32, 3.81, 1184}, {64, 4.31, 487}, {128, 8.11, 369}};  // shared odd modulus; one-thread kernel <= 16 limbs, multipartite block kernel above | H200 2026-11-26 (3e477ee + 0957af1, each point the best of the two runs)
 constexpr GpuFit GPU_FIT_MUL[] = {{4, 0.15, 6341}, {8, 0.23, 3826}, {16, 0.51, 2738}};  // integer products: never (one CPU thread does more) | H200 2026-11-26 (3e477ee + 0957af1, each point the best of the two runs)
 constexpr GpuFit GPU_FIT_GF2X_MUL[] = {{3, 0.14, 14211}, {4, 0.10, 9705}, {9, 0.11, 5773}, {16, 0.31, 2682}};  // GF(2)[x] products: never (one PCLMUL thread does more) | H200 2026-11-26 (3e477ee + 0957af1, each point the best of the two runs)
@@ -57,12 +59,15 @@ constexpr const GpuFit &gpu_fit(const GpuFit (&t)[N], size_t limbs) {
   }
   return t[best];
 }
-// The smallest batch at which the GPU beats `threads` CPU threads (SIZE_MAX: never).
+// The smallest batch at which the GPU beats `threads` CPU threads (SIZE_MAX: never). With all T
+// threads busy the GPU wins from b = half * T / (ratio - T); when that is below T, a smaller batch
+// keeps only b threads busy and the GPU wins there too (ratio * b / (b + half) > b for every
+// b < T), so the threshold drops to the latency floor GPU_MIN_BATCH.
 constexpr size_t gpu_min_batch(const GpuFit &f, int threads) {
   const double T = threads < 1 ? 1.0 : (double)threads;
   if (f.ratio <= T) return (size_t)-1;
   const double b = f.half * T / (f.ratio - T);
-  return b < (double)GPU_MIN_BATCH ? GPU_MIN_BATCH : (size_t)b + 1;
+  return b < T || b < (double)GPU_MIN_BATCH ? GPU_MIN_BATCH : (size_t)b + 1;
 }
 
 // The lane cost at `limbs`: linear between the measured widths (the end values outside).

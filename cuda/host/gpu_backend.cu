@@ -418,15 +418,15 @@ int powm(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width, s
          const uint64_t *m, size_t m_rows, size_t width, size_t count, const Options &opt,
          char *why, size_t why_len) {
   if (count == 0) return MPB_OK;
-  const int tpi = powm_tpi(width, opt.tpi);
+  // Any even modulus row: the whole call on the Barrett kernels (one kernel per call; odd rows
+  // of a mixed batch are served correctly by Barrett too), with their own default mapping.
+  bool barrett = false;
+  for (size_t i = 0; i < m_rows && !barrett; i++) barrett = (m[i * width] & 1) == 0;
+  const int tpi = powm_tpi(width, opt.tpi > 0 ? opt.tpi : barrett ? tuning::gpu_powm_even_tpi(width) : 0);
   if (tpi == 0) {
     say(why, why_len, "no GPU kernel for %zu-bit moduli with %d threads per item", width * 64, opt.tpi);
     return MPB_EUNSUPPORTED;
   }
-  // Any even modulus row: the whole call on the Barrett kernels (one kernel per call; odd rows
-  // of a mixed batch are served correctly by Barrett too).
-  bool barrett = false;
-  for (size_t i = 0; i < m_rows && !barrett; i++) barrett = (m[i * width] & 1) == 0;
   if (barrett && !powm_barrett_supported((int)(2 * width), tpi)) {
     say(why, why_len, "no GPU Barrett kernel for %zu-bit even moduli with %d threads per item", width * 64, tpi);
     return MPB_EUNSUPPORTED;
