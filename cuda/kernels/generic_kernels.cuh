@@ -93,7 +93,7 @@ inline cudaError_t launch_powm_kernel(K kernel, const PowmLaunch &L, cudaStream_
 // turns it on) adds the other lane counts for bench_gpu to measure on a GPU; a pair becomes a
 // library default only after it wins there (cuda/tuning.h).
 #ifdef MPB_CUDA_TUNING_SHAPES
-#define MPB_COOP_POWM_TUNING_PAIRS(X) X(32, 2) X(32, 8) X(64, 16) X(128, 32) X(256, 16)
+#define MPB_COOP_POWM_TUNING_PAIRS(X) X(16, 2) X(16, 4) X(32, 2) X(32, 8) X(64, 16) X(128, 32) X(256, 16)
 #else
 #define MPB_COOP_POWM_TUNING_PAIRS(X)
 #endif

@@ -80,7 +80,7 @@ void check_powm_schedule(bool even) {
   // 512 and 1024 bits: full-width exponents on every item, both mappings at 1024 bits
   for (size_t width : {8, 16})
     for (int tpi : {1, 4}) {
-      if (mpb::gpu::powm_tpi(width, tpi) != tpi) continue;
+      if (mpb::gpu::powm_tpi(width, tpi) != tpi || skip_tuning_shape(false, width, tpi)) continue;
       for (int per_item_mod = 0; per_item_mod < 2; per_item_mod++)
         for (int ct = 0; ct < 2; ct++) check_powm_device(rng, width, tpi, per_item_mod, ct, count, width, even);
     }
