@@ -264,10 +264,10 @@ MPB_HD void coop_shift_word(const G &g, uint32_t (*t)[W], uint32_t *c0, uint32_t
 // products x[j0], x[j0+2], ... (every other word of x): the 64-bit product x[j]*y lands on the
 // two words acc[o + j - j0], acc[o + j - j0 + 1], so the products of one chain never overlap
 // and each madlo/madhi pair is one 64-bit multiply-add with carry in and out (IMAD.WIDE on
-// sm_70+, instead of a 32-bit multiply and a separate carry add for each half). `in`: a word
-// added to acc[o - 1] first whose carry enters the chain (the caller's pending low word), or
-// nothing when first = false. The chain's carry ends in acc[top] (top: the last index the
-// chain may reach; the value bound keeps anything above it zero).
+// sm_70+, instead of a 32-bit multiply and a separate carry add for each half). started: the
+// caller has begun the chain (its carry, e.g. from adding a pending word below acc[o], enters
+// the first product); else the first product starts it. The chain's carry ends in acc[top]
+// (top: the last index the chain may reach; the value bound keeps anything above it zero).
 template <int W>
 MPB_HD void lane_wide_row(Chain &c, uint32_t *acc, int o, const uint32_t *x, int j0, uint32_t y, int top,
                           bool started) {
