@@ -350,10 +350,9 @@ int mpbp_rsa_private(const mpbp_rsa_key *k, const unsigned char *in, size_t inle
     return 0;
   }
   size_t w = k->width;
-  BN_CTX *bc = BN_CTX_new_ex(k->pc ? k->pc->libctx : NULL);
   BIGNUM *c = BN_bin2bn(in, (int)inlen, NULL), *m = NULL;
   uint64_t *rows = (uint64_t *)OPENSSL_zalloc(2 * w * 8);
-  int ok = bc && c && rows;
+  int ok = c && rows;
   if (!ok) MPBP_ERR(MPBP_R_MALLOC_FAILURE);
   if (ok && BN_cmp(c, k->n) >= 0) {
     MPBP_ERR(MPBP_R_VALUE_TOO_LARGE_FOR_MODULUS);
@@ -388,6 +387,5 @@ int mpbp_rsa_private(const mpbp_rsa_key *k, const unsigned char *in, size_t inle
   if (rows) OPENSSL_clear_free(rows, 2 * w * 8);
   BN_clear_free(m);
   BN_clear_free(c);
-  BN_CTX_free(bc);
   return ok;
 }
