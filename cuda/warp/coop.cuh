@@ -14,12 +14,15 @@
 // in coop_powm.cuh) must run to the warp's maximum, G::warp_any.
 //
 // Montgomery multiplication (coop_mont_mul) is CIOS with lazily propagated carries: each lane
-// keeps its W accumulator words plus two pending words (c0, c1) that belong to the next
-// lane's first words. One iteration (word b_i of the second operand) costs three shuffles
-// (broadcast b_i, broadcast t_0 for the quotient digit, pass the lowest word down) and
-// 4W multiply-adds per lane. After the N iterations the pending carries are added in and
-// the remaining 0/1 carries ripple across the lanes in one step: generate and propagate
-// bits are gathered by ballot and carry-in = ((G|P) + G) ^ P, as in a carry-lookahead adder.
+// accumulates its own products in two accumulators (the even and the odd words of a and n, so
+// that every 32x32 product is one 64-bit multiply-add with carry), the words that leave a lane
+// at the bottom are passed to the lane below, and the words above a lane's slice stay pending
+// (they belong to the next lane's first words). One word b_i of the second operand costs three
+// shuffles (broadcast b_i, broadcast the quotient digit's word, pass a word down) and 2W
+// 64-bit multiply-adds per lane. At the end the pending words are added in and the remaining
+// 0/1 carries ripple across the lanes in one step: generate and propagate bits are gathered by
+// ballot and carry-in = ((G|P) + G) ^ P, as in a carry-lookahead adder. coop_mul_full (plain
+// products) keeps the one-accumulator form (lane_row_add).
 #pragma once
 #include "cuda/thread/chain.cuh"
 
