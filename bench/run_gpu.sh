@@ -19,6 +19,8 @@
 # MPB_GPU_TEST_ITEMS (default 100,000) is the item count per operation and size of the device
 # tests; MPB_GPU_TEST_ITEMS_POWM (default: the same) the count for the powm schedules, whose
 # GMP check dominates (100,000 8192-bit exponentiations with 128-bit exponents: ~220 CPU-s).
+# MPB_GPU_BITS_RSA / _POWM / _REST: the sizes of the bench stage's three parts (defaults
+# 1024..4096, 1024..8192, 1024..4096).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 T0=$SECONDS
@@ -131,9 +133,15 @@ if want bench || want shapes; then
   SW=${MPB_GPU_KEEP_FOR_SWEEP:-45}
   SH=0; want shapes && SH=${MPB_GPU_KEEP_FOR_SHAPES:-130}
   if want bench; then
-    part rsa 70 $((SW + SH + 140)) --ops rsa_crt --bits 1024,2048,4096 --cap 0.5
-    part powm 100 $((SW + SH + 50)) --ops powm_ct,powm --bits 1024,2048,4096,8192 --cap 0.5
-    part rest 60 $((SW + SH)) --ops powm_even,mul,modmul,gf2x --bits 1024,2048,4096 --cap 0.3
+    part rsa 70 $((SW + SH + 140)) --ops rsa_crt --bits "${MPB_GPU_BITS_RSA:-1024,2048,4096}" --cap 0.5
+    part powm 100 $((SW + SH + 50)) --ops powm_ct,powm --bits "${MPB_GPU_BITS_POWM:-1024,2048,4096,8192}" --cap 0.5
+    part rest 60 $((SW + SH)) --ops powm_even,mul,modmul,gf2x --bits "${MPB_GPU_BITS_REST:-1024,2048,4096}" --cap 0.3
+  fi
+  # MPB_GPU_EXTRA_ARGS: one more bench_gpu part with these arguments alone (not
+  # MPB_GPU_BENCH_ARGS), e.g. a size whose single items outlast --cap, with its own --min-batch
+  if [ -n "${MPB_GPU_EXTRA_ARGS:-}" ]; then
+    # shellcheck disable=SC2086
+    MPB_GPU_BENCH_ARGS="" part extra 120 "$SW" $MPB_GPU_EXTRA_ARGS
   fi
   if want shapes; then
     MPB_GPU_BENCH_ARGS="" part shapes-rsa 60 $((SW + 70)) --ops rsa_crt --bits 1024,2048,4096,8192 --no-cpu --cap 0.3
