@@ -24,12 +24,11 @@ constexpr int BATCH_EVEN_SPLIT_CHUNK = 4096;  // items per chunk of a shared eve
 // R * b / (b + half) items/s (R its plateau, `half` the batch at which it reaches half of it), T CPU
 // threads T * r. AUTO takes the GPU when T < ratio = R / r and b >= half * T / (ratio - T), and
 // b >= GPU_MIN_BATCH (the model flatters the GPU on a handful of items: its latency floor).
-// Fitted by bench/gpu_fit.py to runs on an NVIDIA H200 beside its 16-thread host CPU (r is one of
-// those threads), 2026-11-26: bench/results/gpu-2026-11-26-3e477ee.json (every mapping) and
-// gpu-2026-11-26-0957af1.json (the default mappings, best of 3 per point), each point the better
-// of the two (that host's CPU rates vary by up to 2x from run to run); the exponentiation and RSA
-// rows refitted to gpu-2026-11-26-dfa08f3.json (the faster cooperative kernels) with the CPU rows
-// of gpu-2026-11-26-15723f9.json (python3 bench/gpu_fit.py <both> --threads 16).
+// Fitted by bench/gpu_fit.py to run 7 on an NVIDIA H200 beside its 16-thread host CPU (r is one of
+// those threads), 2026-11-26: bench/results/gpu-2026-11-26-2f7e3c5.json, every operation and size
+// with the default GPU mapping, the CPU backend and AUTO timed in the same rounds (best of 3 per
+// point; python3 bench/gpu_fit.py bench/results/gpu-2026-11-26-2f7e3c5.json --threads 16 --auto:
+// by the model the chosen backend does at least 0.929 of the better one at all 358 points).
 // A faster CPU thread lowers `ratio` (the GPU then needs larger batches), so on other machines
 // these are estimates; `limbs`: modulus (RSA: n) or operand width; other widths take the nearest.
 struct GpuFit {
@@ -38,15 +37,15 @@ struct GpuFit {
   double half;   // batch at half the GPU's plateau
 };
 constexpr size_t GPU_MIN_BATCH = 4;  // AUTO: never the GPU below this many items (its latency floor) | H200 2026-11-26 (15723f9, dfa08f3): 8192-bit powm, where the model sends 16 CPU threads' work to the GPU from the first items: 1 item GPU 5/s vs CPU 8/s, 4 items 28 vs 21, 16 items 114 vs 80
-constexpr GpuFit GPU_FIT_POWM[] = {{8, 90.68, 13882}, {16, 90.68, 13882}, {32, 182.55, 3995}, {64, 231.80, 2108}, {128, 249.39, 184}};  // odd moduli, variable time | H200 2026-11-26: GPU rows of dfa08f3 (the 64-bit multiply-add Montgomery kernels, every mapping), CPU rows of 15723f9 (same host): 1024 (tpi 4; fit on tpi 2, a tie), 2048 (tpi 4), 4096 (tpi 8), 8192 (tpi 32); 512 NOT MEASURED against the CPU (copy of 1024)
-constexpr GpuFit GPU_FIT_POWM_CT[] = {{8, 78.64, 5453}, {16, 78.64, 5453}, {32, 157.04, 4435}, {64, 191.80, 2091}, {128, 260.44, 213}};  // odd moduli, constant time | H200 2026-11-26: GPU rows of dfa08f3 (the 64-bit multiply-add Montgomery kernels, every mapping), CPU rows of 15723f9 (same host): 1024 (tpi 4), 2048 (tpi 4), 4096 (tpi 8), 8192 (tpi 32); 512 NOT MEASURED against the CPU (copy of 1024)
-constexpr GpuFit GPU_FIT_POWM_EVEN[] = {{8, 47.14, 4800}, {16, 47.14, 4800}, {32, 54.57, 2102}, {64, 41.58, 841}, {128, 41.58, 841}};  // even moduli (Barrett kernels) | H200 2026-11-26 (3e477ee + 0957af1, each point the best of the two runs): 1024 (tpi 4), 2048 (tpi 8), 4096 (tpi 16); 512 and 8192 NOT MEASURED (copies of 1024 / 4096)
-constexpr GpuFit GPU_FIT_RSA[] = {{16, 98.83, 9779}, {32, 89.27, 4074}, {64, 165.01, 2111}, {128, 165.01, 2111}};  // RSA-CRT by modulus width | H200 2026-11-26: GPU rows of dfa08f3 (the 64-bit multiply-add Montgomery kernels, every mapping), CPU rows of 15723f9 (same host): RSA-1024 (tpi 1), 2048 (tpi 4), 4096 (tpi 8); RSA-8192 (tpi 8: 18,023/s) NOT MEASURED against the CPU (copy of 4096)
-constexpr GpuFit GPU_FIT_MODMUL[] = {{4, 3.10, 13762}, {8, 3.23, 6625}, {16, 4.27, 4034}, {32, 3.81, 1184}, {64, 4.31, 487}, {128, 8.11, 369}};  // shared odd modulus; one-thread kernel <= 16 limbs, multipartite block kernel above | H200 2026-11-26 (3e477ee + 0957af1, each point the best of the two runs)
-constexpr GpuFit GPU_FIT_MUL[] = {{4, 0.15, 6341}, {8, 0.23, 3826}, {16, 0.51, 2738}};  // integer products: never (one CPU thread does more) | H200 2026-11-26 (3e477ee + 0957af1, each point the best of the two runs)
-constexpr GpuFit GPU_FIT_GF2X_MUL[] = {{3, 0.14, 14211}, {4, 0.10, 9705}, {9, 0.11, 5773}, {16, 0.31, 2682}};  // GF(2)[x] products: never (one PCLMUL thread does more) | H200 2026-11-26 (3e477ee + 0957af1, each point the best of the two runs)
-constexpr GpuFit GPU_FIT_GF2X_SQR[] = {{4, 0.12, 14054}, {9, 0.07, 6929}};  // GF(2)[x] squares: never | H200 2026-11-26 (3e477ee + 0957af1, each point the best of the two runs)
-constexpr GpuFit GPU_FIT_GF2X_MULMOD[] = {{3, 17.11, 22334}, {4, 19.37, 11196}, {5, 17.40, 4763}, {7, 21.12, 8989}, {9, 23.99, 5391}};  // products mod the NIST trinomials / pentanomials B-163 .. B-571 | H200 2026-11-26 (3e477ee + 0957af1, each point the best of the two runs)
+constexpr GpuFit GPU_FIT_POWM[] = {{8, 67.09, 8163}, {16, 77.63, 4337}, {32, 166.40, 3802}, {64, 235.64, 2125}, {128, 287.83, 184}};  // odd moduli, variable time | H200 2026-11-26, run 7 (bench/results/gpu-2026-11-26-2f7e3c5.json: default mappings and the CPU in the same rounds, best of 3): 512 (tpi 1), 1024 (tpi 4), 2048 (tpi 4), 4096 (tpi 8), 8192 (tpi 32)
+constexpr GpuFit GPU_FIT_POWM_CT[] = {{8, 78.60, 12338}, {16, 74.38, 5039}, {32, 159.22, 4214}, {64, 182.93, 1971}, {128, 245.60, 211}};  // odd moduli, constant time | H200 2026-11-26, run 7 (gpu-2026-11-26-2f7e3c5.json, as above): 512 (tpi 1), 1024 (tpi 4), 2048 (tpi 4), 4096 (tpi 8), 8192 (tpi 32)
+constexpr GpuFit GPU_FIT_POWM_EVEN[] = {{8, 70.81, 11822}, {16, 46.57, 4433}, {32, 73.77, 2102}, {64, 62.31, 838}, {128, 81.74, 680}};  // even moduli (Barrett kernels) | H200 2026-11-26, run 7 (gpu-2026-11-26-2f7e3c5.json, as above; 8192 bits from batch 256, its own part): 512 (tpi 1), 1024 (tpi 4), 2048 (tpi 8), 4096 (tpi 16), 8192 (tpi 32)
+constexpr GpuFit GPU_FIT_RSA[] = {{16, 106.27, 12458}, {32, 99.37, 4925}, {64, 156.31, 2094}, {128, 196.39, 1678}};  // RSA-CRT by modulus width | H200 2026-11-26, run 7 (gpu-2026-11-26-2f7e3c5.json, as above): RSA-1024 (tpi 1), 2048 (tpi 4), 4096 (tpi 8), 8192 (tpi 8)
+constexpr GpuFit GPU_FIT_MODMUL[] = {{4, 3.54, 18578}, {8, 3.46, 5276}, {16, 3.83, 4562}, {32, 4.14, 1246}, {64, 4.30, 689}, {128, 6.79, 388}};  // shared odd modulus; one-thread kernel <= 16 limbs, multipartite block kernel above | H200 2026-11-26, run 7 (gpu-2026-11-26-2f7e3c5.json, as above)
+constexpr GpuFit GPU_FIT_MUL[] = {{4, 0.20, 6522}, {8, 0.25, 5521}, {16, 0.46, 1162}};  // integer products: never (one CPU thread does more) | H200 2026-11-26, run 7 (gpu-2026-11-26-2f7e3c5.json, as above)
+constexpr GpuFit GPU_FIT_GF2X_MUL[] = {{3, 0.24, 15675}, {4, 0.08, 5528}, {9, 0.20, 3263}, {16, 0.27, 33977}};  // GF(2)[x] products: never (one PCLMUL thread does more) | H200 2026-11-26, run 7 (gpu-2026-11-26-2f7e3c5.json, as above)
+constexpr GpuFit GPU_FIT_GF2X_SQR[] = {{4, 0.31, 11600}, {9, 0.20, 12366}};  // GF(2)[x] squares: never | H200 2026-11-26, run 7 (gpu-2026-11-26-2f7e3c5.json, as above)
+constexpr GpuFit GPU_FIT_GF2X_MULMOD[] = {{3, 15.29, 44117}, {4, 17.37, 11717}, {5, 14.45, 7347}, {7, 18.00, 6668}, {9, 19.56, 5140}};  // products mod the NIST trinomials / pentanomials B-163 .. B-571 | H200 2026-11-26, run 7 (gpu-2026-11-26-2f7e3c5.json, as above)
 
 // The fit for `limbs` (the nearest width of the table), and AUTO's choice with it.
 template <size_t N>
