@@ -7,9 +7,12 @@
 #   gpu-bench-<date>-<commit>.log   bench_gpu's tables, AUTO summaries and crossovers
 #   gpu-<date>-<commit>.json        bench_gpu's results, every part of the sweep merged
 #   gpu-sweep-<date>-<commit>.tar.gz  python -m mpbatch.sweep: CSV, JSON and PNG plots
-# Usage: bash bench/run_gpu.sh [STAGE ...]   stages: test bench shapes sweep, or all (= test bench sweep)
+# Usage: bash bench/run_gpu.sh [STAGE ...]   stages: test bench shapes tune sweep, or all (= test bench sweep)
 #   shapes: bench_gpu over every built GPU mapping (no CPU rows) at RSA-1024..8192 and powm
 #   512..8192 bits: the lane-count comparison (with the MPB_CUDA_TUNING_SHAPES bundle).
+#   tune: the other kernel parameters, GPU only, at full batches: GF(2)[x] comb plans (window,
+#   panel, block; with the MPB_CUDA_TUNING_SHAPES bundle), modmul's block kernel (k, threads per
+#   item) and the sliding-window widths by exponent length (1024- and 2048-bit moduli).
 # Device time is short (15 minutes a session, machine start included), so the binaries are
 # built on the development machine (`bash bench/gpu_deps.sh --prebuilt`: sm_90, packed with
 # GMP, Catch2 and libgomp into .gpudeps/) and only run here; without that bundle, or when its
@@ -30,8 +33,8 @@ left() { echo $((DEADLINE - (SECONDS - T0))); }
 share() { local max=$1 keep=$2 l; l=$(( $(left) - keep )); [ "$l" -lt "$max" ] && max=$l; [ "$max" -lt 5 ] && max=5; echo "$max"; }
 stages=""
 while [ $# -gt 0 ]; do
-  case "$1" in all) stages="$stages test bench sweep" ;; test|bench|shapes|sweep) stages="$stages $1" ;;
-    *) echo "unknown stage $1 (test bench shapes sweep all)"; exit 2 ;; esac
+  case "$1" in all) stages="$stages test bench sweep" ;; test|bench|shapes|tune|sweep) stages="$stages $1" ;;
+    *) echo "unknown stage $1 (test bench shapes tune sweep all)"; exit 2 ;; esac
   shift
 done
 [ -n "$stages" ] || stages=" test bench sweep"
@@ -116,7 +119,7 @@ fi
 # bench_gpu in parts (each its own time), headline operations first; the parts' JSON files
 # are merged into one gpu-<date>-<commit>.json (each row tagged with its part).
 GLOG="$OUTDIR/gpu-bench-$date-$commit.log"
-if want bench || want shapes; then
+if want bench || want shapes || want tune; then
   : > "$GLOG"
   part() {  # name max_seconds keep_seconds bench_gpu-arguments...
     local name=$1 max=$2 keep=$3; shift 3
@@ -132,16 +135,22 @@ if want bench || want shapes; then
   }
   SW=${MPB_GPU_KEEP_FOR_SWEEP:-45}
   SH=0; want shapes && SH=${MPB_GPU_KEEP_FOR_SHAPES:-130}
+  TU=0; want tune && TU=${MPB_GPU_KEEP_FOR_TUNE:-100}  # (the tune parts run after bench and extra)
   if want bench; then
-    part rsa 70 $((SW + SH + 140)) --ops rsa_crt --bits "${MPB_GPU_BITS_RSA:-1024,2048,4096}" --cap 0.5
-    part powm 100 $((SW + SH + 50)) --ops powm_ct,powm --bits "${MPB_GPU_BITS_POWM:-1024,2048,4096,8192}" --cap 0.5
-    part rest 60 $((SW + SH)) --ops powm_even,mul,modmul,gf2x --bits "${MPB_GPU_BITS_REST:-1024,2048,4096}" --cap 0.3
+    part rsa 70 $((SW + SH + TU + 140)) --ops rsa_crt --bits "${MPB_GPU_BITS_RSA:-1024,2048,4096}" --cap 0.5
+    part powm 100 $((SW + SH + TU + 50)) --ops powm_ct,powm --bits "${MPB_GPU_BITS_POWM:-1024,2048,4096,8192}" --cap 0.5
+    part rest 60 $((SW + SH + TU)) --ops powm_even,mul,modmul,gf2x --bits "${MPB_GPU_BITS_REST:-1024,2048,4096}" --cap 0.3
   fi
   # MPB_GPU_EXTRA_ARGS: one more bench_gpu part with these arguments alone (not
   # MPB_GPU_BENCH_ARGS), e.g. a size whose single items outlast --cap, with its own --min-batch
   if [ -n "${MPB_GPU_EXTRA_ARGS:-}" ]; then
     # shellcheck disable=SC2086
-    MPB_GPU_BENCH_ARGS="" part extra 120 "$SW" $MPB_GPU_EXTRA_ARGS
+    MPB_GPU_BENCH_ARGS="" part extra 120 $((SW + SH + TU)) $MPB_GPU_EXTRA_ARGS
+  fi
+  if want tune; then
+    MPB_GPU_BENCH_ARGS="" part tune-gf2x 50 $((SW + SH + 50)) --ops gf2x --no-cpu --min-batch 262144 --cap 0.5
+    MPB_GPU_BENCH_ARGS="" part tune-modmul 30 $((SW + SH + 25)) --ops modmul --no-cpu --min-batch 16384 --max-batch 65536 --cap 0.5
+    MPB_GPU_BENCH_ARGS="" part tune-window 40 $((SW + SH)) --ops powm_window --bits 1024,2048 --no-cpu --min-batch 65536 --max-batch 65536 --cap 2
   fi
   if want shapes; then
     MPB_GPU_BENCH_ARGS="" part shapes-rsa 60 $((SW + 70)) --ops rsa_crt --bits 1024,2048,4096,8192 --no-cpu --cap 0.3

@@ -10,8 +10,12 @@
 // own timing, and the row of the backend it chose: the decision alone) and the CPU/GPU crossovers.
 //
 //   bench_gpu [--out DIR] [--min-batch N] [--max-batch N] [--check N] [--cap SECONDS] [--bits 1024,2048,...]
-//             [--ops powm,powm_ct,powm_even,rsa_crt,mul,modmul,gf2x] [--no-cpu]
+//             [--ops powm,powm_ct,powm_even,rsa_crt,mul,modmul,gf2x,powm_window] [--no-cpu]
 //             [--default-mappings] [--reps N]
+// (powm_window only when named: the sliding-window widths by exponent length, see below.)
+// Without --default-mappings also the tuning alternatives: modmul's block kernel at other k and
+// threads per item (cuda-k<K>-t<T>), the GF(2)[x] plans built with MPB_CUDA_TUNING_SHAPES
+// (cuda-w<W>p<P>b<B>, squares cuda-b<B>).
 // --default-mappings: only the library's own GPU mapping per size (no tpi / Montgomery /
 // fixed-window alternatives): the AUTO check. --reps N: N rounds per point in which the
 // configurations of one operation and size run in turn, each keeping its best time.
@@ -113,6 +117,7 @@ struct Config {
   int backend;       // -1: direct GPU call; else the batch API backend
   int mont = -1;     // powm: Options::mont_variant (cuda-mont<V>)
   bool fixed = false;  // powm: Options::fixed_window (cuda-fixed: fixed windows, variable time)
+  int mk = 0, mt = 0;  // modmul block kernel: Options::modmul_k / modmul_threads (cuda-k<K>-t<T>)
 };
 
 std::vector<Config> configs(int tpi_default, const std::vector<int> &tpis, bool cpu, bool default_only) {
@@ -161,7 +166,7 @@ int main(int argc, char **argv) {
         ops.insert(s.substr(a, b - a));
       }
     } else {
-      std::fprintf(stderr, "usage: bench_gpu [--out DIR] [--min-batch N] [--max-batch N] [--check N] [--cap S] [--bits L] [--ops L] [--no-cpu]"
+      std::fprintf(stderr, "usage: bench_gpu [--out DIR] [--min-batch N] [--max-batch N] [--check N] [--cap S] [--bits L] [--ops L (powm,powm_ct,powm_even,rsa_crt,mul,modmul,gf2x,powm_window)] [--no-cpu]"
                            " [--default-mappings] [--reps N]\n");
       return 2;
     }
@@ -404,6 +409,75 @@ int main(int argc, char **argv) {
     }
   }
 
+  // ---- sliding windows (variable time) by exponent length: op powm_slide_e<E> (E exponent bits,
+  // the same for every item), the library's width by the length (row cuda) against every forced
+  // width (cuda-w<K>, Options::window), the library's mapping; what sets cuda/tuning.h's
+  // GPU_SLIDE_W*_MAX_BITS ----
+  if (ops.count("powm_window"))
+    for (int bits : bits_list) {
+      const size_t w = bits / 64;
+      if (!mpb::gpu::powm_width_supported(w)) continue;
+      std::vector<uint64_t> m(w);
+      for (auto &x : m) x = rng();
+      m[0] |= 1;
+      m[w - 1] |= 1ull << 63;
+      const int tpi0 = mpb::gpu::powm_tpi(w, 0);
+      for (int ebits : {4, 8, 12, 16, 24, 32, 48, 64, 80, 112, 160, 240, 352, 512, 672, 1024, 1792, 2048, 4096, 8192}) {
+        if (ebits > bits) break;
+        const std::string op = "powm_slide_e" + std::to_string(ebits);
+        std::vector<uint64_t> base, e, r;
+        auto ensure = [&](size_t n) {
+          size_t old = base.size() / w;
+          if (n <= old) return;
+          base.resize(n * w), e.resize(n * w), r.resize(n * w);
+          for (size_t i = old * w; i < n * w; i++) base[i] = rng(), e[i] = rng();
+          for (size_t i = old; i < n; i++) {
+            base[i * w + w - 1] &= ~(1ull << 63);  // < m
+            uint64_t *ei = &e[i * w];  // exactly ebits bits
+            for (size_t l = 0; l < w; l++)
+              if ((int)(64 * l) >= ebits) ei[l] = 0;
+              else if ((int)(64 * l + 64) > ebits) ei[l] &= ~0ull >> (64 * l + 64 - ebits);
+            ei[(ebits - 1) / 64] |= 1ull << ((ebits - 1) % 64);
+          }
+        };
+        for (int win = 0; win <= 6; win++) {  // (the tables hold windows of up to 6 bits from 1024 bits)
+          const std::string name = win ? "cuda-w" + std::to_string(win) : "cuda";
+          add(
+              [&, win, name, op](size_t batch) -> double {
+                ensure(batch);
+                return timed_run(op.c_str(), bits, name.c_str(), why, [&]() -> int {
+                  mpb::gpu::Options o;
+                  o.constant_time = false;
+                  o.tpi = tpi0;
+                  o.window = win;
+                  return mpb::gpu::powm(r.data(), base.data(), e.data(), w, batch, m.data(), 1, w, batch, o, why,
+                                        sizeof why);
+                });
+              },
+              [&, name, op](size_t batch, double dt) {
+                size_t nc = std::min<size_t>(batch, 64);
+                size_t bad = parallel_check(batch, nc, [&](size_t j) {
+                  mpz_t zb, ze, zm, zr, got;
+                  mpz_inits(zb, ze, zm, zr, got, nullptr);
+                  to_z(zm, m.data(), w);
+                  to_z(zb, &base[j * w], w);
+                  to_z(ze, &e[j * w], w);
+                  to_z(got, &r[j * w], w);
+                  mpz_powm(zr, zb, ze, zm);
+                  bool ok = mpz_cmp(zr, got) == 0;
+                  mpz_clears(zb, ze, zm, zr, got, nullptr);
+                  return ok;
+                });
+                rows.push_back({op, name, bits, tpi0, batch, batch / dt, nc, bad, 0});
+                std::printf("%-16s %5d bits batch %8zu %-8s %12.0f items/s  checked %zu mismatches %zu\n", op.c_str(),
+                            bits, batch, name.c_str(), batch / dt, nc, bad);
+                std::fflush(stdout);
+              });
+        }
+        flush();
+      }
+    }
+
   // ---- products: delayed-carry Comba vs carry chains ----
   if (ops.count("mul"))
     for (int bits : {256, 512, 1024})
@@ -482,13 +556,25 @@ int main(int argc, char **argv) {
         for (size_t i = old; i < k; i++) a[i * w + w - 1] &= ~(1ull << 63), b[i * w + w - 1] &= ~(1ull << 63);  // < m
       };
       const char *op = bits > 1024 ? "modmul_multipartite" : "modmul";
-      for (const Config &cf : configs(1, {}, cpu, default_only)) {
+      auto cfs = configs(1, {}, cpu, default_only);
+      // the block kernel's other shapes: operands in k parts, T threads per item
+      if (bits > 1024 && !default_only)
+        for (int k : {4, 8, 16})
+          for (int t : {32, 64, 128, 256})
+            if (k != mpb::tuning::GPU_MODMUL_K || t != mpb::tuning::GPU_MODMUL_BLOCK_THREADS) {
+              Config c{"cuda-k" + std::to_string(k) + "-t" + std::to_string(t), 1, -1};
+              c.mk = k, c.mt = t;
+              cfs.push_back(c);
+            }
+      for (const Config &cf : cfs) {
         add(
             [&, cf](size_t batch) -> double {
               ensure(batch);
               return timed_run(op, bits, cf.name.c_str(), why, [&]() -> int {
                 if (cf.backend < 0) {
                   mpb::gpu::Options o;
+                  o.modmul_k = cf.mk;
+                  o.modmul_threads = cf.mt;
                   return mpb::gpu::modmul(r.data(), a.data(), b.data(), m.data(), 1, w, batch, o, why, sizeof why);
                 } else {
                   mpb_ctx_set_backend(ctx, cf.backend);
@@ -525,7 +611,7 @@ int main(int argc, char **argv) {
   if (ops.count("gf2x")) {
     struct G { const char *op; int bits; size_t w; std::vector<int> f; };  // f: exponents of f
     const std::vector<G> gops = {
-        {"gf2x_mul", 192, 3, {}}, {"gf2x_mul", 256, 4, {}}, {"gf2x_mul", 576, 9, {}}, {"gf2x_mul", 1024, 16, {}},
+        {"gf2x_mul", 128, 2, {}}, {"gf2x_mul", 192, 3, {}}, {"gf2x_mul", 256, 4, {}}, {"gf2x_mul", 576, 9, {}}, {"gf2x_mul", 1024, 16, {}},
         {"gf2x_sqr", 256, 4, {}}, {"gf2x_sqr", 576, 9, {}},
         {"gf2x_mulmod", 163, 3, {163, 7, 6, 3, 0}}, {"gf2x_mulmod", 233, 4, {233, 74, 0}},
         {"gf2x_mulmod", 283, 5, {283, 12, 7, 5, 0}}, {"gf2x_mulmod", 409, 7, {409, 87, 0}},
@@ -548,25 +634,39 @@ int main(int argc, char **argv) {
           }
         }
       };
-      auto run_api = [&](uint64_t *rr, const uint64_t *x, const uint64_t *y, size_t n) {
-        if (mm) return mpb_batch_gf2x_mulmod(ctx, rr, x, y, f.data(), w, n, &g_info);
-        return sq ? mpb_batch_gf2x_sqr(ctx, rr, x, w, n, &g_info) : mpb_batch_gf2x_mul(ctx, rr, x, y, w, n, &g_info);
+      // (info: the call's report; the check's CPU call passes its own, so g_info keeps the
+      // timed call's choice for mark_auto)
+      auto run_api = [&](uint64_t *rr, const uint64_t *x, const uint64_t *y, size_t n, mpb_call_info *info) {
+        if (mm) return mpb_batch_gf2x_mulmod(ctx, rr, x, y, f.data(), w, n, info);
+        return sq ? mpb_batch_gf2x_sqr(ctx, rr, x, w, n, info) : mpb_batch_gf2x_mul(ctx, rr, x, y, w, n, info);
       };
-      for (int be = 0; be < (cpu ? 3 : 1); be++) {  // cuda direct; cpu and auto via the batch API
-        const char *bname = be == 2 ? "auto" : be ? "cpu" : "cuda";
+      // cuda direct (the tuned plan, then, unless --default-mappings, the plan alternatives built
+      // with MPB_CUDA_TUNING_SHAPES: cuda-<name>); cpu and auto via the batch API
+      struct B { std::string name; int be, variant; };
+      std::vector<B> bes = {{"cuda", 0, 0}};
+      const int gop = sq ? 1 : mm ? 2 : 0;
+      for (int v = 1; v <= mpb::gpu::gf2x_variant_count() && !default_only; v++)
+        if (const char *vn = mpb::gpu::gf2x_variant_name(gop, v)) bes.push_back({std::string("cuda-") + vn, 0, v});
+      if (cpu) bes.push_back({"cpu", 1, 0}), bes.push_back({"auto", 2, 0});
+      for (const B &bb : bes) {
+        const int be = bb.be, variant = bb.variant;
+        const std::string bname_s = bb.name;
         add(
-            [&, be, bname](size_t batch) -> double {
+            [&, be, variant, bname_s](size_t batch) -> double {
+              const char *bname = bname_s.c_str();
               ensure(batch);
               mpb_ctx_set_backend(ctx, be == 2 ? MPB_BACKEND_AUTO : MPB_BACKEND_CPU);
               mpb::gpu::Options o;
+              o.gf2x_variant = variant;
               return timed_run(g.op, g.bits, bname, why, [&]() -> int {
-                if (be >= 1) return run_api(r.data(), a.data(), b.data(), batch);
+                if (be >= 1) return run_api(r.data(), a.data(), b.data(), batch, &g_info);
                 else if (mm) return mpb::gpu::gf2x_mulmod(r.data(), a.data(), b.data(), f.data(), w, batch, o, why, sizeof why);
                 else if (sq) return mpb::gpu::gf2x_sqr(r.data(), a.data(), w, batch, o, why, sizeof why);
                 else return mpb::gpu::gf2x_mul(r.data(), a.data(), b.data(), w, batch, o, why, sizeof why);
               });
             },
-            [&, be, bname](size_t batch, double dt) {
+            [&, bname_s](size_t batch, double dt) {
+              const char *bname = bname_s.c_str();
               size_t nc = std::min(batch, check), bad = 0;
               std::vector<uint64_t> sa(nc * w), sb(nc * w), sr(nc * ow);
               for (size_t i = 0; i < nc; i++) {
@@ -575,7 +675,8 @@ int main(int argc, char **argv) {
                 std::memcpy(&sb[i * w], &b[j * w], w * 8);
               }
               mpb_ctx_set_backend(ctx, MPB_BACKEND_CPU);
-              if (nc && run_api(sr.data(), sa.data(), sb.data(), nc) != MPB_OK) bad = nc;
+              mpb_call_info check_info;
+              if (nc && run_api(sr.data(), sa.data(), sb.data(), nc, &check_info) != MPB_OK) bad = nc;
               for (size_t i = 0; i < nc && !bad; i++)
                 if (std::memcmp(&sr[i * ow], &r[((i * 7919) % batch) * ow], ow * 8)) bad++;
               rows.push_back({g.op, bname, g.bits, 1, batch, batch / dt, nc, bad, 0}); mark_auto(rows);

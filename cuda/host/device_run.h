@@ -30,6 +30,7 @@ void make_modctx(ModCtx<N> &m, const uint64_t *n) {
   pow2_mod(t, w, n, w);
   std::memcpy(m.one, t, sizeof m.one);
   m.ninv = mont_ninv32(m.n[0]);
+  m.slide_w = 0;
 }
 
 // Runs fn(a, b) over [0, n) on the host's cores (contexts for per-item moduli/keys).

@@ -256,7 +256,10 @@ int powm_n(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width,
   parallel_for(m_rows, [&](size_t a, size_t b) {
     for (size_t i = a; i < b; i++) {
       if (barrett) make_barrett_ctx<N>(bctx[i], m + i * (N / 2));
-      else make_modctx<N>(ctx[i], m + i * (N / 2));
+      else {
+        make_modctx<N>(ctx[i], m + i * (N / 2));
+        ctx[i].slide_w = (uint32_t)opt.window;
+      }
     }
   });
   const void *ctx_host = barrett ? (const void *)bctx.data() : (const void *)ctx.data();

@@ -28,12 +28,28 @@ struct Options {
   // without a kernel, or any of them when none is installed, gives MPB_EUNSUPPORTED.
   int mont_variant = -1;
   bool fixed_window = false;
+  // Tuning alternatives, for bench_gpu (0: cuda/tuning.h's value; out of range: MPB_EVAL):
+  // modmul's multipartite block kernel: operands in modmul_k parts (2..16), modmul_threads
+  // threads per item (1..256); sliding-window exponentiation: window width `window` (1..7) for
+  // every exponent length; GF(2)[x] comb kernels: alternative `gf2x_variant` (1..
+  // gf2x_variant_count(), built with MPB_CUDA_TUNING_SHAPES: gf2x_variant_name says which).
+  int modmul_k = 0;
+  int modmul_threads = 0;
+  int window = 0;
+  int gf2x_variant = 0;
 };
 
 // The comparison kernels' table (cuda/kernels/launch.h), installed by their own library
 // (cuda/variants/powm_variants.h: variants::install()); nullptr uninstalls them.
 struct PowmVariants;
 void install_powm_variants(const PowmVariants *v);
+// The GF(2)[x] plan alternatives (cuda/kernels/launch.h Gf2xVariants; nullptr uninstalls), how
+// many are installed (0: none, or built without MPB_CUDA_TUNING_SHAPES) and the name of
+// alternative v for op 0 mul / 1 sqr / 2 mulmod (nullptr: none).
+struct Gf2xVariants;
+void install_gf2x_variants(const Gf2xVariants *v);
+int gf2x_variant_count();
+const char *gf2x_variant_name(int op, int v);
 
 // True when the CUDA backend is built in; false in a build without CUDA, where every function
 // here comes from cuda/host/gpu_stub.cpp (no device, no kernel, MPB_EUNSUPPORTED).

@@ -88,7 +88,11 @@ int modmul_thread_n(uint64_t *r, const uint64_t *a, const uint64_t *b, const uin
 
 int modmul_block(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, size_t m_rows,
                  size_t width, size_t count, const Options &opt, char *why, size_t why_len) {
-  const int k = tuning::GPU_MODMUL_K, T = tuning::GPU_MODMUL_BLOCK_THREADS;
+  if (opt.modmul_k < 0 || opt.modmul_k == 1 || opt.modmul_k > 16 || opt.modmul_threads < 0 || opt.modmul_threads > 256)
+    return say(why, why_len, "modmul block kernel: k %d (2..16) or %d threads per item (1..256) out of range",
+               opt.modmul_k, opt.modmul_threads), MPB_EVAL;
+  const int k = opt.modmul_k ? opt.modmul_k : tuning::GPU_MODMUL_K;
+  const int T = opt.modmul_threads ? opt.modmul_threads : tuning::GPU_MODMUL_BLOCK_THREADS;
   const size_t stride = mp::ctx_stride((int)(2 * width), k);
   std::vector<uint32_t> ctx;
   try {

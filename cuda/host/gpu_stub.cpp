@@ -20,6 +20,9 @@ int none(char *why, size_t len) {
 
 bool built() { return false; }
 void install_powm_variants(const PowmVariants *) {}
+void install_gf2x_variants(const Gf2xVariants *) {}
+int gf2x_variant_count() { return 0; }
+const char *gf2x_variant_name(int, int) { return nullptr; }
 int device_count(char *why, size_t why_len) {
   none(why, why_len);
   return 0;

@@ -39,6 +39,7 @@ void make_any_ctx(AnyModCtx<N> &c, const uint64_t *m, size_t w) {
   mp::detail::pow2_divmod(nullptr, 0, r.data(), 64 * L, mo.data(), mol);
   mp::detail::put_words(c.odd.one, r.data(), 2 * (int)mol);
   c.odd.ninv = mont_ninv32(c.odd.n[0]);
+  c.odd.slide_w = 0;
   // m_o^-1 mod 2^(64L): x with R = 1 - m_o * x kept mod 2^(64L), limb by limb
   std::vector<uint64_t> x(L, 0), rem(L, 0);
   rem[0] = 1;

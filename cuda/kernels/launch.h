@@ -134,5 +134,18 @@ cudaError_t launch_gf2x_sqr(int limbs, uint32_t *out, const uint32_t *a, size_t 
 cudaError_t launch_gf2x_mulmod(int limbs, int sparse_field, const void *barrett, uint32_t *out,
                                const uint32_t *a, const uint32_t *b, size_t count, int grid, cudaStream_t s);
 
+// The GF(2)[x] kernels at other plans than the tuned one (window, panel, block size), built into
+// mpb_cuda_variants with MPB_CUDA_TUNING_SHAPES (cuda/variants/gf2x_variants.cu) for bench_gpu,
+// which installs them (install_gf2x_variants); gpu::gf2x_* use them for Options::gf2x_variant.
+// op: 0 mul, 1 sqr, 2 mulmod by a NIST polynomial (sparse_field >= 0); v: 1..count.
+struct Gf2xVariants {
+  int count;
+  const char *(*name)(int op, int v);  // e.g. "w4p8b64" (sqr: "b128"); nullptr: no such alternative
+  int (*grid)(int op, int limbs, int sparse_field, int v, int device);  // 0: no kernel (or a CUDA error)
+  cudaError_t (*launch)(int op, int limbs, int sparse_field, uint32_t *out, const uint32_t *a, const uint32_t *b,
+                        size_t count, int v, int grid, cudaStream_t s);
+};
+const Gf2xVariants *installed_gf2x_variants();  // nullptr: none installed
+
 } // namespace gpu
 } // namespace mpb

@@ -15,7 +15,7 @@
 // the block's threads (word i of entry e at (e*(P+1)+i)*stride + thread), so any mix of
 // entries across a warp is bank-conflict free. The table covers a panel of at most P words of
 // y; a wider y is done panel by panel, each into its own accumulator, which bounds the shared
-// memory per thread (2^W (P+1) words). W and P per size: Gf2Plan below (NOT MEASURED).
+// memory per thread (2^W (P+1) words). W and P per size: Gf2Plan below.
 //
 // Squaring: spreading the bits of each word (x_i -> coefficient 2i), bit tricks on 16-bit halves.
 //
@@ -46,14 +46,15 @@ namespace gf2 {
 
 using u32 = uint32_t;
 
-// Window width W and panel words P for products of N-word operands, from
-// cuda/tuning.h (GPU_GF2X_*, NOT MEASURED: no GPU): W = 3 for N <= 4 (the table
-// build is a large part of a small product), else 4; P = min(N, 8), so the table is at most
-// 16 x 9 words = 576 bytes per thread (36 KiB for a block of 64 threads).
-template <int N>
+// Window width W and panel words P for products of N-word operands, from cuda/tuning.h
+// (GPU_GF2X_*): W = GPU_GF2X_WINDOW_SMALL for N <= 4 (the table build is a large part of a
+// small product), else GPU_GF2X_WINDOW; P = min(N, GPU_GF2X_PANEL_WORDS). WO / PO, when not 0,
+// replace the tuned W / panel (the alternatives bench_gpu times: cuda/variants/gf2x_variants.cu).
+template <int N, int WO = 0, int PO = 0>
 struct Gf2Plan {
-  static constexpr int W = N <= 4 ? tuning::GPU_GF2X_WINDOW_SMALL : tuning::GPU_GF2X_WINDOW;
-  static constexpr int P = N < tuning::GPU_GF2X_PANEL_WORDS ? N : tuning::GPU_GF2X_PANEL_WORDS;
+  static constexpr int W = WO ? WO : N <= 4 ? tuning::GPU_GF2X_WINDOW_SMALL : tuning::GPU_GF2X_WINDOW;
+  static constexpr int P0 = PO ? PO : tuning::GPU_GF2X_PANEL_WORDS;
+  static constexpr int P = N < P0 ? N : P0;
   static_assert(W >= 1 && W <= 8 && P >= 1, "gf2x comb plan");
   static constexpr int ENTRIES = 1 << W;
   static constexpr int TAB_WORDS = ENTRIES * (P + 1);  // per thread
@@ -178,10 +179,9 @@ MPB_HD void comb_acc(u32 *r, const u32 *x, const u32 *y, Tab &T) {
   }
 }
 
-// r (2N words) = a * b (N words each). r may alias a or b.
-template <int N, class Tab>
+// r (2N words) = a * b (N words each). r may alias a or b. Pl: the comb's plan (T's layout).
+template <int N, class Pl = Gf2Plan<N>, class Tab>
 MPB_HD void mul(u32 *r, const u32 *a, const u32 *b, Tab &T) {
-  using Pl = Gf2Plan<N>;
   u32 c[2 * N];
   MPB_UNROLL
   for (int j = 0; j < 2 * N; j++) c[j] = 0;
@@ -252,10 +252,10 @@ MPB_HD void reduce_sparse(u32 *r, u32 *c) {
 }
 
 // r (N words) = a * b mod f, f sparse as above; deg a, deg b < M. r may alias a or b.
-template <int N, int M, int K1, int K2, int K3, class Tab>
+template <int N, int M, int K1, int K2, int K3, class Pl = Gf2Plan<N>, class Tab>
 MPB_HD void mulmod_sparse(u32 *r, const u32 *a, const u32 *b, Tab &T) {
   u32 c[2 * N];
-  mul<N>(c, a, b, T);
+  mul<N, Pl>(c, a, b, T);
   reduce_sparse<N, M, K1, K2, K3>(r, c);
 }
 
@@ -302,9 +302,8 @@ MPB_HD void shr_var(u32 *out, const u32 *in, u32 s) {
 
 // r (N words) = a * b mod f, any f with 1 <= deg f < 32N (F from barrett_setup); deg a, deg b <
 // deg f. r may alias a or b.
-template <int N, class Tab>
+template <int N, class Pl = Gf2Plan<N>, class Tab>
 MPB_HD void mulmod_barrett(u32 *r, const u32 *a, const u32 *b, const BarrettF<N> &F, Tab &T) {
-  using Pl = Gf2Plan<N>;
   u32 as[N], c[2 * N], h[N + 1], q[N], l[N];
   shl_var<N>(as, a, F.s);
   MPB_UNROLL

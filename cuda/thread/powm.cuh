@@ -32,6 +32,9 @@ struct ModCtx {
   uint32_t r2[N];   // R^2 mod n, R = 2^(32N)
   uint32_t one[N];  // R mod n
   uint32_t ninv;    // -n^-1 mod 2^32
+  uint32_t slide_w; // sliding windows (variable time): this width for every exponent; 0 (what
+                    // the library sets): by the exponent's length, slide_window_bits. Set only
+                    // by bench_gpu's window sweep (gpu::Options::window), to tune the latter.
 };
 
 // RSA private key constants for CRT (one prime pair; N words per prime).
@@ -204,10 +207,10 @@ struct SlidePlan {
   int sel;    // pending product's entry, -1: none
   bool first;
   int step;
-  // w_max: the widest window the table holds
-  MPB_HD SlidePlan(const uint32_t *e_, int ewords_, int w_max) : e(e_), ewords(ewords_) {
+  // w_max: the widest window the table holds; w_force: ModCtx::slide_w (0: by the length)
+  MPB_HD SlidePlan(const uint32_t *e_, int ewords_, int w_max, uint32_t w_force = 0) : e(e_), ewords(ewords_) {
     const int bits = exp_bitlen(e, ewords);
-    w = slide_window_bits(bits);
+    w = w_force ? (int)w_force : slide_window_bits(bits);
     if (w > w_max) w = w_max;
     half = 1 << (w - 1);
     build = w > 1 ? half : 0;
@@ -262,7 +265,7 @@ struct SlidePlan {
 template <int N, int W_MAX, int V = tuning::GPU_POWM_MONT, class Table>
 MPB_HD void powm_mont_chain_slide(uint32_t *acc, const uint32_t *e, int ewords,
                                    const ModCtx<N> &m, Table &tab) {
-  SlidePlan plan(e, ewords, W_MAX);
+  SlidePlan plan(e, ewords, W_MAX, m.slide_w);
   tab.store(0, acc);
   MPB_NOUNROLL
   for (;; plan.step++) {

@@ -106,7 +106,10 @@ const PowmVariants kVariants = {exists, grid, launch};
 } // namespace
 
 namespace variants {
-void install() { install_powm_variants(&kVariants); }
+void install() {
+  install_powm_variants(&kVariants);
+  install_gf2x();  // cuda/variants/gf2x_variants.cu
+}
 } // namespace variants
 
 } // namespace gpu

@@ -7,7 +7,8 @@
 namespace mpb {
 namespace gpu {
 namespace variants {
-void install();
+void install();       // the comparison exponentiation kernels, and install_gf2x()
+void install_gf2x();  // the GF(2)[x] plan alternatives (with MPB_CUDA_TUNING_SHAPES; else none)
 } // namespace variants
 } // namespace gpu
 } // namespace mpb

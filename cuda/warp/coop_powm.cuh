@@ -115,11 +115,12 @@ MPB_HD void coop_powm_chain(const G &g, uint32_t (*acc)[W], const uint32_t *e, i
 
 // Sliding-window chain (variable time): acc (Montgomery form of the base) becomes base^e in
 // Montgomery form. WIN_MAX: the widest window the table holds (2^(WIN_MAX-1) entries).
+// w_force: ModCtx::slide_w (0: the width by the exponent's length).
 template <class G, int W, int WIN_MAX, class Table>
 MPB_HD void coop_powm_chain_slide(const G &g, uint32_t (*acc)[W], const uint32_t *e, int ewords,
                                    const uint32_t (*n)[W], uint32_t ninv, const uint32_t *one_mem,
-                                   Table &tab) {
-  SlidePlan plan(e, ewords, WIN_MAX);
+                                   Table &tab, uint32_t w_force = 0) {
+  SlidePlan plan(e, ewords, WIN_MAX, w_force);
   uint32_t x[G::S][W];
   coop_tab_store<G, W>(g, tab, 0, acc);
   MPB_NOUNROLL
@@ -158,7 +159,7 @@ MPB_HD void coop_powm_item(const G &g, uint32_t (*r)[W], const uint32_t (*base)[
   coop_load<G, W>(g, n, m.n);
   coop_load<G, W>(g, x, m.r2);
   coop_mont_mul<G, W>(g, acc, base, x, n, m.ninv);  // base * R mod m
-  if (SLIDE) coop_powm_chain_slide<G, W, WIN + 1>(g, acc, e, ewords, n, m.ninv, m.one, tab);
+  if (SLIDE) coop_powm_chain_slide<G, W, WIN + 1>(g, acc, e, ewords, n, m.ninv, m.one, tab, m.slide_w);
   else coop_powm_chain<G, W, WIN, CT>(g, acc, e, ewords, n, m.ninv, m.one, tab);
   coop_set_one<G, W>(g, x);
   coop_mont_mul<G, W>(g, r, acc, x, n, m.ninv);  // leave the Montgomery domain

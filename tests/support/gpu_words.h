@@ -77,6 +77,7 @@ void make_ctx_gmp(mpb::gpu::ModCtx<N> &m, const mpz_t n) {
   auto one = words_of(t, N);
   std::memcpy(m.one, one.data(), 4 * N);
   m.ninv = mpb::gpu::mont_ninv32(m.n[0]);
+  m.slide_w = 0;  // sliding windows by the exponent's length
 }
 
 // A random RSA key with two distinct primes of exactly 32*N bits, e = 65537.

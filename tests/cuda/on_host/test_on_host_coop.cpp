@@ -185,6 +185,7 @@ void check_powm_slide(uint64_t salt, int iters, int max_ewords) {
     modulus(rng, n, N, it / 10);
     below(rng, base, n, N, it / 3 + 2);
     make_ctx_gmp<N>(*m, n);
+    if (SLIDE) m->slide_w = (uint32_t)(it % (WIN + 3));  // 0: by the length; else forced (WIN + 2: capped)
     int ewords = 1 + (int)(rng() % max_ewords);
     std::vector<uint32_t> ew(ewords);
     hard_exponent(rng, ew, it);
@@ -194,8 +195,8 @@ void check_powm_slide(uint64_t salt, int iters, int max_ewords) {
     sb.set(base);
     g.extra = (int)(rng() % 3 == 0 ? 0 : rng() % 40);
     coop_powm_item<G, W, WIN, false, SLIDE>(g, sr.v, sb.v, ew.data(), ewords, *m, *tab);
-    INFO("TPI=" << TPI << " W=" << W << " WIN=" << WIN << " SLIDE=" << SLIDE << " it=" << it
-                << " n=" << to_hex(n) << " base=" << to_hex(base) << " e=" << to_hex(e));
+    INFO("TPI=" << TPI << " W=" << W << " WIN=" << WIN << " SLIDE=" << SLIDE << " forced width " << m->slide_w
+                << " it=" << it << " n=" << to_hex(n) << " base=" << to_hex(base) << " e=" << to_hex(e));
     REQUIRE(sr.get() == words_of(want, N));
     if (SLIDE) REQUIRE(g.extra <= 0);  // the idle steps were taken
   }

@@ -269,7 +269,58 @@ void check_sparse_field(uint64_t salt) {
   check_mulmod<2 * S.limbs, I>(f, rng, 12);
 }
 
+// The comb at another plan than the tuned one (window W, panel P: the alternatives bench_gpu
+// times, cuda/variants/gf2x_variants.cu): products, and products mod NIST polynomial FI when
+// its width is N, vs the bit-serial reference.
+template <int N, int W, int P, int FI>
+void check_plan(uint64_t salt, int random_count) {
+  using Pl = Gf2Plan<N, W, P>;
+  static_assert(Pl::W == W && Pl::P == (N < P ? N : P), "plan override");
+  constexpr size_t L = N / 2;
+  auto rng = mpbt::make_rng(salt);
+  auto ops = operands(rng, L, random_count);
+  std::vector<u32> mem(Pl::TAB_WORDS, 0xDEADBEEFu);
+  StridedTab<Pl::P + 1, 1> T{mem.data()};
+  constexpr SparseField S = kSparseFields[FI];
+  Limbs f(L, 0);
+  for (int k : {S.m, S.k1, S.k2, S.k3, 0})
+    if (k >= 0) f[k / 64] |= 1ull << (k % 64);
+  const Poly pf = gf2ref::from_limbs(f.data(), L);
+  for (size_t x = 0; x < ops.size(); x++) {
+    const size_t y = (x * 7 + 3) % ops.size();
+    const Poly pa = gf2ref::from_limbs(ops[x].data(), L), pb = gf2ref::from_limbs(ops[y].data(), L);
+    auto wa = words_of(ops[x]), wb = words_of(ops[y]);
+    u32 r[2 * N];
+    mul<N, Pl>(r, wa.data(), wb.data(), T);
+    INFO("N " << N << " W " << W << " P " << P << " x " << x << " y " << y);
+    REQUIRE(limbs_of_words(r, 2 * N) == padded(gf2ref::mul(pa, pb), 2 * L));
+    if constexpr (2 * S.limbs == N) {  // operands reduced below x^m first
+      Limbs ra = padded(gf2ref::mod(pa, pf), L), rb = padded(gf2ref::mod(pb, pf), L);
+      auto wra = words_of(ra), wrb = words_of(rb);
+      mulmod_sparse<N, S.m, S.k1, S.k2, S.k3, Pl>(r, wra.data(), wrb.data(), T);
+      const Poly want = gf2ref::mod(gf2ref::mul(gf2ref::from_limbs(ra.data(), L), gf2ref::from_limbs(rb.data(), L)), pf);
+      REQUIRE(limbs_of_words(r, N) == padded(want, L));
+    }
+  }
+}
+
 } // namespace
+
+TEST_CASE("gf2x thread: comb at the plans bench_gpu compares (windows 2..5, panels 4..16) vs bit-serial reference",
+          "[gpu][gf2x]") {
+  check_plan<4, 2, 8, 0>(931, 12);
+  check_plan<4, 4, 8, 0>(932, 12);
+  check_plan<6, 2, 8, 0>(933, 12);   // B-163
+  check_plan<6, 5, 4, 0>(934, 12);
+  check_plan<8, 3, 8, 1>(935, 12);   // B-233
+  check_plan<10, 4, 4, 2>(936, 10);  // B-283
+  check_plan<14, 4, 16, 3>(937, 8);  // B-409
+  check_plan<18, 5, 4, 4>(938, 8);   // B-571
+  check_plan<18, 3, 8, 4>(939, 8);
+  check_plan<18, 4, 16, 4>(940, 8);
+  check_plan<32, 2, 8, 4>(941, 6);
+  check_plan<32, 4, 16, 4>(942, 6);
+}
 
 TEST_CASE("gf2x thread: comb products and squares vs bit-serial reference, every kernel width", "[gpu][gf2x]") {
   check_mul_sqr<2>(901, 40);

@@ -270,12 +270,17 @@ void check_slide_widths(uint64_t salt, int iters) {
     from_words(e, ew.data(), ewords);
     mpz_powm(want, base, e, n);
     auto bv = words_of(base, N);
-    uint32_t acc[N], r[N];
-    mont_mul<N>(acc, bv.data(), RegWords{m.r2}, m.n, m.ninv);
-    powm_mont_chain_slide<N, W_MAX>(acc, ew.data(), ewords, m, *tab);
-    mont_mul<N>(r, acc, OneWord{}, m.n, m.ninv);
-    INFO("N=" << N << " W_MAX=" << W_MAX << " it=" << it << " e=" << to_hex(e));
-    REQUIRE(std::vector<uint32_t>(r, r + N) == words_of(want, N));
+    // the width by the exponent's length (slide_w = 0), then every forced width (ModCtx::slide_w,
+    // bench_gpu's window sweep), one past the table's cap included (capped)
+    for (uint32_t force = 0; force <= (uint32_t)W_MAX + 1; force++) {
+      m.slide_w = force;
+      uint32_t acc[N], r[N];
+      mont_mul<N>(acc, bv.data(), RegWords{m.r2}, m.n, m.ninv);
+      powm_mont_chain_slide<N, W_MAX>(acc, ew.data(), ewords, m, *tab);
+      mont_mul<N>(r, acc, OneWord{}, m.n, m.ninv);
+      INFO("N=" << N << " W_MAX=" << W_MAX << " forced width " << force << " it=" << it << " e=" << to_hex(e));
+      REQUIRE(std::vector<uint32_t>(r, r + N) == words_of(want, N));
+    }
   }
 }
 
