@@ -147,10 +147,13 @@ if want bench || want shapes || want tune; then
     # shellcheck disable=SC2086
     MPB_GPU_BENCH_ARGS="" part extra 120 $((SW + SH + TU)) $MPB_GPU_EXTRA_ARGS
   fi
-  if want tune; then
-    MPB_GPU_BENCH_ARGS="" part tune-gf2x 50 $((SW + SH + 50)) --ops gf2x --no-cpu --min-batch 262144 --cap 0.5
-    MPB_GPU_BENCH_ARGS="" part tune-modmul 30 $((SW + SH + 25)) --ops modmul --no-cpu --min-batch 16384 --max-batch 65536 --cap 0.5
-    MPB_GPU_BENCH_ARGS="" part tune-window 40 $((SW + SH)) --ops powm_window --bits 1024,2048 --no-cpu --min-batch 65536 --max-batch 65536 --cap 2
+  if want tune; then  # MPB_GPU_TUNE_ARGS: more arguments for these parts (e.g. --reps 2)
+    # shellcheck disable=SC2086
+    MPB_GPU_BENCH_ARGS="" part tune-gf2x 50 $((SW + SH + 50)) --ops gf2x --no-cpu --min-batch 262144 --cap 0.5 ${MPB_GPU_TUNE_ARGS:-}
+    # shellcheck disable=SC2086
+    MPB_GPU_BENCH_ARGS="" part tune-modmul 30 $((SW + SH + 25)) --ops modmul --no-cpu --min-batch 16384 --max-batch 65536 --cap 0.5 ${MPB_GPU_TUNE_ARGS:-}
+    # shellcheck disable=SC2086
+    MPB_GPU_BENCH_ARGS="" part tune-window 40 $((SW + SH)) --ops powm_window --bits 1024,2048 --no-cpu --min-batch 65536 --max-batch 65536 --cap 2 ${MPB_GPU_TUNE_ARGS:-}
   fi
   if want shapes; then
     MPB_GPU_BENCH_ARGS="" part shapes-rsa 60 $((SW + 70)) --ops rsa_crt --bits 1024,2048,4096,8192 --no-cpu --cap 0.3
