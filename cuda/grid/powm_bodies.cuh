@@ -16,10 +16,12 @@
 namespace mpb {
 namespace gpu {
 
-// Fixed-window widths of the exponentiation kernels: 4 bits below 1024-bit moduli, 5 from
-// there (NOT MEASURED; see the exponentiation windows in cuda/tuning.h). Sliding windows (public
-// exponents) reuse the same table space with up to W + 1 bits.
-MPB_HD constexpr int window_bits(int nwords) { return nwords >= 32 ? 5 : 4; }
+// Fixed-window widths of the exponentiation kernels by modulus words (cuda/tuning.h
+// GPU_POWM_WINDOW_SMALL below 1024-bit moduli, GPU_POWM_WINDOW from there). Sliding windows
+// (public exponents) reuse the same table space with up to W + 1 bits.
+MPB_HD constexpr int window_bits(int nwords) {
+  return nwords >= 32 ? tuning::GPU_POWM_WINDOW : tuning::GPU_POWM_WINDOW_SMALL;
+}
 template <int N>
 struct Window { static constexpr int W = window_bits(N); };
 

@@ -52,11 +52,11 @@ int rsa_coop_grid_n(int device) {
 
 // MPB_COOP_POWM_PAIRS: generic_kernels.cuh (shared with barrett_kernels.cu)
 #ifdef MPB_CUDA_TUNING_SHAPES  // the other lane counts, for bench_gpu (generic_kernels.cuh)
-#define MPB_COOP_RSA_TUNING_PAIRS(X) X(16, 2) X(16, 4) X(32, 2) X(32, 8) X(64, 4) X(64, 16) X(128, 32)
+#define MPB_COOP_RSA_TUNING_PAIRS(X) X(16, 4) X(32, 2) X(32, 8) X(64, 4) X(64, 16) X(128, 32)
 #else
 #define MPB_COOP_RSA_TUNING_PAIRS(X)
 #endif
-#define MPB_COOP_RSA_PAIRS(X) X(32, 4) X(64, 8) X(128, 8) X(128, 16) MPB_COOP_RSA_TUNING_PAIRS(X)
+#define MPB_COOP_RSA_PAIRS(X) X(16, 2) X(32, 4) X(64, 8) X(128, 8) X(128, 16) MPB_COOP_RSA_TUNING_PAIRS(X)
 
 } // namespace
 

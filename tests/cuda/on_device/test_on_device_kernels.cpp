@@ -111,7 +111,7 @@ TEST_CASE("GPU RSA-CRT vs GMP (one key, and one key per item)", "[cuda]") {
   const size_t count = gpu_test_items();
   auto rng = make_rng(502);
   for (size_t hw : {8, 16, 32, 64})
-   for (int tpi : {1, 4, 8, 16}) {
+   for (int tpi : {1, 2, 4, 8, 16}) {
     if (mpb::gpu::rsa_tpi(hw, tpi) != tpi || skip_tuning_shape(true, hw, tpi)) continue;
     // one key for the batch, and distinct keys cycling over the items (fewer at the large
     // sizes, whose primes are slow to draw)

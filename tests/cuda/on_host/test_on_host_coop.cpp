@@ -276,6 +276,7 @@ TEST_CASE("GPU cooperative exponentiation, sliding windows with idle warp steps,
 
 TEST_CASE("GPU cooperative RSA-CRT vs mpz_powm (RSA-512 .. RSA-4096 shapes)", "[gpu][host][coop]") {
   check_rsa<2, 4, 4, true>(301, 6);    // 2 x 256-bit primes
+  check_rsa<2, 8, 4, true>(304, 4);    // RSA-1024 (its library mapping: 2 lanes per 512-bit prime)
   check_rsa<4, 8, 5, true>(302, 2);    // RSA-2048
   check_rsa<8, 8, 5, false>(303, 1);   // RSA-4096
 }
