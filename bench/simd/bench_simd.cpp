@@ -84,34 +84,36 @@ int main(int argc, char **argv) {
   const std::string load_start = loadavg();
   std::mt19937_64 rng(20261121);
   mpbench::Report rep("simd-powm", out);
-  rep.columns({"bits", "ifma_x8_ct", "ifma_x8", "avx2_x4_ct", "gmp_powm", "gmp_powm_sec",
+  rep.columns({"bits", "ifma_x8_ct", "ifma_x8", "avx512f_x8_ct", "avx2_x4_ct", "gmp_powm", "gmp_powm_sec",
                "openssl_consttime", "ifma_ct/gmp_sec", "results_agree"});
   const bool ifma = mpb::simd::ifma_available(), avx2 = mpb::simd::avx2_available();
+  const bool avx512f = mpb::simd::avx512f_available();
   double ifma1024 = 0, avx1024 = 0, gmp1024 = 0, gsec1024 = 0, ossl1024 = 0;
   for (size_t bits : {1024, 2048, 3072, 4096}) {
     const size_t n = bits / 64;
     Limbs m = rand_limbs(rng, n);
     m[0] |= 1;
     m[n - 1] |= 1ULL << 63;
-    std::vector<Limbs> base(8), ex(8), res8(8, Limbs(n)), res4(4, Limbs(n));
+    std::vector<Limbs> base(8), ex(8), res8(8, Limbs(n)), res4(4, Limbs(n)), res8f(8, Limbs(n));
     for (int l = 0; l < 8; ++l) {
       base[l] = rand_limbs(rng, n);
       base[l][n - 1] &= ~(1ULL << 63);  // < m
       ex[l] = rand_limbs(rng, n);
       ex[l][n - 1] |= 1ULL << 63;  // full length
     }
-    uint64_t *r8[8], *r4[4];
+    uint64_t *r8[8], *r4[4], *r8f[8];
     const uint64_t *b8[8], *e8[8];
-    for (int l = 0; l < 8; ++l) { r8[l] = res8[l].data(); b8[l] = base[l].data(); e8[l] = ex[l].data(); }
+    for (int l = 0; l < 8; ++l) { r8[l] = res8[l].data(); r8f[l] = res8f[l].data(); b8[l] = base[l].data(); e8[l] = ex[l].data(); }
     for (int l = 0; l < 4; ++l) r4[l] = res4[l].data();
-    Limbs s8(mpb::simd::powm_x8_itch(n)), s4(mpb::simd::powm_x4_itch(n));
-    double t_ifma_ct = 0, t_ifma = 0, t_avx = 0;
+    Limbs s8(mpb::simd::powm_x8_itch(n)), s4(mpb::simd::powm_x4_itch(n)), s8f(mpb::simd::powm_x8f_itch(n));
+    double t_ifma_ct = 0, t_ifma = 0, t_avx = 0, t_f = 0;
     int rc = 0;
     if (ifma) {
       t_ifma_ct = time_per_call([&] { rc |= mpb::simd::powm_x8(r8, b8, e8, n, m.data(), n, true, s8.data()); }) / 8;
       t_ifma = time_per_call([&] { rc |= mpb::simd::powm_x8(r8, b8, e8, n, m.data(), n, false, s8.data()); }) / 8;
     }
     if (avx2) t_avx = time_per_call([&] { rc |= mpb::simd::powm_x4(r4, b8, e8, n, m.data(), n, true, s4.data()); }) / 4;
+    if (avx512f) t_f = time_per_call([&] { rc |= mpb::simd::powm_x8f(r8f, b8, e8, n, m.data(), n, true, s8f.data()); }) / 8;
     mpz_t zm, zb, ze, zr;
     mpz_inits(zm, zb, ze, zr, nullptr);
     to_mpz(zm, m);
@@ -129,6 +131,7 @@ int main(int argc, char **argv) {
       to_mpz(zx, res8[l]);
       agree = agree && mpz_cmp(zx, zr) == 0;
       if (l < 4 && avx2) { to_mpz(zx, res4[l]); agree = agree && mpz_cmp(zx, zr) == 0; }
+      if (avx512f) { to_mpz(zx, res8f[l]); agree = agree && mpz_cmp(zx, zr) == 0; }
       mpz_clears(zb2, ze2, zx, nullptr);
     }
     double t_ossl = 0;
@@ -149,7 +152,7 @@ int main(int argc, char **argv) {
 #endif
     mpz_clears(zm, zb, ze, zr, nullptr);
     auto rate = [](double t) { return t > 0 ? mpbench::fmt(1.0 / t, 0) : std::string("n/a"); };
-    rep.row({std::to_string(bits), rate(t_ifma_ct), rate(t_ifma), rate(t_avx), rate(t_gmp), rate(t_gsec),
+    rep.row({std::to_string(bits), rate(t_ifma_ct), rate(t_ifma), rate(t_f), rate(t_avx), rate(t_gmp), rate(t_gsec),
              rate(t_ossl), t_ifma_ct > 0 ? mpbench::fmt(t_gsec / t_ifma_ct, 2) : "n/a", agree ? "yes" : "NO"});
     if (bits == 1024) { ifma1024 = t_ifma_ct; avx1024 = t_avx; gmp1024 = t_gmp; gsec1024 = t_gsec; ossl1024 = t_ossl; }
   }

@@ -158,8 +158,14 @@ int tune_batch(const std::string &cmd, bool verbose) {
   //    tuning::BATCH_IFMA_COST_LIMBS (AUTO's IFMA / scalar split, cpu/batch/ctx.cpp).
   //    Once in variable time, once in constant time (the scalar path's fixed windows and masked
   //    table scans cost it more than the lanes, whose schedule is the same in both modes).
-  std::vector<double> lane_cost, lane_cost_ct;
-  if (mpb_backend_available(MPB_BACKEND_CPU_IFMA)) {
+  // The lane costs of both 8-lane engines where the CPU has them: AVX-512 IFMA (backend
+  // CPU_IFMA, BATCH_IFMA_LANE_COST[_CT]) and AVX-512F alone (CPU_AVX512, what AUTO uses on a CPU
+  // without IFMA: BATCH_AVX512F_LANE_COST[_CT]).
+  struct Engine { int backend; const char *name, *table; std::vector<double> cost, cost_ct; };
+  std::vector<Engine> engines = {{MPB_BACKEND_CPU_IFMA, "IFMA", "BATCH_IFMA_LANE_COST", {}, {}},
+                                 {MPB_BACKEND_CPU_AVX512, "AVX-512F", "BATCH_AVX512F_LANE_COST", {}, {}}};
+  for (Engine &eng : engines) {
+    if (!mpb_backend_available(eng.backend)) continue;
     mpb_ctx_set_threads(ctx, 1);
     for (int ct = 0; ct < 2; ct++) {
       mpb_ctx_set_constant_time(ctx, ct ? MPB_CT_ON : MPB_CT_OFF);
@@ -177,11 +183,11 @@ int tune_batch(const std::string &cmd, bool verbose) {
               std::abort();
           });
         };
-        double ts = run(MPB_BACKEND_CPU_SCALAR), ti = run(MPB_BACKEND_CPU_IFMA);
+        double ts = run(MPB_BACKEND_CPU_SCALAR), ti = run(eng.backend);
         if (verbose)
-          std::fprintf(stderr, "%zu limbs%s: 8 scalar %.0f us, one IFMA group %.0f us\n", w, ct ? " (constant time)" : "",
-                       ts * 1e6, ti * 1e6);
-        (ct ? lane_cost_ct : lane_cost).push_back(ti / ts);
+          std::fprintf(stderr, "%zu limbs%s: 8 scalar %.0f us, one %s group %.0f us\n", w, ct ? " (constant time)" : "",
+                       ts * 1e6, eng.name, ti * 1e6);
+        (ct ? eng.cost_ct : eng.cost).push_back(ti / ts);
       }
     }
     mpb_ctx_set_constant_time(ctx, MPB_CT_DEFAULT);
@@ -235,19 +241,20 @@ int tune_batch(const std::string &cmd, bool verbose) {
   if (mp_min > 0) up["BATCH_MULTIPARTITE_MIN_LIMBS"] = {std::to_string(mp_min), where};
   else std::fprintf(stderr, "tune: multipartite never beat the scalar path for one item up to 65536 bits: "
                             "BATCH_MULTIPARTITE_MIN_LIMBS left as it is (AUTO should not pick it)\n");
-  if (!lane_cost.empty()) {
-    std::string v = "{", l = "{";
-    for (size_t i = 0; i < lane_cost.size(); i++) {
-      v += (i ? ", " : "") + fixed(lane_cost[i], 2);
+  for (const Engine &eng : engines) {
+    if (eng.cost.empty()) {
+      std::fprintf(stderr, "tune: no %s lanes on this CPU: %s left as it is\n", eng.name, eng.table);
+      continue;
+    }
+    std::string v = "{", vc = "{", l = "{";
+    for (size_t i = 0; i < eng.cost.size(); i++) {
+      v += (i ? ", " : "") + fixed(eng.cost[i], 2);
+      vc += (i ? ", " : "") + fixed(eng.cost_ct[i], 2);
       l += (i ? ", " : "") + std::to_string(mpb::tuning::BATCH_IFMA_COST_LIMBS[i]);
     }
-    up["BATCH_IFMA_LANE_COST"] = {v + "}", where};
-    std::string vc = "{";
-    for (size_t i = 0; i < lane_cost_ct.size(); i++) vc += (i ? ", " : "") + fixed(lane_cost_ct[i], 2);
-    up["BATCH_IFMA_LANE_COST_CT"] = {vc + "}", where};
+    up[eng.table] = {v + "}", where};
+    up[std::string(eng.table) + "_CT"] = {vc + "}", where};
     up["BATCH_IFMA_COST_LIMBS"] = {l + "}", where};
-  } else {
-    std::fprintf(stderr, "tune: no AVX-512 IFMA on this CPU: BATCH_IFMA_LANE_COST left as it is\n");
   }
   mpb_ctx_destroy(ctx);
   return write_constants("cpu/batch/tuning.h", up);

@@ -159,6 +159,7 @@ MPB_API const char *mpb_backend_name(int backend) {
     case MPB_BACKEND_MULTIPARTITE: return "multipartite";
     case MPB_BACKEND_CUDA: return "cuda";
     case MPB_BACKEND_CPU_SCALAR: return "cpu-scalar";
+    case MPB_BACKEND_CPU_AVX512: return "cpu-avx512";
     default: return "unknown";
   }
 }

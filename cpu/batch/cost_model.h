@@ -32,9 +32,11 @@ struct IfmaSplit {
   bool partial = false;
   size_t groups() const { return full + (partial ? 1 : 0); }
 };
-// constant_time: the lane cost of constant-time runs (tuning::BATCH_IFMA_LANE_COST_CT).
+// constant_time: the lane cost of constant-time runs (tuning::BATCH_IFMA_LANE_COST_CT); on a
+// CPU with AVX-512F but no IFMA the AVX-512F engine's costs (BATCH_AVX512F_LANE_COST[_CT]).
+// ifma: the IFMA engine's lane costs, else the AVX-512F engine's.
 IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_per_item, bool forced,
-                     bool constant_time = false);
+                     bool constant_time = false, bool ifma = true);
 
 } // namespace batch
 } // namespace mpb

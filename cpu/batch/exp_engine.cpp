@@ -1,6 +1,7 @@
 // cpu/batch/exp_engine.cpp: the exponentiation engine (cpu/batch/exp_engine.h): the CPU
 // backend choice for powm / DH / RSA-CRT, the task loop over the threads, and the kernels as
-// the items call them (8 IFMA lanes, or one scalar Montgomery exponentiation).
+// the items call them (8 lanes: AVX-512 IFMA, else AVX-512F; or one scalar Montgomery
+// exponentiation).
 #include <omp.h>
 
 #include <algorithm>
@@ -22,23 +23,30 @@ ExpChoice choose_exp_backend(const Settings &s, const ExpPlan &p) {
   ExpChoice c;
   c.backend = s.backend;
   const bool lanes_ok = lanes_available();
+  const LaneIsa auto_isa = lanes_ifma() ? LaneIsa::Ifma : LaneIsa::Avx512f;
+  const bool ifma = auto_isa == LaneIsa::Ifma;
   if (chooses_cpu(s)) {
     const bool lanes_width = p.lane_limbs >= (size_t)tuning::BATCH_IFMA_MIN_LIMBS &&
                              p.lane_limbs <= (size_t)tuning::BATCH_IFMA_MAX_LIMBS;
-    if (lanes_ok && lanes_width) c.split = ifma_split(s, p.count, p.lane_limbs, p.work_per_item, false, p.secret);
+    if (lanes_ok && lanes_width)
+      c.split = ifma_split(s, p.count, p.lane_limbs, p.work_per_item, false, p.secret, ifma);
     if (p.multipartite && !p.secret && p.shared_modulus && p.count < (size_t)s.threads && s.threads > 1 &&
         p.max_n >= (size_t)tuning::BATCH_MULTIPARTITE_MIN_LIMBS) {
       c.backend = MPB_BACKEND_MULTIPARTITE;
       c.why = "auto: fewer items than threads and a huge modulus -> multipartite";
     } else if (c.split.use) {
-      c.backend = MPB_BACKEND_CPU_IFMA;
-      c.why = c.split.partial ? "auto: AVX-512 IFMA, groups of 8 items (last one partial)"
-                              : "auto: AVX-512 IFMA, groups of 8 items, rest scalar";
+      c.backend = ifma ? MPB_BACKEND_CPU_IFMA : MPB_BACKEND_CPU_AVX512;
+      c.isa = auto_isa;
+      c.why = ifma ? (c.split.partial ? "auto: AVX-512 IFMA, groups of 8 items (last one partial)"
+                                      : "auto: AVX-512 IFMA, groups of 8 items, rest scalar")
+                   : (c.split.partial ? "auto: AVX-512F lanes (no IFMA), groups of 8 items (last one partial)"
+                                      : "auto: AVX-512F lanes (no IFMA), groups of 8 items, rest scalar");
     } else {
       c.backend = MPB_BACKEND_CPU_SCALAR;
-      c.why = !lanes_ok      ? "auto: scalar (no AVX-512 IFMA)"
-              : !lanes_width ? "auto: scalar (width outside the IFMA range in cpu/batch/tuning.h)"
-                             : "auto: scalar (estimated faster than IFMA groups on these threads)";
+      c.why = !lanes_ok      ? "auto: scalar (no AVX-512 IFMA or AVX-512F)"
+              : !lanes_width ? "auto: scalar (width outside the lanes' range in cpu/batch/tuning.h)"
+              : ifma         ? "auto: scalar (estimated faster than IFMA groups on these threads)"
+                             : "auto: scalar (estimated faster than AVX-512F groups on these threads)";
     }
   } else if (s.backend == MPB_BACKEND_MULTIPARTITE) {
     if (!p.multipartite) {
@@ -50,23 +58,26 @@ ExpChoice choose_exp_backend(const Settings &s, const ExpPlan &p) {
     } else {
       c.why = p.shared_modulus ? "forced multipartite" : "forced multipartite (one plan per item)";
     }
-  } else if (s.backend == MPB_BACKEND_CPU_IFMA && p.lane_limbs > kLanesMaxLimbs) {
+  } else if ((s.backend == MPB_BACKEND_CPU_IFMA || s.backend == MPB_BACKEND_CPU_AVX512) && p.lane_limbs > kLanesMaxLimbs) {
     c.backend = MPB_BACKEND_CPU_SCALAR;
-    c.why = "cpu-ifma requested but the width exceeds the 8-lane kernel's 256 limbs: scalar";
-  } else if (s.backend == MPB_BACKEND_CPU_IFMA) {
-    c.split = ifma_split(s, p.count, p.lane_limbs, p.work_per_item, true);
-    c.why = "forced cpu-ifma";
+    c.why = "8-lane backend requested but the width exceeds the 8-lane kernels' 256 limbs: scalar";
+  } else if (s.backend == MPB_BACKEND_CPU_IFMA || s.backend == MPB_BACKEND_CPU_AVX512) {
+    const bool f = s.backend == MPB_BACKEND_CPU_AVX512;
+    c.isa = f ? LaneIsa::Avx512f : LaneIsa::Ifma;
+    c.split = ifma_split(s, p.count, p.lane_limbs, p.work_per_item, true, false, !f);
+    c.why = f ? "forced cpu-avx512" : "forced cpu-ifma";
   } else {
     c.backend = MPB_BACKEND_CPU_SCALAR;
     c.why = "forced cpu-scalar";
   }
-  if (c.backend != MPB_BACKEND_CPU_IFMA) c.split = IfmaSplit{};
+  if (!c.lanes()) c.split = IfmaSplit{};
   return c;
 }
 
 int run_exp_tasks(Call &call, const Settings &s, const ExpPlan &p, const ExpChoice &c, ExpItems &items,
                   const char *prefix, const char *suffix, const char *reason) {
-  const bool lanes = c.backend == MPB_BACKEND_CPU_IFMA && c.split.use;
+  const bool lanes = c.lanes() && c.split.use;
+  items.set_isa(c.isa);
   const size_t count = p.count;
   const size_t full = lanes ? c.split.full : 0, rem = count - full * 8;
   const bool partial = lanes && c.split.partial;  // a last group with unused lanes
@@ -77,7 +88,7 @@ int run_exp_tasks(Call &call, const Settings &s, const ExpPlan &p, const ExpChoi
   if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
   char buf[kReasonLen];
   std::snprintf(buf, sizeof buf, "%s%s; %d threads%s", prefix, reason ? reason : c.why, T, suffix);
-  call.choose(lanes ? MPB_BACKEND_CPU_IFMA : MPB_BACKEND_CPU_SCALAR, T, buf);
+  call.choose(lanes ? c.backend : MPB_BACKEND_CPU_SCALAR, T, buf);
   if (lanes) call.add_simd((int)(full * 8 + (partial ? rem : 0)));
 
   int status = MPB_OK;
@@ -102,11 +113,17 @@ int run_exp_tasks(Call &call, const Settings &s, const ExpPlan &p, const ExpChoi
   return status;
 }
 
-bool lanes_available() { return simd::ifma_available(); }
+bool lanes_available() { return simd::ifma_available() || simd::avx512f_available(); }
+bool lanes_ifma() { return simd::ifma_available(); }
 
-size_t lanes_itch(size_t width) { return simd::powm_x8_itch(width); }
+size_t lanes_itch(size_t width, LaneIsa isa) {
+  return isa == LaneIsa::Ifma ? simd::powm_x8_itch(width) : simd::powm_x8f_itch(width);
+}
 
-int exp_lanes(const Lanes &l, size_t ew, const limb *shared_m, size_t width, bool ct, limb *ws) {
+int exp_lanes(const Lanes &l, size_t ew, const limb *shared_m, size_t width, bool ct, limb *ws, LaneIsa isa) {
+  if (isa == LaneIsa::Avx512f)  // radix 2^26 lanes (cpu/simd/powm_avx512.cpp)
+    return shared_m ? simd::powm_x8f(l.r, l.b, l.e, ew, shared_m, width, ct, ws)
+                    : simd::powm_x8f_multi(l.r, l.b, l.e, ew, l.m, width, ct, ws);
   return shared_m ? simd::powm_x8(l.r, l.b, l.e, ew, shared_m, width, ct, ws)
                   : simd::powm_x8_multi(l.r, l.b, l.e, ew, l.m, width, ct, ws);
 }

@@ -36,10 +36,16 @@ struct ExpPlan {
   bool secret = false;        // constant-time run: scratch wiped, never multipartite (variable time)
 };
 
+// The 8-lane engines: AVX-512 IFMA (radix 2^52, cpu/simd/powm_ifma.cpp) and AVX-512F alone
+// (radix 2^26, cpu/simd/powm_avx512.cpp), backends MPB_BACKEND_CPU_IFMA / _CPU_AVX512.
+enum class LaneIsa { Ifma, Avx512f };
+
 struct ExpChoice {
-  int backend = MPB_BACKEND_CPU_SCALAR;  // MPB_BACKEND_CPU_SCALAR, _CPU_IFMA or _MULTIPARTITE
-  IfmaSplit split;                // IFMA groups (split.use) and the scalar rest
+  int backend = MPB_BACKEND_CPU_SCALAR;  // MPB_BACKEND_CPU_SCALAR, _CPU_IFMA, _CPU_AVX512 or _MULTIPARTITE
+  IfmaSplit split;                // 8-lane groups (split.use) and the scalar rest
+  LaneIsa isa = LaneIsa::Ifma;    // the groups' engine (backend _CPU_IFMA / _CPU_AVX512)
   const char *why = "";
+  bool lanes() const { return backend == MPB_BACKEND_CPU_IFMA || backend == MPB_BACKEND_CPU_AVX512; }
 };
 ExpChoice choose_exp_backend(const Settings &s, const ExpPlan &p);
 // Everything on the scalar kernels, for the reason given.
@@ -54,7 +60,9 @@ inline ExpChoice scalar_choice(const char *why) {
 // many limbs) and return MPB_OK or an error status.
 class ExpItems {
  public:
-  // Per-thread scratch (limbs) of one task; lanes: IFMA groups run.
+  // The engine of the groups (run_exp_tasks sets it before asking scratch_limbs).
+  void set_isa(LaneIsa isa) { isa_ = isa; }
+  // Per-thread scratch (limbs) of one task; lanes: 8-lane groups run (on isa_).
   virtual size_t scratch_limbs(bool lanes) const = 0;
   // Items [i0, i1) as one 8-lane group (i1 - i0 <= 8; the other lanes stay unused).
   virtual int run_group(size_t i0, size_t i1, limb *ws) = 0;
@@ -63,6 +71,7 @@ class ExpItems {
 
  protected:
   ~ExpItems() = default;
+  LaneIsa isa_ = LaneIsa::Ifma;
 };
 
 // Runs items [0, p.count) as `c` says (CPU or CPU_IFMA; not multipartite) and records the
@@ -79,15 +88,17 @@ struct Lanes {
   uint64_t *r[8] = {};
   const uint64_t *b[8] = {}, *e[8] = {}, *m[8] = {};
 };
-size_t lanes_itch(size_t width);
-int exp_lanes(const Lanes &l, size_t ew, const limb *shared_m, size_t width, bool ct, limb *ws);
+size_t lanes_itch(size_t width, LaneIsa isa);
+int exp_lanes(const Lanes &l, size_t ew, const limb *shared_m, size_t width, bool ct, limb *ws, LaneIsa isa);
 // One scalar exponentiation r = b^e mod the context's modulus (n = mc.n limbs, fully reduced),
 // zero-padded to `width` limbs. ws: scalar_itch(n, ew, ct) limbs.
 size_t scalar_itch(size_t n, size_t ew, bool ct);
 void exp_one(limb *r, size_t width, const limb *b, const limb *e, size_t ew, const mpn::MontCtx &mc, bool ct,
              limb *ws);
-// The AVX-512 IFMA kernel is there (false also when masked).
+// The 8-lane engine AUTO uses here (false also when masked): AVX-512 IFMA, else AVX-512F alone
+// (lanes_ifma() says which).
 bool lanes_available();
+bool lanes_ifma();
 
 // ---- modular exponentiation on the engine (cpu/batch/powm.cpp) ----------------------------
 // r_i = base_i^e_i mod m_i for validated inputs: the GPU first (AUTO / CUDA), then odd moduli

@@ -68,7 +68,9 @@ extern "C" MPB_API int mpb_batch_modmul(mpb_ctx *ctx, uint64_t *r, const uint64_
   if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
   char buf[kReasonLen];
   std::snprintf(buf, sizeof buf, "%s; %d threads%s", why, T,
-                s.backend == MPB_BACKEND_CPU_IFMA ? " (no IFMA kernel for modmul)" : "");
+                s.backend == MPB_BACKEND_CPU_IFMA     ? " (no IFMA kernel for modmul)"
+                : s.backend == MPB_BACKEND_CPU_AVX512 ? " (no AVX-512 kernel for modmul)"
+                                                      : "");
   call.choose(MPB_BACKEND_CPU_SCALAR, T, buf);
   for_items(T, &scr, count, grain, [&](size_t i, limb *prod) {  // scratch: [prod: 2 width][rem: width][work]
     limb *rem = prod + 2 * width, *ws = rem + width;

@@ -28,7 +28,7 @@ class OddItems final : public ExpItems {
         ctx_itch_(job.m.shared() ? 0 : mpn::mont_ctx_itch(job.m.max_n)) {}
 
   size_t scratch_limbs(bool lanes) const override {
-    const size_t work = std::max(scalar_itch(j_.m.max_n, j_.ew, j_.ct), lanes ? lanes_itch(j_.width) : (size_t)0);
+    const size_t work = std::max(scalar_itch(j_.m.max_n, j_.ew, j_.ct), lanes ? lanes_itch(j_.width, isa_) : (size_t)0);
     work_itch_ = work;
     return ctx_itch_ + work + (hooks_ ? hooks_->scratch_limbs() : 0);
   }
@@ -43,7 +43,7 @@ class OddItems final : public ExpItems {
       l.e[i - i0] = j_.e + i * j_.e_stride;
       l.m[i - i0] = j_.m.row(i);
     }
-    const int st = exp_lanes(l, j_.ew, j_.m.shared() ? j_.m.m : nullptr, j_.width, j_.ct, ws + ctx_itch_);
+    const int st = exp_lanes(l, j_.ew, j_.m.shared() ? j_.m.m : nullptr, j_.width, j_.ct, ws + ctx_itch_, isa_);
     if (st == MPB_OK && hooks_) hooks_->post(i0, i1, hook_ws);
     return st;
   }

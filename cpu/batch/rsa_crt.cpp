@@ -94,7 +94,7 @@ class RsaItems final : public ExpItems {
 
   size_t scratch_limbs(bool lanes) const override {
     const size_t hw = r_.hw;
-    work_ = std::max({scalar_itch(hw, hw, ct_), lanes ? lanes_itch(hw) : (size_t)0, mpn::mont_sqr_itch(hw) + 2 * hw,
+    work_ = std::max({scalar_itch(hw, hw, ct_), lanes ? lanes_itch(hw, isa_) : (size_t)0, mpn::mont_sqr_itch(hw) + 2 * hw,
                       mpn::mont_reduce_itch(hw), mpn::mont_mul_itch(hw)});
     return kst() + 4 * 8 * hw + 2 * (hw + 1) + (2 * hw + 2) + work_;
   }
@@ -116,8 +116,8 @@ class RsaItems final : public ExpItems {
       l1.r[l] = b.m1 + l * hw, l1.b[l] = b.cp + l * hw, l1.e[l] = kp[l]->dp, l1.m[l] = kp[l]->p;
       l2.r[l] = b.m2 + l * hw, l2.b[l] = b.cq + l * hw, l2.e[l] = kp[l]->dq, l2.m[l] = kp[l]->q;
     }
-    const int s1 = exp_lanes(l1, hw, shared_ ? r_.p : nullptr, hw, ct_, b.ws);
-    const int s2 = exp_lanes(l2, hw, shared_ ? r_.q : nullptr, hw, ct_, b.ws);
+    const int s1 = exp_lanes(l1, hw, shared_ ? r_.p : nullptr, hw, ct_, b.ws, isa_);
+    const int s2 = exp_lanes(l2, hw, shared_ ? r_.q : nullptr, hw, ct_, b.ws, isa_);
     for (size_t l = 0; l < cnt; l++)
       recombine(r_.out + (first + l) * r_.width, r_.width, *kp[l], b.m1 + l * hw, b.m2 + l * hw, b.t, b.h,
                 b.prod, b.ws);

@@ -18,6 +18,8 @@ constexpr int BATCH_IFMA_MAX_LIMBS = 256;  // AUTO: IFMA groups up to this width
 constexpr size_t BATCH_IFMA_COST_LIMBS[] = {2, 4, 6, 8, 16, 32, 64, 96, 128, 192, 256};  // widths of the lane-cost table | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (665243b+dirty)
 constexpr double BATCH_IFMA_LANE_COST[] = {0.37, 0.34, 0.31, 0.35, 0.20, 0.28, 0.28, 0.28, 0.28, 0.28, 0.27};  // one IFMA lane / one scalar item, one thread | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (665243b+dirty)
 constexpr double BATCH_IFMA_LANE_COST_CT[] = {0.31, 0.30, 0.30, 0.30, 0.18, 0.24, 0.24, 0.23, 0.22, 0.23, 0.21};  // the same in constant time (fixed windows, masked table scans on both paths) | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (665243b+dirty)
+constexpr double BATCH_AVX512F_LANE_COST[] = {0.46, 0.63, 0.67, 0.78, 0.91, 0.91, 0.93, 0.97, 0.97, 1.14, 1.16};  // one AVX-512F lane (no IFMA: radix 2^26, VPMULUDQ) / one scalar item, one thread, at BATCH_IFMA_COST_LIMBS | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (78f8a90 + the AVX-512F engine, uncommitted then)
+constexpr double BATCH_AVX512F_LANE_COST_CT[] = {0.48, 0.59, 0.59, 0.71, 0.81, 0.78, 0.82, 0.82, 0.79, 0.84, 0.91};  // the same in constant time | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (78f8a90 + the AVX-512F engine, uncommitted then)
 constexpr double BATCH_IFMA_MARGIN = 0.97;  // more IFMA groups only below this fraction of the estimate with fewer | hysteresis, set 2026-11-21 with bench_auto (bench/results/auto-cpu-2026-11-21.md)
 constexpr int BATCH_EVEN_SPLIT_CHUNK = 4096;  // items per chunk of a shared even modulus (caps the residue block) | a memory bound, NOT MEASURED as a speed threshold
 // AUTO's GPU model (how it was fitted: docs/TUNING.md): on a batch of b items the GPU does about
@@ -40,7 +42,7 @@ constexpr size_t GPU_MIN_BATCH = 4;  // AUTO: never the GPU below this many item
 constexpr GpuFit GPU_FIT_POWM[] = {{8, 67.09, 8163}, {16, 77.63, 4337}, {32, 166.40, 3802}, {64, 235.64, 2125}, {128, 287.83, 184}};  // odd moduli, variable time | H200 2026-11-26, run 7 (bench/results/gpu-2026-11-26-2f7e3c5.json: default mappings and the CPU in the same rounds, best of 3): 512 (tpi 1), 1024 (tpi 4), 2048 (tpi 4), 4096 (tpi 8), 8192 (tpi 32)
 constexpr GpuFit GPU_FIT_POWM_CT[] = {{8, 78.60, 12338}, {16, 74.38, 5039}, {32, 159.22, 4214}, {64, 182.93, 1971}, {128, 245.60, 211}};  // odd moduli, constant time | H200 2026-11-26, run 7 (gpu-2026-11-26-2f7e3c5.json, as above): 512 (tpi 1), 1024 (tpi 4), 2048 (tpi 4), 4096 (tpi 8), 8192 (tpi 32)
 constexpr GpuFit GPU_FIT_POWM_EVEN[] = {{8, 70.81, 11822}, {16, 46.57, 4433}, {32, 73.77, 2102}, {64, 62.31, 838}, {128, 81.74, 680}};  // even moduli (Barrett kernels) | H200 2026-11-26, run 7 (gpu-2026-11-26-2f7e3c5.json, as above; 8192 bits from batch 256, its own part): 512 (tpi 1), 1024 (tpi 4), 2048 (tpi 8), 4096 (tpi 16), 8192 (tpi 32)
-constexpr GpuFit GPU_FIT_RSA[] = {{16, 106.27, 12458}, {32, 99.37, 4925}, {64, 156.31, 2094}, {128, 196.39, 1678}};  // RSA-CRT by modulus width | H200 2026-11-26, run 7 (gpu-2026-11-26-2f7e3c5.json, as above): RSA-1024 (tpi 1), 2048 (tpi 4), 4096 (tpi 8), 8192 (tpi 8)
+constexpr GpuFit GPU_FIT_RSA[] = {{16, 106.27, 12458}, {32, 99.37, 4925}, {64, 156.31, 2094}, {128, 196.39, 1678}};  // RSA-CRT by modulus width | H200 2026-11-26, run 7 (gpu-2026-11-26-2f7e3c5.json, as above): RSA-1024 (tpi 1; the library now runs 2 lanes per item, 1.32x the plateau in run 8, so AUTO takes the GPU a little later than it could there), 2048 (tpi 4), 4096 (tpi 8), 8192 (tpi 8)
 constexpr GpuFit GPU_FIT_MODMUL[] = {{4, 3.54, 18578}, {8, 3.46, 5276}, {16, 3.83, 4562}, {32, 4.14, 1246}, {64, 4.30, 689}, {128, 6.79, 388}};  // shared odd modulus; one-thread kernel <= 16 limbs, multipartite block kernel above | H200 2026-11-26, run 7 (gpu-2026-11-26-2f7e3c5.json, as above)
 constexpr GpuFit GPU_FIT_MUL[] = {{4, 0.20, 6522}, {8, 0.25, 5521}, {16, 0.46, 1162}};  // integer products: never (one CPU thread does more) | H200 2026-11-26, run 7 (gpu-2026-11-26-2f7e3c5.json, as above)
 constexpr GpuFit GPU_FIT_GF2X_MUL[] = {{3, 0.24, 15675}, {4, 0.08, 5528}, {9, 0.20, 3263}, {16, 0.27, 33977}};  // GF(2)[x] products: never (one PCLMUL thread does more) | H200 2026-11-26, run 7 (gpu-2026-11-26-2f7e3c5.json, as above)
@@ -86,6 +88,22 @@ static_assert(sizeof BATCH_IFMA_COST_LIMBS / sizeof BATCH_IFMA_COST_LIMBS[0] ==
                   sizeof BATCH_IFMA_LANE_COST / sizeof BATCH_IFMA_LANE_COST[0],
               "one lane cost per width");
 static_assert(sizeof BATCH_IFMA_LANE_COST_CT == sizeof BATCH_IFMA_LANE_COST, "one constant-time lane cost per width");
+// The same for the AVX-512F engine (CPUs with AVX-512 but no IFMA).
+constexpr double batch_avx512f_lane_cost(size_t limbs, bool constant_time = false) {
+  constexpr size_t n = sizeof BATCH_IFMA_COST_LIMBS / sizeof BATCH_IFMA_COST_LIMBS[0];
+  const double *c = constant_time ? BATCH_AVX512F_LANE_COST_CT : BATCH_AVX512F_LANE_COST;
+  if (limbs <= BATCH_IFMA_COST_LIMBS[0]) return c[0];
+  for (size_t i = 1; i < n; i++)
+    if (limbs <= BATCH_IFMA_COST_LIMBS[i]) {
+      const double f = (double)(limbs - BATCH_IFMA_COST_LIMBS[i - 1]) /
+                       (double)(BATCH_IFMA_COST_LIMBS[i] - BATCH_IFMA_COST_LIMBS[i - 1]);
+      return c[i - 1] + f * (c[i] - c[i - 1]);
+    }
+  return c[n - 1];
+}
+static_assert(sizeof BATCH_AVX512F_LANE_COST == sizeof BATCH_IFMA_LANE_COST &&
+                  sizeof BATCH_AVX512F_LANE_COST_CT == sizeof BATCH_IFMA_LANE_COST,
+              "one AVX-512F lane cost per width");
 
 } // namespace tuning
 } // namespace mpb

@@ -46,6 +46,8 @@ int check_backend(Call &call, const Settings &s, bool gpu_ok) {
     return call.fail(MPB_EUNSUPPORTED, MPB_ARG_CTX, -1, "no CUDA kernel for this operation");
   if (s.backend == MPB_BACKEND_CPU_IFMA && !cpu::has_avx512ifma())
     return call.fail(MPB_EUNSUPPORTED, MPB_ARG_CTX, -1, "CPU_IFMA forced but the CPU has no AVX-512 IFMA");
+  if (s.backend == MPB_BACKEND_CPU_AVX512 && !cpu::has_avx512f())
+    return call.fail(MPB_EUNSUPPORTED, MPB_ARG_CTX, -1, "CPU_AVX512 forced but the CPU has no AVX-512F");
   return MPB_OK;
 }
 

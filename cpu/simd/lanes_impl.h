@@ -1,6 +1,6 @@
 // cpu/simd/lanes_impl.h: internal glue between the lane-parallel exponentiation driver
 // (cpu/simd/powm_lanes.cpp: validation, radix conversion, R^2 mod m, final reduction) and the
-// instruction-set kernels (cpu/simd/powm_ifma.cpp, cpu/simd/powm_avx2.cpp).
+// instruction-set kernels (cpu/simd/powm_ifma.cpp, powm_avx512.cpp, powm_avx2.cpp).
 //
 // Only <cstddef>/<cstdint> here and only internal-linkage helpers: the kernel files are
 // compiled under `#pragma GCC target(...)` (clang: `#pragma clang attribute push` of the
@@ -54,6 +54,7 @@ static inline uint64_t window_bits(const uint64_t *e, size_t en, size_t pos, uns
 #if defined(__x86_64__)
 #define MPB_HAVE_X86_LANES 1
 void ifma_kernel(const Job &job);
+void avx512f_kernel(const Job &job);  // 8 lanes, K = 26 (cpu/simd/powm_avx512.cpp)
 void avx2_kernel(const Job &job);
 #endif
 

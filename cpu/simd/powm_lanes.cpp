@@ -1,5 +1,5 @@
 // cpu/simd/powm_lanes.cpp: the lane-parallel exponentiation driver shared by the IFMA (8 lanes,
-// radix 2^52) and AVX2 (4 lanes, radix 2^26) kernels: argument checks, scratch layout,
+// radix 2^52), AVX-512F (8 lanes, radix 2^26) and AVX2 (4 lanes, radix 2^26) kernels: argument checks, scratch layout,
 // conversion between 64-bit limbs and lane-interleaved K-bit digits, R^2 mod m (mpn::pow2_mod:
 // constant time in m, no division), the final conditional subtraction, and the public entry
 // points.
@@ -19,6 +19,7 @@ namespace mpb {
 namespace simd {
 
 bool ifma_available() { return cpu::has_avx512ifma(); }
+bool avx512f_available() { return cpu::has_avx512f(); }
 bool avx2_available() { return cpu::has_avx2(); }
 
 namespace {
@@ -170,6 +171,7 @@ uint64_t *align64(uint64_t *p) {
 }  // namespace
 
 size_t powm_x8_itch(size_t n) { return itch(8, 52, n); }
+size_t powm_x8f_itch(size_t n) { return itch(8, 26, n); }
 size_t powm_x4_itch(size_t n) { return itch(4, 26, n); }
 
 int powm_x8_multi(uint64_t *const r[8], const uint64_t *const base[8],
@@ -189,6 +191,25 @@ int powm_x8(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t 
   if (!m) return MPB_ENULL;
   const uint64_t *ms[8] = {m, m, m, m, m, m, m, m};
   return powm_x8_multi(r, base, exp, en, ms, n, constant_time, scratch);
+}
+
+int powm_x8f_multi(uint64_t *const r[8], const uint64_t *const base[8],
+                   const uint64_t *const exp[8], size_t en, const uint64_t *const m[8], size_t n,
+                   bool constant_time, uint64_t *scratch) {
+  if (!avx512f_available()) return MPB_EUNSUPPORTED;
+#ifdef MPB_HAVE_X86_LANES
+  return run(8, 26, detail::avx512f_kernel, r, base, exp, en, m, n, constant_time, scratch);
+#else
+  (void)r, (void)base, (void)exp, (void)en, (void)m, (void)n, (void)constant_time, (void)scratch;
+  return MPB_EUNSUPPORTED;
+#endif
+}
+
+int powm_x8f(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],
+             size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch) {
+  if (!m) return MPB_ENULL;
+  const uint64_t *ms[8] = {m, m, m, m, m, m, m, m};
+  return powm_x8f_multi(r, base, exp, en, ms, n, constant_time, scratch);
 }
 
 int powm_x4_multi(uint64_t *const r[4], const uint64_t *const base[4],

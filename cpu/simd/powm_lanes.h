@@ -1,6 +1,7 @@
 // cpu/simd/powm_lanes.h: modular exponentiation of several items at once, one item per SIMD lane.
 //
 //  - powm_x8*: AVX-512 IFMA (VPMADD52LUQ/HUQ), 8 lanes, radix 2^52 digits.
+//  - powm_x8f*: AVX-512F alone (VPMULUDQ on 512-bit vectors), 8 lanes, radix 2^26 digits.
 //  - powm_x4*: AVX2 (VPMULUDQ), 4 lanes, radix 2^26 digits.
 // Both use almost-Montgomery multiplication (operands kept in [0, 2m), carries propagated
 // once per multiplication) and a fixed 5-bit window with a lane-interleaved table. All lanes
@@ -35,8 +36,9 @@ namespace mpb {
 namespace simd {
 
 // Run-time checks (cpu/core/cpu_features.h, so force_portable(true) makes both return false).
-bool ifma_available();  // AVX-512F + AVX-512 IFMA
-bool avx2_available();  // AVX2
+bool ifma_available();     // AVX-512F + AVX-512 IFMA
+bool avx512f_available();  // AVX-512F
+bool avx2_available();     // AVX2
 
 // ---- AVX-512 IFMA, 8 lanes (cpu/simd/powm_ifma.cpp) ---------------------------------------
 size_t powm_x8_itch(size_t n);
@@ -47,6 +49,14 @@ int powm_x8(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t 
 int powm_x8_multi(uint64_t *const r[8], const uint64_t *const base[8],
                   const uint64_t *const exp[8], size_t en, const uint64_t *const m[8], size_t n,
                   bool constant_time, uint64_t *scratch);
+
+// ---- AVX-512F, 8 lanes (cpu/simd/powm_avx512.cpp): the same calling convention ------------
+size_t powm_x8f_itch(size_t n);
+int powm_x8f(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],
+             size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch);
+int powm_x8f_multi(uint64_t *const r[8], const uint64_t *const base[8],
+                   const uint64_t *const exp[8], size_t en, const uint64_t *const m[8], size_t n,
+                   bool constant_time, uint64_t *scratch);
 
 // ---- AVX2, 4 lanes (cpu/simd/powm_avx2.cpp) ---------------------------------------------
 size_t powm_x4_itch(size_t n);

@@ -35,18 +35,21 @@ extern "C" {
 typedef enum mpb_backend {
   MPB_BACKEND_AUTO = 0,         /* choose by the cost model (cpu/batch/tuning.h) */
   MPB_BACKEND_CPU = 1,          /* the best CPU path: AUTO's choice among the CPU backends
-                                   (scalar, IFMA, multipartite), never the GPU */
+                                   (scalar, IFMA or AVX-512F lanes, multipartite), never the GPU */
   MPB_BACKEND_CPU_IFMA = 2,     /* AVX-512 IFMA 8-lane kernels (shared modulus), rest scalar */
   MPB_BACKEND_MULTIPARTITE = 3, /* items one after another, each modular multiplication
                                    parallelised inside (seed 004), for few huge operands;
                                    variable time: a constant-time exponentiation (powm with
                                    MPB_CT_ON, DH, RSA) never runs here, AUTO or forced */
   MPB_BACKEND_CUDA = 4,         /* GPU (not built into this CPU backend: MPB_EUNSUPPORTED) */
-  MPB_BACKEND_CPU_SCALAR = 5    /* scalar limb kernels only (MULX/ADX or portable C), items
+  MPB_BACKEND_CPU_SCALAR = 5,   /* scalar limb kernels only (MULX/ADX or portable C), items
                                    spread over OpenMP threads: for tests and benchmarks */
+  MPB_BACKEND_CPU_AVX512 = 6    /* AVX-512F 8-lane kernels without IFMA (radix 2^26, VPMULUDQ:
+                                   Skylake-SP / Cascade Lake), rest scalar; AUTO's lanes on a
+                                   CPU with AVX-512F but no IFMA */
 } mpb_backend;
-/* mpb_call_info.backend names the backend that ran: CPU_SCALAR, CPU_IFMA, MULTIPARTITE or CUDA
- * (never AUTO or CPU, which choose). */
+/* mpb_call_info.backend names the backend that ran: CPU_SCALAR, CPU_IFMA, CPU_AVX512,
+ * MULTIPARTITE or CUDA (never AUTO or CPU, which choose). */
 
 /* Constant-time mode of the exponentiations. */
 typedef enum mpb_ct_mode {

@@ -182,7 +182,7 @@ TEST_CASE("RSA-CRT batch reproduces the Wycheproof RSA-2048 keys (m = c^d mod n)
   }
   REQUIRE(total + rejected == 67);
   size_t cnt = allc.size() / w;
-  for (int backend : {MPB_BACKEND_AUTO, MPB_BACKEND_CPU_SCALAR, MPB_BACKEND_CPU_IFMA}) {
+  for (int backend : {MPB_BACKEND_AUTO, MPB_BACKEND_CPU_SCALAR, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_CPU_AVX512}) {
     if (!mpb_backend_available(backend)) continue;
     REQUIRE(mpb_ctx_set_backend(ctx, backend) == MPB_OK);
     Rows out(w * cnt);
@@ -231,7 +231,7 @@ TEST_CASE("RSA-CRT batch with random keys matches mpz_powm(c, d, n)", "[batch][r
   mpb_ctx *ctx;
   REQUIRE(mpb_ctx_create(&ctx) == MPB_OK);
   auto rng = mpbt::make_rng(201);
-  for (int backend : {MPB_BACKEND_CPU_SCALAR, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_AUTO}) {
+  for (int backend : {MPB_BACKEND_CPU_SCALAR, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_CPU_AVX512, MPB_BACKEND_AUTO}) {
     if (!mpb_backend_available(backend)) continue;
     for (int ct : {MPB_CT_DEFAULT, MPB_CT_OFF}) {
       for (size_t cnt : {0, 1, 7, 8, 9}) {

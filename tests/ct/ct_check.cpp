@@ -361,6 +361,10 @@ void lanes(unsigned bits, const char *name, bool avail, size_t itch, Fn fn, bool
 void avx2_lanes(unsigned bits) {
   lanes<4>(bits, "AVX2 4 lanes", mpb::simd::avx2_available(), mpb::simd::powm_x4_itch(bits / 64), mpb::simd::powm_x4);
 }
+void avx512f_lanes(unsigned bits) {
+  lanes<8>(bits, "AVX-512F 8 lanes", mpb::simd::avx512f_available(), mpb::simd::powm_x8f_itch(bits / 64),
+           mpb::simd::powm_x8f);
+}
 void ifma_lanes(unsigned bits, bool ct = true) {
   lanes<8>(bits, "IFMA 8 lanes", mpb::simd::ifma_available(), mpb::simd::powm_x8_itch(bits / 64), mpb::simd::powm_x8, ct);
 }
@@ -391,6 +395,8 @@ int main(int argc, char **argv) {
     invmod(256, 2), invmod(1024, 2);
   } else if (what == "avx2_lanes") {
     avx2_lanes(1024), avx2_lanes(2048);
+  } else if (what == "avx512f_lanes") {
+    avx512f_lanes(1024), avx512f_lanes(2048);
   } else if (what == "ifma_lanes") {
     ifma_lanes(1024), ifma_lanes(2048);
   } else if (what == "sanity_variable_time") {
@@ -399,7 +405,7 @@ int main(int argc, char **argv) {
     ifma_lanes(1024, false);  // the same on the IFMA lanes (MemorySanitizer only)
   } else {
     std::fprintf(stderr, "usage: ct_check rsa|rsa_per_item_key|powm_odd|powm_even|dh|exptmod|invmod|"
-                         "avx2_lanes|ifma_lanes|sanity_variable_time|sanity_ifma_variable_time [cpu|cpu_ifma]\n");
+                         "avx2_lanes|avx512f_lanes|ifma_lanes|sanity_variable_time|sanity_ifma_variable_time [cpu|cpu_ifma]\n");
     return 2;
   }
   std::printf("%s: %s\n", what.c_str(), fails ? "WRONG RESULTS" : "results correct");

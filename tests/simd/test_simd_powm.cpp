@@ -1,4 +1,4 @@
-// Lane-parallel Montgomery exponentiation (cpu/simd/powm_lanes.h): IFMA x8 and AVX2 x4 against
+// Lane-parallel Montgomery exponentiation (cpu/simd/powm_lanes.h): IFMA x8, AVX-512F x8 and AVX2 x4 against
 // GMP mpz_powm, at many sizes (multiples of 52 and 64 bits and neither), with hard moduli,
 // bases and exponents, shared and per-lane moduli, unused lanes, aliasing, both modes.
 #include <catch2/catch.hpp>
@@ -34,6 +34,8 @@ struct Path {
 const Path kPaths[] = {
     {"ifma_x8", 8, mpb::simd::ifma_available, mpb::simd::powm_x8_itch, mpb::simd::powm_x8_multi,
      mpb::simd::powm_x8},
+    {"avx512f_x8", 8, mpb::simd::avx512f_available, mpb::simd::powm_x8f_itch, mpb::simd::powm_x8f_multi,
+     mpb::simd::powm_x8f},
     {"avx2_x4", 4, mpb::simd::avx2_available, mpb::simd::powm_x4_itch, mpb::simd::powm_x4_multi,
      mpb::simd::powm_x4},
 };
