@@ -111,6 +111,20 @@ size_t parallel_check(size_t batch, size_t n, const std::function<bool(size_t)> 
   return bad;
 }
 
+// r == b^e mod m against GMP (w limbs each; the exponent too).
+bool powm_item_ok(const uint64_t *m, const uint64_t *b, const uint64_t *e, const uint64_t *r, size_t w) {
+  mpz_t zb, ze, zm, zr, got;
+  mpz_inits(zb, ze, zm, zr, got, nullptr);
+  to_z(zm, m, w);
+  to_z(zb, b, w);
+  to_z(ze, e, w);
+  to_z(got, r, w);
+  mpz_powm(zr, zb, ze, zm);
+  const bool ok = mpz_cmp(zr, got) == 0;
+  mpz_clears(zb, ze, zm, zr, got, nullptr);
+  return ok;
+}
+
 struct Config {
   std::string name;  // cuda, cuda-tpi4, cuda-mont1, cuda-fixed, cpu, auto
   int tpi;           // GPU threads per item (0 for cpu/auto)
@@ -396,16 +410,7 @@ int main(int argc, char **argv) {
               // GMP's check of 8192-bit exponentiations is slow: fewer samples for large sizes
               size_t nc = std::min(batch, std::max<size_t>(16, check * 1024 / bits * 1024 / bits));
               size_t bad = parallel_check(batch, nc, [&](size_t j) {
-                mpz_t zb, ze, zm, zr, got;
-                mpz_inits(zb, ze, zm, zr, got, nullptr);
-                to_z(zm, m.data(), w);
-                to_z(zb, &base[j * w], w);
-                to_z(ze, &e[j * w], w);
-                to_z(got, &r[j * w], w);
-                mpz_powm(zr, zb, ze, zm);
-                bool ok = mpz_cmp(zr, got) == 0;
-                mpz_clears(zb, ze, zm, zr, got, nullptr);
-                return ok;
+                return powm_item_ok(m.data(), &base[j * w], &e[j * w], &r[j * w], w);
               });
               double ips = batch / dt;
               double bound = powm_bound(sms, ghz, bits / 32, bits, 5);
@@ -467,16 +472,7 @@ int main(int argc, char **argv) {
               [&, name, op](size_t batch, double dt) {
                 size_t nc = std::min<size_t>(batch, 64);
                 size_t bad = parallel_check(batch, nc, [&](size_t j) {
-                  mpz_t zb, ze, zm, zr, got;
-                  mpz_inits(zb, ze, zm, zr, got, nullptr);
-                  to_z(zm, m.data(), w);
-                  to_z(zb, &base[j * w], w);
-                  to_z(ze, &e[j * w], w);
-                  to_z(got, &r[j * w], w);
-                  mpz_powm(zr, zb, ze, zm);
-                  bool ok = mpz_cmp(zr, got) == 0;
-                  mpz_clears(zb, ze, zm, zr, got, nullptr);
-                  return ok;
+                  return powm_item_ok(m.data(), &base[j * w], &e[j * w], &r[j * w], w);
                 });
                 rows.push_back({op, name, bits, tpi0, batch, batch / dt, nc, bad, 0});
                 std::printf("%-16s %5d bits batch %8zu %-8s %12.0f items/s  checked %zu mismatches %zu\n", op.c_str(),

@@ -71,10 +71,10 @@ constexpr size_t gpu_min_batch(const GpuFit &f, int threads) {
   return b < T || b < (double)GPU_MIN_BATCH ? GPU_MIN_BATCH : (size_t)b + 1;
 }
 
-// The lane cost at `limbs`: linear between the measured widths (the end values outside).
-constexpr double batch_ifma_lane_cost(size_t limbs, bool constant_time = false) {
+// A lane-cost table c (one value per BATCH_IFMA_COST_LIMBS width) at `limbs`: linear between the
+// measured widths (the end values outside).
+constexpr double lane_cost_at(const double *c, size_t limbs) {
   constexpr size_t n = sizeof BATCH_IFMA_COST_LIMBS / sizeof BATCH_IFMA_COST_LIMBS[0];
-  const double *c = constant_time ? BATCH_IFMA_LANE_COST_CT : BATCH_IFMA_LANE_COST;
   if (limbs <= BATCH_IFMA_COST_LIMBS[0]) return c[0];
   for (size_t i = 1; i < n; i++)
     if (limbs <= BATCH_IFMA_COST_LIMBS[i]) {
@@ -84,22 +84,17 @@ constexpr double batch_ifma_lane_cost(size_t limbs, bool constant_time = false) 
     }
   return c[n - 1];
 }
+// The IFMA lane cost at `limbs`.
+constexpr double batch_ifma_lane_cost(size_t limbs, bool constant_time = false) {
+  return lane_cost_at(constant_time ? BATCH_IFMA_LANE_COST_CT : BATCH_IFMA_LANE_COST, limbs);
+}
 static_assert(sizeof BATCH_IFMA_COST_LIMBS / sizeof BATCH_IFMA_COST_LIMBS[0] ==
                   sizeof BATCH_IFMA_LANE_COST / sizeof BATCH_IFMA_LANE_COST[0],
               "one lane cost per width");
 static_assert(sizeof BATCH_IFMA_LANE_COST_CT == sizeof BATCH_IFMA_LANE_COST, "one constant-time lane cost per width");
 // The same for the AVX-512F engine (CPUs with AVX-512 but no IFMA).
 constexpr double batch_avx512f_lane_cost(size_t limbs, bool constant_time = false) {
-  constexpr size_t n = sizeof BATCH_IFMA_COST_LIMBS / sizeof BATCH_IFMA_COST_LIMBS[0];
-  const double *c = constant_time ? BATCH_AVX512F_LANE_COST_CT : BATCH_AVX512F_LANE_COST;
-  if (limbs <= BATCH_IFMA_COST_LIMBS[0]) return c[0];
-  for (size_t i = 1; i < n; i++)
-    if (limbs <= BATCH_IFMA_COST_LIMBS[i]) {
-      const double f = (double)(limbs - BATCH_IFMA_COST_LIMBS[i - 1]) /
-                       (double)(BATCH_IFMA_COST_LIMBS[i] - BATCH_IFMA_COST_LIMBS[i - 1]);
-      return c[i - 1] + f * (c[i] - c[i - 1]);
-    }
-  return c[n - 1];
+  return lane_cost_at(constant_time ? BATCH_AVX512F_LANE_COST_CT : BATCH_AVX512F_LANE_COST, limbs);
 }
 static_assert(sizeof BATCH_AVX512F_LANE_COST == sizeof BATCH_IFMA_LANE_COST &&
                   sizeof BATCH_AVX512F_LANE_COST_CT == sizeof BATCH_IFMA_LANE_COST,

@@ -1,0 +1,243 @@
+// cpu/simd/lanes_loop.h: the radix-2^26 lane kernels' arithmetic and exponentiation
+// (cpu/simd/powm_avx2.cpp: 4 lanes, cpu/simd/powm_avx512.cpp: 8 lanes), written once over the
+// instruction set K:
+//   K::V                        the vector type (one item per 64-bit lane)
+//   K::zero(), K::load(p)       a zero vector, an aligned load of L limbs
+//   K::add(a, b), K::mul(a, b)  64-bit lane sums, 32x32 -> 64-bit products of the low halves
+//   K::low26(a), K::high26(a)   a & (2^26 - 1), a >> 26
+//   K::kRows4                   four rows per pass (rows4) fit the registers (32 of them)
+//   K::select(out, tab, N, idx) constant-time selection of table entry idx (per lane)
+//   K::window(job, pos, len)    each lane's exponent bits [pos, pos+len)
+// Numbers are N digits of 26 bits, lane-interleaved; products by VPMULUDQ are exact 52-bit
+// values. Word-by-word almost-Montgomery multiplication with lazy carries: each accumulator
+// digit receives at most 2 products of < 2^52 per multiplier digit over N digits (< 2^63 for
+// N < 1000; the driver allows N <= 631), only the low digits' carries move during a pass, and
+// the result is normalised once at the end. Inputs in [0, 2m) give outputs in [0, 2m) because
+// R = 2^(26N) > 4m. 1024..4096-bit moduli (N = 40, 60, 79, 119, 158) get compile-time N.
+// Included by each kernel file after its target pragma, so that these functions are compiled
+// for that instruction set; internal linkage only (cpu/simd/lanes_impl.h).
+#pragma once
+#include <cstddef>
+
+#include "simd/lanes_impl.h"
+
+namespace mpb {
+namespace simd {
+namespace detail {
+namespace {
+
+// r = the N lazy digits x as 26-bit digits (the carries propagated once, low to high).
+template <class K>
+inline void normalize(typename K::V *r, const typename K::V *x, size_t N) {
+  typename K::V c = K::zero();
+  for (size_t k = 0; k < N; ++k) {
+    const typename K::V v = K::add(x[k], c);
+    c = K::high26(v);
+    r[k] = K::low26(v);
+  }
+}
+
+// acc + a[j]*bk with PROD, else acc (the square's reduction has no product terms)
+template <class K, bool PROD>
+inline typename K::V pa(typename K::V acc, const typename K::V *a, size_t j, typename K::V bk) {
+  if constexpr (PROD) return K::add(acc, K::mul(a[j], bk));
+  (void)a, (void)j, (void)bk;
+  return acc;
+}
+
+// One pass of four rows over the in-memory accumulator ti (positions i.. of t): with PROD the
+// product terms a*b_k of the four multiplier digits b[0..3] and the Montgomery terms m*q_k, else
+// (the square's reduction) the Montgomery terms alone. q_k is made once position k of the pass
+// is complete; positions 0..3 are then zero mod 2^26 and their carry moves to position 4. Each
+// position receives at most 8 products of < 2^52 per pass, 2N over the N/4 passes (the bound of
+// the two-row passes). Needs N >= 4.
+template <class K, bool PROD>
+inline void rows4(typename K::V *ti, const typename K::V *a, const typename K::V *b, const typename K::V *m,
+                  typename K::V minv, size_t N) {
+  using V = typename K::V;
+  V b0 = K::zero(), b1 = b0, b2 = b0, b3 = b0;
+  if constexpr (PROD) b0 = b[0], b1 = b[1], b2 = b[2], b3 = b[3];
+  V x0 = pa<K, PROD>(ti[0], a, 0, b0);
+  const V q0 = K::low26(K::mul(x0, minv));  // the low 32 bits of x0 suffice
+  x0 = K::add(x0, K::mul(m[0], q0));           // low 26 bits now zero
+  V x1 = K::add(K::add(ti[1], K::high26(x0)), K::mul(m[1], q0));
+  x1 = pa<K, PROD>(pa<K, PROD>(x1, a, 1, b0), a, 0, b1);
+  const V q1 = K::low26(K::mul(x1, minv));
+  x1 = K::add(x1, K::mul(m[0], q1));
+  V x2 = K::add(K::add(ti[2], K::high26(x1)), K::add(K::mul(m[2], q0), K::mul(m[1], q1)));
+  x2 = pa<K, PROD>(pa<K, PROD>(pa<K, PROD>(x2, a, 2, b0), a, 1, b1), a, 0, b2);
+  const V q2 = K::low26(K::mul(x2, minv));
+  x2 = K::add(x2, K::mul(m[0], q2));
+  V x3 = K::add(K::add(ti[3], K::high26(x2)), K::add(K::add(K::mul(m[3], q0), K::mul(m[2], q1)), K::mul(m[1], q2)));
+  x3 = pa<K, PROD>(pa<K, PROD>(pa<K, PROD>(pa<K, PROD>(x3, a, 3, b0), a, 2, b1), a, 1, b2), a, 0, b3);
+  const V q3 = K::low26(K::mul(x3, minv));
+  x3 = K::add(x3, K::mul(m[0], q3));
+  const V c3 = K::high26(x3);
+#pragma GCC unroll 4
+  for (size_t j = 4; j < N; ++j) {
+    V s = K::add(K::add(K::mul(m[j], q0), K::mul(m[j - 1], q1)), K::add(K::mul(m[j - 2], q2), K::mul(m[j - 3], q3)));
+    if constexpr (PROD) s = K::add(s, K::add(K::add(K::mul(a[j], b0), K::mul(a[j - 1], b1)), K::add(K::mul(a[j - 2], b2), K::mul(a[j - 3], b3))));
+    ti[j] = K::add(ti[j], s);
+  }
+  V s = K::add(K::add(K::mul(m[N - 1], q1), K::mul(m[N - 2], q2)), K::mul(m[N - 3], q3));
+  if constexpr (PROD) s = K::add(s, K::add(K::add(K::mul(a[N - 1], b1), K::mul(a[N - 2], b2)), K::mul(a[N - 3], b3)));
+  ti[N] = K::add(ti[N], s);
+  s = K::add(K::mul(m[N - 1], q2), K::mul(m[N - 2], q3));
+  if constexpr (PROD) s = K::add(s, K::add(K::mul(a[N - 1], b2), K::mul(a[N - 2], b3)));
+  ti[N + 1] = K::add(ti[N + 1], s);
+  s = K::mul(m[N - 1], q3);
+  if constexpr (PROD) s = K::add(s, K::mul(a[N - 1], b3));
+  ti[N + 2] = K::add(ti[N + 2], s);
+  ti[4] = K::add(ti[4], c3);
+}
+
+// Two rows per pass (PROD: product and Montgomery terms; else the Montgomery terms alone), the
+// second row's quotient digit computed once the first row's terms at its position are in.
+template <class K, bool PROD>
+inline void rows2(typename K::V *ti, const typename K::V *a, const typename K::V *b, const typename K::V *m,
+                  typename K::V minv, size_t N) {
+  using V = typename K::V;
+  V b0 = K::zero(), b1 = b0;
+  if constexpr (PROD) b0 = b[0], b1 = b[1];
+  V x0 = pa<K, PROD>(ti[0], a, 0, b0);
+  const V q0 = K::low26(K::mul(x0, minv));
+  x0 = K::add(x0, K::mul(m[0], q0));
+  V x1 = K::add(K::add(ti[1], K::high26(x0)), K::mul(m[1], q0));
+  x1 = pa<K, PROD>(pa<K, PROD>(x1, a, 1, b0), a, 0, b1);
+  const V q1 = K::low26(K::mul(x1, minv));
+  x1 = K::add(x1, K::mul(m[0], q1));
+  const V c1 = K::high26(x1);
+  for (size_t j = 2; j < N; ++j) {
+    V s = K::add(K::mul(m[j], q0), K::mul(m[j - 1], q1));
+    if constexpr (PROD) s = K::add(s, K::add(K::mul(a[j], b0), K::mul(a[j - 1], b1)));
+    ti[j] = K::add(ti[j], s);
+  }
+  V s = K::mul(m[N - 1], q1);
+  if constexpr (PROD) s = K::add(s, K::mul(a[N - 1], b1));
+  ti[N] = K::add(ti[N], s);
+  ti[2] = K::add(ti[2], c1);
+}
+
+// One row (odd N's last).
+template <class K, bool PROD>
+inline void row1(typename K::V *ti, const typename K::V *a, const typename K::V *b, const typename K::V *m,
+                 typename K::V minv, size_t N) {
+  using V = typename K::V;
+  const V bi = PROD ? b[0] : K::zero();
+  V x = pa<K, PROD>(ti[0], a, 0, bi);
+  const V q = K::low26(K::mul(x, minv));
+  x = K::add(x, K::mul(m[0], q));
+  const V carry = K::high26(x);
+  for (size_t j = 1; j < N; ++j) ti[j] = K::add(ti[j], pa<K, PROD>(K::mul(m[j], q), a, j, bi));
+  ti[1] = K::add(ti[1], carry);
+}
+
+// The passes of rows over t: four rows at a time where K has the registers, then two, then one.
+template <class K, bool PROD>
+inline void reduce_rows(typename K::V *t, const typename K::V *a, const typename K::V *b, const typename K::V *m,
+                        typename K::V minv, size_t N) {
+  size_t i = 0;
+  if constexpr (K::kRows4)
+    for (; i + 3 < N; i += 4) rows4<K, PROD>(t + i, a, PROD ? b + i : nullptr, m, minv, N);
+  for (; i + 1 < N; i += 2) rows2<K, PROD>(t + i, a, PROD ? b + i : nullptr, m, minv, N);
+  if (i < N) row1<K, PROD>(t + i, a, PROD ? b + i : nullptr, m, minv, N);
+}
+
+// r = a*b/R mod m (almost: result in [0, 2m) for a, b in [0, 2m)). r may alias a or b.
+// t: 2N vectors of scratch.
+template <class K, size_t NC>
+void amm(typename K::V *r, const typename K::V *a, const typename K::V *b, const typename K::V *m,
+         typename K::V minv, typename K::V *t, size_t Nrt) {
+  const size_t N = NC ? NC : Nrt;
+  for (size_t k = 0; k < 2 * N; ++k) t[k] = K::zero();
+  reduce_rows<K, true>(t, a, b, m, minv, N);
+  normalize<K>(r, t + N, N);
+}
+
+// r = a^2/R mod m (almost), as amm(r, a, a, ...): the off-diagonal products once (two rows per
+// pass: four gained nothing measurable), doubled, the diagonal added, then the reduction.
+// Digits stay < 3N * 2^52 (< 2^63 for N < 680; the driver allows N <= 631).
+template <class K, size_t NC>
+void ams(typename K::V *r, const typename K::V *a, const typename K::V *m, typename K::V minv, typename K::V *t,
+         size_t Nrt) {
+  using V = typename K::V;
+  const size_t N = NC ? NC : Nrt;
+  for (size_t k = 0; k < 2 * N; ++k) t[k] = K::zero();
+  size_t i = 0;
+  for (; i + 4 <= N; i += 2) {
+    const V a0 = a[i], a1 = a[i + 1];
+    V *ti = t + i;
+    ti[i + 1] = K::add(ti[i + 1], K::mul(a0, a1));
+    ti[i + 2] = K::add(ti[i + 2], K::mul(a0, a[i + 2]));
+    for (size_t j = i + 3; j < N; ++j) ti[j] = K::add(ti[j], K::add(K::mul(a0, a[j]), K::mul(a1, a[j - 1])));
+    ti[N] = K::add(ti[N], K::mul(a1, a[N - 1]));
+  }
+  for (; i + 1 < N; ++i) {
+    const V ai = a[i];
+    V *ti = t + i;
+    for (size_t j = i + 1; j < N; ++j) ti[j] = K::add(ti[j], K::mul(ai, a[j]));
+  }
+  for (size_t k = 0; k < N; ++k) {
+    t[2 * k] = K::add(K::add(t[2 * k], t[2 * k]), K::mul(a[k], a[k]));
+    t[2 * k + 1] = K::add(t[2 * k + 1], t[2 * k + 1]);
+  }
+  reduce_rows<K, false>(t, nullptr, nullptr, m, minv, N);
+  normalize<K>(r, t + N, N);
+}
+
+// Table of the base's powers 0..31 (Montgomery form), then 5-bit windows from the top (the
+// first one shorter), five squarings and one product per window, and out of the Montgomery
+// form: ACC = base^exp in [0, 2m).
+template <class K, size_t NC>
+void window_exp(const Job &job) {
+  using V = typename K::V;
+  const size_t N = job.N;
+  V *M = reinterpret_cast<V *>(job.M);
+  const V minv = K::load(job.MINV);
+  V *R2 = reinterpret_cast<V *>(job.R2);
+  V *B = reinterpret_cast<V *>(job.B);
+  V *ONE = reinterpret_cast<V *>(job.ONE);
+  V *TAB = reinterpret_cast<V *>(job.TAB);
+  V *ACC = reinterpret_cast<V *>(job.ACC);
+  V *SEL = reinterpret_cast<V *>(job.SEL);
+  V *T = reinterpret_cast<V *>(job.T);
+
+  amm<K, NC>(TAB, R2, ONE, M, minv, T, N);
+  amm<K, NC>(TAB + N, B, R2, M, minv, T, N);
+  for (unsigned k = 2; k < kTable; ++k) amm<K, NC>(TAB + k * N, TAB + (k - 1) * N, TAB + N, M, minv, T, N);
+
+  const size_t bits = job.ebits;
+  if (bits == 0) {
+    for (size_t d = 0; d < N; ++d) ACC[d] = TAB[d];
+  } else {
+    const size_t nw = (bits + kWindow - 1) / kWindow;
+    const unsigned top = (unsigned)(bits - kWindow * (nw - 1));
+    size_t pos = bits - top;
+    K::select(ACC, TAB, N, K::window(job, pos, top));
+    while (pos > 0) {
+      pos -= kWindow;
+      for (unsigned s = 0; s < kWindow; ++s) ams<K, NC>(ACC, ACC, M, minv, T, N);
+      K::select(SEL, TAB, N, K::window(job, pos, kWindow));
+      amm<K, NC>(ACC, ACC, SEL, M, minv, T, N);
+    }
+  }
+  amm<K, NC>(ACC, ACC, ONE, M, minv, T, N);
+}
+
+// window_exp with compile-time digit counts for 1024/1536/2048/3072/4096-bit moduli.
+template <class K>
+void window_exp_any(const Job &job) {
+  switch (job.N) {
+    case 40: window_exp<K, 40>(job); break;
+    case 60: window_exp<K, 60>(job); break;
+    case 79: window_exp<K, 79>(job); break;
+    case 119: window_exp<K, 119>(job); break;
+    case 158: window_exp<K, 158>(job); break;
+    default: window_exp<K, 0>(job); break;
+  }
+}
+
+}  // namespace
+} // namespace detail
+} // namespace simd
+} // namespace mpb
