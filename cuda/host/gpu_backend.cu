@@ -421,6 +421,10 @@ int powm(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width, s
          const uint64_t *m, size_t m_rows, size_t width, size_t count, const Options &opt,
          char *why, size_t why_len) {
   if (count == 0) return MPB_OK;
+  if (opt.window < 0 || opt.window > 7) {  // a forced sliding-window width (bench_gpu's sweep)
+    say(why, why_len, "sliding-window width %d out of range (0: by the exponent, 1..7)", opt.window);
+    return MPB_EVAL;
+  }
   // Any even modulus row: the whole call on the Barrett kernels (one kernel per call; odd rows
   // of a mixed batch are served correctly by Barrett too), with their own default mapping.
   bool barrett = false;

@@ -138,3 +138,38 @@ TEST_CASE("GPU modmul: chunked streaming", "[cuda][modmul]") {
   REQUIRE(mpb::gpu::modmul(r2.data(), a.data(), b.data(), mm.data(), 1, width, count, o, why, sizeof why) == MPB_OK);
   CHECK(r1 == r2);
 }
+
+// The tuning alternatives of gpu::Options (bench_gpu's sweeps) refuse values out of range before
+// any device work, so this runs with or without a GPU, and writes no output.
+TEST_CASE("GPU backend: tuning options out of range are refused, outputs untouched", "[cuda][options]") {
+  const size_t w = 32;  // 2048 bits: the multipartite block kernel, and a powm width
+  std::vector<uint64_t> m(w, ~0ull), a(w, 3), b(w, 5), r(w, 0xC0FFEEull);
+  const std::vector<uint64_t> r0 = r;
+  char why[200] = {0};
+  for (int bad_k : {-1, 1, 17}) {
+    mpb::gpu::Options o;
+    o.modmul_k = bad_k;
+    CHECK(mpb::gpu::modmul(r.data(), a.data(), b.data(), m.data(), 1, w, 1, o, why, sizeof why) == MPB_EVAL);
+  }
+  for (int bad_t : {-1, 257}) {
+    mpb::gpu::Options o;
+    o.modmul_threads = bad_t;
+    CHECK(mpb::gpu::modmul(r.data(), a.data(), b.data(), m.data(), 1, w, 1, o, why, sizeof why) == MPB_EVAL);
+  }
+  for (int bad_w : {-1, 8, 99}) {
+    mpb::gpu::Options o;
+    o.window = bad_w;
+    o.constant_time = false;
+    CHECK(mpb::gpu::powm(r.data(), a.data(), b.data(), w, 1, m.data(), 1, w, 1, o, why, sizeof why) == MPB_EVAL);
+  }
+  {
+    mpb::gpu::Options o;
+    o.gf2x_variant = -1;
+    std::vector<uint64_t> g(2 * 4, 0);
+    CHECK(mpb::gpu::gf2x_mul(g.data(), a.data(), b.data(), 4, 1, o, why, sizeof why) == MPB_EVAL);
+    o.gf2x_variant = 1000;  // never built (and none without MPB_CUDA_TUNING_SHAPES / install)
+    CHECK(mpb::gpu::gf2x_mul(g.data(), a.data(), b.data(), 4, 1, o, why, sizeof why) == MPB_EUNSUPPORTED);
+    CHECK(g == std::vector<uint64_t>(2 * 4, 0));
+  }
+  CHECK(r == r0);
+}
