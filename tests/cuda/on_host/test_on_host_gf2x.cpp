@@ -282,9 +282,11 @@ void check_plan(uint64_t salt, int random_count) {
   std::vector<u32> mem(Pl::TAB_WORDS, 0xDEADBEEFu);
   StridedTab<Pl::P + 1, 1> T{mem.data()};
   constexpr SparseField S = kSparseFields[FI];
+  constexpr bool kField = 2 * S.limbs == N;  // the polynomial has this width: mulmod too
   Limbs f(L, 0);
-  for (int k : {S.m, S.k1, S.k2, S.k3, 0})
-    if (k >= 0) f[k / 64] |= 1ull << (k % 64);
+  if constexpr (kField)
+    for (int k : {S.m, S.k1, S.k2, S.k3, 0})
+      if (k >= 0) f[k / 64] |= 1ull << (k % 64);
   const Poly pf = gf2ref::from_limbs(f.data(), L);
   for (size_t x = 0; x < ops.size(); x++) {
     const size_t y = (x * 7 + 3) % ops.size();
@@ -294,7 +296,7 @@ void check_plan(uint64_t salt, int random_count) {
     mul<N, Pl>(r, wa.data(), wb.data(), T);
     INFO("N " << N << " W " << W << " P " << P << " x " << x << " y " << y);
     REQUIRE(limbs_of_words(r, 2 * N) == padded(gf2ref::mul(pa, pb), 2 * L));
-    if constexpr (2 * S.limbs == N) {  // operands reduced below x^m first
+    if constexpr (kField) {  // operands reduced below x^m first
       Limbs ra = padded(gf2ref::mod(pa, pf), L), rb = padded(gf2ref::mod(pb, pf), L);
       auto wra = words_of(ra), wrb = words_of(rb);
       mulmod_sparse<N, S.m, S.k1, S.k2, S.k3, Pl>(r, wra.data(), wrb.data(), T);
