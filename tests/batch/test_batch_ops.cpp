@@ -187,6 +187,11 @@ TEST_CASE("batch powm on the IFMA and AVX-512F backends and AUTO", "[batch][powm
         }
     }
     REQUIRE(mpb_ctx_set_constant_time(ctx.c, MPB_CT_DEFAULT) == MPB_OK);
+  } else {  // no AVX-512F (or masked): forcing it is refused, the output untouched
+    REQUIRE(mpb_ctx_set_backend(ctx.c, MPB_BACKEND_CPU_AVX512) == MPB_OK);
+    Rows m{7}, b{3}, e{5}, r{0};
+    REQUIRE(mpb_batch_powm(ctx.c, r.data(), b.data(), e.data(), 1, 1, m.data(), 1, 1, 1, nullptr) == MPB_EUNSUPPORTED);
+    REQUIRE(r[0] == 0);
   }
   REQUIRE(mpb_ctx_set_backend(ctx.c, MPB_BACKEND_AUTO) == MPB_OK);
   for (size_t w : {1, 8, 16, 32, 64, 128})
