@@ -12,7 +12,8 @@
 #   512..8192 bits: the lane-count comparison (with the MPB_CUDA_TUNING_SHAPES bundle).
 #   tune: the other kernel parameters, GPU only, at full batches: GF(2)[x] comb plans (window,
 #   panel, block; with the MPB_CUDA_TUNING_SHAPES bundle), modmul's block kernel (k, threads per
-#   item) and the sliding-window widths by exponent length (1024- and 2048-bit moduli).
+#   item), the sliding-window widths by exponent length (1024- and 2048-bit moduli) and the
+#   constant-time fixed-window widths 3..6 (512..8192 bits; MPB_GPU_BITS_CTWIN).
 # Device time is short (15 minutes a session, machine start included), so the binaries are
 # built on the development machine (`bash bench/gpu_deps.sh --prebuilt`: sm_90, packed with
 # GMP, Catch2 and libgomp into .gpudeps/) and only run here; without that bundle, or when its
@@ -153,7 +154,9 @@ if want bench || want shapes || want tune; then
     # shellcheck disable=SC2086
     MPB_GPU_BENCH_ARGS="" part tune-modmul 30 $((SW + SH + 25)) --ops modmul --no-cpu --min-batch 16384 --max-batch 65536 --cap 0.5 ${MPB_GPU_TUNE_ARGS:-}
     # shellcheck disable=SC2086
-    MPB_GPU_BENCH_ARGS="" part tune-window 40 $((SW + SH)) --ops powm_window --bits 1024,2048 --no-cpu --min-batch 65536 --max-batch 65536 --cap 2 ${MPB_GPU_TUNE_ARGS:-}
+    MPB_GPU_BENCH_ARGS="" part tune-window 40 $((SW + SH + 60)) --ops powm_window --bits 1024,2048 --no-cpu --min-batch 65536 --max-batch 65536 --cap 2 ${MPB_GPU_TUNE_ARGS:-}
+    # shellcheck disable=SC2086
+    MPB_GPU_BENCH_ARGS="" part tune-ctwin 60 $((SW + SH)) --ops powm_ct_win --bits "${MPB_GPU_BITS_CTWIN:-512,1024,2048,4096,8192}" --no-cpu --min-batch 4096 --max-batch 262144 --cap 0.5 ${MPB_GPU_TUNE_ARGS:-}
   fi
   if want shapes; then
     MPB_GPU_BENCH_ARGS="" part shapes-rsa 60 $((SW + 70)) --ops rsa_crt --bits 1024,2048,4096,8192 --no-cpu --cap 0.3

@@ -10,9 +10,10 @@
 // own timing, and the row of the backend it chose: the decision alone) and the CPU/GPU crossovers.
 //
 //   bench_gpu [--out DIR] [--min-batch N] [--max-batch N] [--check N] [--cap SECONDS] [--bits 1024,2048,...]
-//             [--ops powm,powm_ct,powm_even,rsa_crt,mul,modmul,gf2x,powm_window] [--no-cpu]
+//             [--ops powm,powm_ct,powm_even,rsa_crt,mul,modmul,gf2x,powm_window,powm_ct_win] [--no-cpu]
 //             [--default-mappings] [--reps N]
-// (powm_window only when named: the sliding-window widths by exponent length, see below.)
+// (powm_window and powm_ct_win only when named: the sliding-window widths by exponent length and
+// the constant-time fixed-window widths, see below.)
 // Without --default-mappings also the tuning alternatives: modmul's block kernel at other k and
 // threads per item (cuda-k<K>-t<T>), the GF(2)[x] plans built with MPB_CUDA_TUNING_SHAPES
 // (cuda-w<W>p<P>b<B>, squares cuda-b<B>).
@@ -76,14 +77,16 @@ struct Row {
   double items_per_s;
   size_t checked, mismatches;
   double bound_pct;  // % of the IMAD bound (0 when not applicable)
-  std::string chose;  // AUTO rows: the backend AUTO ran ("cpu" / "cuda") on the last timed call
+  std::string chose;  // AUTO rows: the backend AUTO ran ("cpu" / "cuda" / "split": both) on the last timed call
 };
 
 // The last batch-API call's report (every API call passes it): which backend AUTO chose.
 mpb_call_info g_info;
 void mark_auto(std::vector<Row> &rows) {
   if (!rows.empty() && rows.back().backend == "auto")
-    rows.back().chose = g_info.backend == MPB_BACKEND_CUDA ? "cuda" : "cpu";
+    rows.back().chose = std::strstr(g_info.reason, "split") ? "split"
+                        : g_info.backend == MPB_BACKEND_CUDA ? "cuda"
+                                                             : "cpu";
 }
 
 using mpbench::limbs;
@@ -180,7 +183,7 @@ int main(int argc, char **argv) {
         ops.insert(s.substr(a, b - a));
       }
     } else {
-      std::fprintf(stderr, "usage: bench_gpu [--out DIR] [--min-batch N] [--max-batch N] [--check N] [--cap S] [--bits L] [--ops L (powm,powm_ct,powm_even,rsa_crt,mul,modmul,gf2x,powm_window)] [--no-cpu]"
+      std::fprintf(stderr, "usage: bench_gpu [--out DIR] [--min-batch N] [--max-batch N] [--check N] [--cap S] [--bits L] [--ops L (powm,powm_ct,powm_even,rsa_crt,mul,modmul,gf2x,powm_window,powm_ct_win)] [--no-cpu]"
                            " [--default-mappings] [--reps N]\n");
       return 2;
     }
@@ -484,6 +487,61 @@ int main(int argc, char **argv) {
       }
     }
 
+  // ---- constant-time fixed windows by width: op powm_ct_win (full exponents, one shared odd
+  // modulus), every width 3..6 (cuda-t<T>-w<K>; the library's own width is its kernel, the others
+  // the comparison kernels built with MPB_CUDA_TUNING_SHAPES) at the powm mapping for the size and
+  // at RSA's for a prime of that size; what sets cuda/tuning.h's GPU_POWM_WINDOW_SMALL /
+  // GPU_POWM_WINDOW (RSA's halves are these exponentiations) ----
+  if (ops.count("powm_ct_win"))
+    for (int bits : bits_list) {
+      const size_t w = bits / 64;
+      if (!mpb::gpu::powm_width_supported(w)) continue;
+      std::vector<uint64_t> m(w);
+      for (auto &x : m) x = rng();
+      m[0] |= 1;
+      m[w - 1] |= 1ull << 63;
+      std::vector<uint64_t> base, e, r;
+      auto ensure = [&](size_t n) {
+        size_t old = base.size() / w;
+        if (n <= old) return;
+        base.resize(n * w), e.resize(n * w), r.resize(n * w);
+        for (size_t i = old * w; i < n * w; i++) base[i] = rng(), e[i] = rng();
+        for (size_t i = old; i < n; i++) base[i * w + w - 1] &= ~(1ull << 63);  // < m
+      };
+      std::set<int> tpis = {mpb::gpu::powm_tpi(w, 0)};
+      const int rsa_t = mpb::gpu::rsa_half_width_supported(w) ? mpb::gpu::rsa_tpi(w, 0) : 0;
+      if (rsa_t > 0 && mpb::gpu::powm_tpi(w, rsa_t) == rsa_t) tpis.insert(rsa_t);
+      for (int tp : tpis)
+        for (int win = 3; win <= 6; win++) {
+          const std::string name = "cuda-t" + std::to_string(tp) + "-w" + std::to_string(win);
+          add(
+              [&, tp, win, name](size_t batch) -> double {
+                ensure(batch);
+                return timed_run("powm_ct_win", bits, name.c_str(), why, [&]() -> int {
+                  mpb::gpu::Options o;
+                  o.constant_time = true;
+                  o.tpi = tp;
+                  o.fixed_bits = win;
+                  return mpb::gpu::powm(r.data(), base.data(), e.data(), w, batch, m.data(), 1, w, batch, o, why,
+                                        sizeof why);
+                });
+              },
+              [&, tp, win, name](size_t batch, double dt) {
+                size_t nc = std::min(batch, std::max<size_t>(16, check * 256 / bits * 1024 / bits));
+                size_t bad = parallel_check(batch, nc, [&](size_t j) {
+                  return powm_item_ok(m.data(), &base[j * w], &e[j * w], &r[j * w], w);
+                });
+                const double ips = batch / dt, bound = powm_bound(sms, ghz, bits / 32, bits, win);
+                rows.push_back({"powm_ct_win", name, bits, tp, batch, ips, nc, bad, 100.0 * ips / bound});
+                std::printf("powm_ct_win %5d bits batch %8zu %-12s %12.0f items/s  %5.1f%% of bound  checked %zu "
+                            "mismatches %zu\n",
+                            bits, batch, name.c_str(), ips, rows.back().bound_pct, nc, bad);
+                std::fflush(stdout);
+              });
+        }
+      flush();
+    }
+
   // ---- products: delayed-carry Comba vs carry chains ----
   if (ops.count("mul"))
     for (int bits : {256, 512, 1024})
@@ -716,8 +774,9 @@ int main(int argc, char **argv) {
         if (ratio < 0.909) below++;
         // the choice alone: the rate of the row AUTO's backend has (the same code, timed in the
         // same rounds), against the better one; free of the noise between two timings of it
-        if (chose.count(kv.first)) {
-          const double c = m[chose[kv.first]] / std::max(m["cpu"], m["cuda"]);
+        if (chose.count(kv.first)) {  // (a split has no row of its own: AUTO's timing)
+          const std::string &ch = chose[kv.first];
+          const double c = m[ch == "split" ? "auto" : ch] / std::max(m["cpu"], m["cuda"]);
           if (c < 0.909) below_choice++;
           if (c < worst_choice) {
             worst_choice = c;

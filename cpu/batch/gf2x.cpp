@@ -85,20 +85,26 @@ MPB_API int mpb_batch_gf2x_mulmod(mpb_ctx *ctx, uint64_t *r, const uint64_t *a,
                  {{r, MPB_ARG_R}, {a, MPB_ARG_A}, {b, MPB_ARG_B}}))
     return st;
   if ((st = check_field(call, f, f_width, a, b, count))) return st;
-  const GpuAttempt g = gpu_try_gf2x_mulmod(call, s, r, a, b, f, f_width, count);
-  if (g.finished()) return g.result(call);
   const size_t w = f_width, fn = mpn::normalized_size(f, w);
+  // items [first, first + n) on T threads (the whole batch, or the CPU's share of a split)
+  const CpuShare rows = [&](size_t first, size_t n, int T) -> int {
+    ThreadScratch scr(T, 2 * w + gf2x::mul_itch(w, w), false);
+    if (!scr.ok()) return MPB_EMEM;
+    for_items(T, &scr, n, 0, [&](size_t k, limb *prod) {  // scratch: [product: 2w][work]
+      const size_t i = first + k;
+      gf2x::mul(prod, a + w * i, w, b + w * i, w, prod + 2 * w);
+      gf2xapi::divrem_generic(nullptr, prod, 2 * w, f, fn);
+      limb *ri = r + w * i;
+      mpn::copy(ri, prod, fn);
+      if (w > fn) mpn::zero(ri + fn, w - fn);
+    });
+    return MPB_OK;
+  };
+  const GpuAttempt g = gpu_try_gf2x_mulmod(call, s, r, a, b, f, f_width, count, rows);
+  if (g.finished()) return g.result(call);
   int T = threads_for(s, count, work_mul(w) / 2);
-  ThreadScratch scr(T, 2 * w + gf2x::mul_itch(w, w), false);
-  if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
+  if (rows(0, count, T) != MPB_OK) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
   call.choose(MPB_BACKEND_CPU_SCALAR, T, "cpu: gf2x product + generic reduction mod f");
-  for_items(T, &scr, count, 0, [&](size_t i, limb *prod) {  // scratch: [product: 2w][work]
-    gf2x::mul(prod, a + w * i, w, b + w * i, w, prod + 2 * w);
-    gf2xapi::divrem_generic(nullptr, prod, 2 * w, f, fn);
-    limb *ri = r + w * i;
-    mpn::copy(ri, prod, fn);
-    if (w > fn) mpn::zero(ri + fn, w - fn);
-  });
   return call.finish(MPB_OK);
 }
 

@@ -38,8 +38,10 @@ struct StridedTable {
   MPB_HD uint32_t word(int k, int j) const { return base[(size_t)(k * N + j) * stride]; }
   MPB_HD void store_word(int k, int j, uint32_t x) { base[(size_t)(k * N + j) * stride] = x; }
 };
-MPB_HD size_t thread_table_words(int nwords, size_t threads) {
-  return (((size_t)1 << window_bits(nwords)) + 1) * (size_t)nwords * threads;
+// win: a fixed-window width other than window_bits(nwords) (0: that one; the comparison kernels
+// of cuda/variants/ take others).
+MPB_HD size_t thread_table_words(int nwords, size_t threads, int win = 0) {
+  return (((size_t)1 << (win ? win : window_bits(nwords))) + 1) * (size_t)nwords * threads;
 }
 
 // A group of TPI lanes per item: lane l of the group whose first thread is t keeps its W-word
@@ -52,8 +54,8 @@ struct StridedCoopTable {
   MPB_HD uint32_t word(int lane, int e, int j) const { return base[(size_t)(e * W + j) * stride + lane]; }
   MPB_HD void store_word(int lane, int e, int j, uint32_t x) { base[(size_t)(e * W + j) * stride + lane] = x; }
 };
-MPB_HD size_t coop_table_words_for(int nwords, int tpi, size_t threads) {
-  return ((size_t)1 << window_bits(nwords)) * (size_t)(nwords / tpi) * threads;
+MPB_HD size_t coop_table_words_for(int nwords, int tpi, size_t threads, int win = 0) {
+  return ((size_t)1 << (win ? win : window_bits(nwords))) * (size_t)(nwords / tpi) * threads;
 }
 
 // Persistent grid, a group of TPI lanes per item: group g handles items g, g + groups, ... with

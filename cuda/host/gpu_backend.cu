@@ -20,6 +20,7 @@
 #include "mpn/mpn.h"
 #include "cuda/host/gpu_backend.h"
 #include "cuda/kernels/launch.h"
+#include "cuda/grid/powm_bodies.cuh"  // window_bits
 #include "cuda/thread/powm.cuh"
 #include "cuda/host/barrett_ctx.h"
 #include "cuda/host/device_run.h"
@@ -242,8 +243,11 @@ int by_width(size_t width, F &&f) {
 }
 
 // An Options asking for a comparison kernel (cuda/variants/) rather than the library's own.
-bool comparison_kernel(const Options &o) {
-  return o.fixed_window || (o.mont_variant >= 0 && o.mont_variant != tuning::GPU_POWM_MONT);
+// win_bits: the fixed-window width the request asks for at this size (0: cuda/tuning.h's).
+int win_bits(const Options &o, int nwords) { return o.fixed_bits == window_bits(nwords) ? 0 : o.fixed_bits; }
+bool comparison_kernel(const Options &o, int nwords) {
+  return o.fixed_window || win_bits(o, nwords) != 0 ||
+         (o.mont_variant >= 0 && o.mont_variant != tuning::GPU_POWM_MONT);
 }
 
 // barrett: every item by the Barrett kernels (BarrettModCtx), else Montgomery (ModCtx).
@@ -265,9 +269,10 @@ int powm_n(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width,
   const void *ctx_host = barrett ? (const void *)bctx.data() : (const void *)ctx.data();
   const size_t ctx_bytes = barrett ? sizeof(BarrettModCtx<N>) : sizeof(ModCtx<N>);
   return run_split(count, opt, why, why_len, [&](int dev, size_t first, size_t n, char *w, size_t wl) -> int {
-    const PowmVariants *var = !barrett && comparison_kernel(opt) ? installed_powm_variants() : nullptr;
+    const PowmVariants *var = !barrett && comparison_kernel(opt, N) ? installed_powm_variants() : nullptr;
+    const int win = var ? win_bits(opt, N) : 0;
     int grid = barrett ? powm_barrett_grid(N, tpi, opt.constant_time, dev)
-               : var   ? var->grid(N, tpi, opt.constant_time, opt.mont_variant, opt.fixed_window, dev)
+               : var   ? var->grid(N, tpi, opt.constant_time, opt.mont_variant, opt.fixed_window, win, dev)
                : tpi > 1 ? powm_coop_grid(N, tpi, opt.constant_time, dev)
                          : powm_grid(N, opt.constant_time, dev);
     if (grid <= 0) return say(w, wl, "device %d: no resident blocks for the kernel", dev), MPB_EDEVICE;
@@ -277,7 +282,7 @@ int powm_n(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width,
         {ctx_host, ctx_bytes, m_rows != 1},
     };
     const size_t threads = (size_t)grid * kBlockThreads;
-    size_t tbytes = (tpi > 1 ? coop_table_words(N, tpi, threads) : table_words(N, threads)) * 4;
+    size_t tbytes = (tpi > 1 ? coop_table_words(N, tpi, threads, win) : table_words(N, threads, win)) * 4;
     return run_device(dev, first, n, ins, r, N * 4, tbytes, opt.chunk_items,
         [&](void *const *d_in, void *d_out, void *d_table, size_t cn, cudaStream_t s) {
           PowmLaunch L;
@@ -286,6 +291,7 @@ int powm_n(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width,
           L.constant_time = opt.constant_time;
           L.fixed_window = opt.fixed_window;
           L.mont = opt.mont_variant;
+          L.win = win;
           L.out = (uint32_t *)d_out;
           L.base = (const uint32_t *)d_in[0];
           L.exp = (const uint32_t *)d_in[1];
@@ -425,6 +431,10 @@ int powm(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width, s
     say(why, why_len, "sliding-window width %d out of range (0: by the exponent, 1..7)", opt.window);
     return MPB_EVAL;
   }
+  if (opt.fixed_bits != 0 && (opt.fixed_bits < 2 || opt.fixed_bits > 6)) {  // bench_gpu's fixed-window sweep
+    say(why, why_len, "fixed-window width %d out of range (0: cuda/tuning.h's, 2..6)", opt.fixed_bits);
+    return MPB_EVAL;
+  }
   // Any even modulus row: the whole call on the Barrett kernels (one kernel per call; odd rows
   // of a mixed batch are served correctly by Barrett too), with their own default mapping.
   bool barrett = false;
@@ -438,11 +448,17 @@ int powm(uint64_t *r, const uint64_t *base, const uint64_t *e, size_t e_width, s
     say(why, why_len, "no GPU Barrett kernel for %zu-bit even moduli with %d threads per item", width * 64, tpi);
     return MPB_EUNSUPPORTED;
   }
-  if (!barrett && comparison_kernel(opt)) {  // the Barrett kernels have no comparison forms
+  const int nw = (int)(2 * width);
+  if (barrett && win_bits(opt, nw) != 0) {
+    say(why, why_len, "no GPU Barrett kernel with %d-bit fixed windows", opt.fixed_bits);
+    return MPB_EUNSUPPORTED;
+  }
+  if (!barrett && comparison_kernel(opt, nw)) {  // the Barrett kernels have no comparison forms
     const PowmVariants *var = installed_powm_variants();
-    if (!var || !var->exists((int)(2 * width), tpi, opt.constant_time, opt.mont_variant, opt.fixed_window)) {
-      say(why, why_len, "no GPU powm kernel for %zu-bit moduli with Montgomery variant %d%s%s%s", width * 64,
-          opt.mont_variant, opt.fixed_window ? ", fixed windows" : "", opt.constant_time ? " (constant time)" : "",
+    if (!var || !var->exists(nw, tpi, opt.constant_time, opt.mont_variant, opt.fixed_window, win_bits(opt, nw))) {
+      say(why, why_len, "no GPU powm kernel for %zu-bit moduli (%d threads per item) with Montgomery variant %d%s%s, "
+          "window %d%s", width * 64, tpi, opt.mont_variant, opt.fixed_window ? ", fixed windows" : "",
+          opt.constant_time ? " (constant time)" : "", opt.fixed_bits,
           var ? "" : " (comparison kernels not installed: cuda/variants/)");
       return MPB_EUNSUPPORTED;
     }

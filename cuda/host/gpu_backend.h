@@ -37,6 +37,11 @@ struct Options {
   int modmul_threads = 0;
   int window = 0;
   int gf2x_variant = 0;
+  // Fixed-window width of constant-time (or fixed_window) exponentiation: fixed_bits (2..6; 0
+  // or cuda/tuning.h's width for the size: the library's kernels), the other widths built into
+  // the comparison kernels with MPB_CUDA_TUNING_SHAPES at the default constant-time mappings
+  // (powm_variants.cu).
+  int fixed_bits = 0;
 };
 
 // The comparison kernels' table (cuda/kernels/launch.h), installed by their own library

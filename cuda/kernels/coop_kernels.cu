@@ -108,7 +108,9 @@ int rsa_coop_grid(int half_nwords, int tpi, int device) {
 #undef X
   return 0;
 }
-size_t coop_table_words(int nwords, int tpi, size_t threads) { return coop_table_words_for(nwords, tpi, threads); }
+size_t coop_table_words(int nwords, int tpi, size_t threads, int win) {
+  return coop_table_words_for(nwords, tpi, threads, win);
+}
 
 } // namespace gpu
 } // namespace mpb

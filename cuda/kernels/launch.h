@@ -31,6 +31,7 @@ struct PowmLaunch {
   // cuda/thread/mont.cuh; -1: tuning::GPU_POWM_MONT; the cooperative kernels ignore it).
   bool fixed_window = false;
   int mont = -1;
+  int win = 0;  // constant-time (or fixed_window) width other than cuda/tuning.h's (0: that one)
 };
 
 // The comparison kernels that no library path uses, built into mpb_cuda_variants
@@ -38,9 +39,9 @@ struct PowmLaunch {
 // (install_powm_variants, cuda/host/gpu_backend.h); gpu::powm uses them for an Options with a
 // Montgomery arithmetic other than tuning::GPU_POWM_MONT or with fixed_window.
 struct PowmVariants {
-  bool (*exists)(int nwords, int tpi, bool constant_time, int mont, bool fixed_window);
-  int (*grid)(int nwords, int tpi, bool constant_time, int mont, bool fixed_window, int device);
-  cudaError_t (*launch)(const PowmLaunch &L, cudaStream_t s);  // L.tpi, L.mont, L.fixed_window
+  bool (*exists)(int nwords, int tpi, bool constant_time, int mont, bool fixed_window, int win);
+  int (*grid)(int nwords, int tpi, bool constant_time, int mont, bool fixed_window, int win, int device);
+  cudaError_t (*launch)(const PowmLaunch &L, cudaStream_t s);  // L.tpi, L.mont, L.fixed_window, L.win
 };
 const PowmVariants *installed_powm_variants();  // nullptr: none installed
 
@@ -80,7 +81,8 @@ size_t modmul_ctx_bytes(int nwords, bool any_parity);  // sizeof(ModCtx / AnyMod
 // Blocks that fill `device` once (sets the shared-memory opt-in of the block kernel); 0 on error.
 int modmul_grid(int nwords, bool any_parity, int block_threads, size_t smem_bytes, int device);
 
-size_t table_words(int nwords, size_t threads);
+// win: the fixed-window width (0: cuda/tuning.h's for the size; others: the comparison kernels).
+size_t table_words(int nwords, size_t threads, int win = 0);
 // Blocks of kBlockThreads that fill `device` once (0 when the size has no kernel).
 int powm_grid(int nwords, bool constant_time, int device);
 int rsa_grid(int half_nwords, int device);
@@ -95,7 +97,7 @@ bool rsa_coop_supported(int half_nwords, int tpi);
 bool coop_tuning_only(bool rsa, int nwords, int tpi);
 int powm_coop_grid(int nwords, int tpi, bool constant_time, int device);
 int rsa_coop_grid(int half_nwords, int tpi, int device);
-size_t coop_table_words(int nwords, int tpi, size_t threads);
+size_t coop_table_words(int nwords, int tpi, size_t threads, int win = 0);
 cudaError_t launch_powm_coop(const PowmLaunch &L, cudaStream_t s);
 cudaError_t launch_rsa_coop(const RsaLaunch &L, cudaStream_t s);
 // Barrett exponentiation for any modulus (barrett_kernels.cu), even ones included: the same

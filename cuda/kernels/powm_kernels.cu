@@ -58,7 +58,7 @@ int powm_grid(int nwords, bool ct, int device) {
     default: return 0;
   }
 }
-size_t table_words(int nwords, size_t threads) { return thread_table_words(nwords, threads); }
+size_t table_words(int nwords, size_t threads, int win) { return thread_table_words(nwords, threads, win); }
 
 size_t modctx_bytes(int nwords) {
   switch (nwords) {

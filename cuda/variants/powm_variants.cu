@@ -1,8 +1,9 @@
 // cuda/variants/powm_variants.cu: the exponentiation kernels that only the benchmark and the device
 // tests use, kept out of libmpbatch (library mpb_cuda_variants): the one-thread kernels with the
 // Montgomery arithmetics other than tuning::GPU_POWM_MONT (cuda/thread/mont.cuh MontVariant),
-// and fixed windows with direct table reads for public exponents (one-thread and cooperative),
-// which bench_gpu times beside the library's kernels (rows cuda-mont<V>, cuda-fixed). install()
+// fixed windows with direct table reads for public exponents (one-thread and cooperative), and
+// (MPB_CUDA_TUNING_SHAPES) constant-time fixed windows of other widths, which bench_gpu times
+// beside the library's kernels (rows cuda-mont<V>, cuda-fixed, cuda-win<K>). install()
 // hands them to the library's gpu::powm (cuda/host/gpu_backend.h).
 #include <cuda_runtime.h>
 
@@ -52,10 +53,45 @@ ThreadKernel<N> coop_fixed() {
   return coop_powm_kernel<TPI, W, CoopMontItem<N, WIN, false, false>>;
 }
 
-// The kernel for a request, nullptr when none: tpi 1 at 16 / 32 words (any arithmetic), or a
+// Constant-time fixed windows of WIN bits (not cuda/tuning.h's width for the size), the default
+// arithmetic, at the library's constant-time mappings: the powm defaults 512 (one thread per
+// item), 1024 / 2048 (4 lanes), 4096 (8), 8192 (32) and the RSA halves' 512 (2 lanes) and 2048
+// (8): what sets GPU_POWM_WINDOW_SMALL / GPU_POWM_WINDOW. Built with MPB_CUDA_TUNING_SHAPES only
+// (bench/gpu_deps.sh --prebuilt), so CI's build stays as it was.
+#ifdef MPB_CUDA_TUNING_SHAPES
+#define MPB_WINDOW_PAIRS(X) X(16, 1) X(16, 2) X(32, 4) X(64, 4) X(64, 8) X(128, 8) X(256, 32)
+template <int N, int TPI, int WIN>
+ThreadKernel<N> ct_window_kernel() {
+  if constexpr (WIN == Window<N>::W) return nullptr;  // the library's own kernel
+  else if constexpr (TPI == 1) return thread_powm_kernel<N, WIN, MontPowmItem<N, WIN, true, false, tuning::GPU_POWM_MONT>>;
+  else return coop_powm_kernel<TPI, N / TPI, CoopMontItem<N, WIN, true, false>>;
+}
+template <int N>
+ThreadKernel<N> window_kernel(int tpi, int win) {
+#define X(n, t)                                          \
+  if constexpr (N == n)                                  \
+    if (tpi == t) switch (win) {                         \
+        case 3: return ct_window_kernel<n, t, 3>();      \
+        case 4: return ct_window_kernel<n, t, 4>();      \
+        case 5: return ct_window_kernel<n, t, 5>();      \
+        case 6: return ct_window_kernel<n, t, 6>();      \
+        default: return nullptr;                         \
+      }
+  MPB_WINDOW_PAIRS(X)
+#undef X
+  return nullptr;
+}
+#else
+template <int N>
+ThreadKernel<N> window_kernel(int, int) { return nullptr; }
+#endif
+
+// The kernel for a request, nullptr when none: a fixed-window width `win` other than the
+// library's (constant time, window_kernel); tpi 1 at 16 / 32 words (any arithmetic), or a
 // cooperative pair (fixed windows, variable time, the default arithmetic only).
 template <int N>
-ThreadKernel<N> kernel_for(int tpi, bool ct, int mont, bool fixed) {
+ThreadKernel<N> kernel_for(int tpi, bool ct, int mont, bool fixed, int win) {
+  if (win != 0) return ct && !fixed && (mont < 0 || mont == tuning::GPU_POWM_MONT) ? window_kernel<N>(tpi, win) : nullptr;
   if (tpi == 1) {
     if constexpr (N == 16 || N == 32) return thread_variant<N>(ct, fixed, mont);
     return nullptr;
@@ -69,11 +105,11 @@ ThreadKernel<N> kernel_for(int tpi, bool ct, int mont, bool fixed) {
 
 // Runs f(kernel_for<N>(...)) for the request's size; `none` when the size has no kernel.
 template <class F, class R>
-R with_kernel(int nwords, int tpi, bool ct, int mont, bool fixed, F &&f, R none) {
+R with_kernel(int nwords, int tpi, bool ct, int mont, bool fixed, int win, F &&f, R none) {
   switch (nwords) {
 #define MPB_VARIANT_CASE(n)                                                  \
   case n: {                                                                  \
-    ThreadKernel<n> k = kernel_for<n>(tpi, ct, mont, fixed);                 \
+    ThreadKernel<n> k = kernel_for<n>(tpi, ct, mont, fixed, win);            \
     return k ? f(k) : none;                                                  \
   }
     MPB_VARIANT_CASE(16)
@@ -86,18 +122,18 @@ R with_kernel(int nwords, int tpi, bool ct, int mont, bool fixed, F &&f, R none)
   }
 }
 
-bool exists(int nwords, int tpi, bool ct, int mont, bool fixed) {
-  return with_kernel(nwords, tpi, ct, mont, fixed, [](auto) { return true; }, false);
+bool exists(int nwords, int tpi, bool ct, int mont, bool fixed, int win) {
+  return with_kernel(nwords, tpi, ct, mont, fixed, win, [](auto) { return true; }, false);
 }
-int grid(int nwords, int tpi, bool ct, int mont, bool fixed, int device) {
-  return with_kernel(nwords, tpi, ct, mont, fixed, [&](auto k) { return full_grid(k, device); }, 0);
+int grid(int nwords, int tpi, bool ct, int mont, bool fixed, int win, int device) {
+  return with_kernel(nwords, tpi, ct, mont, fixed, win, [&](auto k) { return full_grid(k, device); }, 0);
 }
 template <int N>
 cudaError_t launch_with(ThreadKernel<N> k, const PowmLaunch &L, cudaStream_t s) {
   return launch_powm_kernel<ModCtx<N>>(k, L, s);
 }
 cudaError_t launch(const PowmLaunch &L, cudaStream_t s) {
-  return with_kernel(L.nwords, L.tpi, L.constant_time, L.mont, L.fixed_window,
+  return with_kernel(L.nwords, L.tpi, L.constant_time, L.mont, L.fixed_window, L.win,
                      [&](auto k) { return launch_with(k, L, s); }, cudaErrorInvalidValue);
 }
 

@@ -26,7 +26,9 @@ namespace {
 
 // count items of width limbs, one shared odd modulus; exponents of e_width limbs whose
 // significant length varies per item (0 bits, 1 bit, a few bits, short, full, all ones).
-void check_variant(std::mt19937_64 &rng, size_t width, int tpi, bool ct, int mont, bool fixed, size_t count) {
+// win: Options::fixed_bits (0: cuda/tuning.h's width).
+void check_variant(std::mt19937_64 &rng, size_t width, int tpi, bool ct, int mont, bool fixed, size_t count,
+                   int win = 0) {
   const size_t e_width = width;
   std::vector<uint64_t> m(width), base(count * width), e(count * e_width, 0), r(count * width, 0);
   for (auto &x : m) x = rng();
@@ -51,8 +53,10 @@ void check_variant(std::mt19937_64 &rng, size_t width, int tpi, bool ct, int mon
   o.tpi = tpi;
   o.mont_variant = mont;
   o.fixed_window = fixed;
+  o.fixed_bits = win;
   char why[160] = {0};
-  INFO("powm " << width * 64 << " bits, tpi " << tpi << ", ct " << ct << ", mont " << mont << ", fixed " << fixed);
+  INFO("powm " << width * 64 << " bits, tpi " << tpi << ", ct " << ct << ", mont " << mont << ", fixed " << fixed
+               << ", window " << win);
   int st = mpb::gpu::powm(r.data(), base.data(), e.data(), e_width, count, m.data(), 1, width, count, o, why,
                           sizeof why);
   if (st == MPB_EUNSUPPORTED) return;  // no kernel for this combination (e.g. CT Comba at 1024 bits)
@@ -77,6 +81,19 @@ TEST_CASE("GPU powm variants: sliding/fixed windows, Montgomery arithmetics, mix
   bad.mont_variant = 7;  // no such arithmetic: refused before any device work
   CHECK(mpb::gpu::powm(x.data(), x.data(), x.data(), 1, 1, m.data(), 1, 16, 1, bad, why, sizeof why) ==
         MPB_EUNSUPPORTED);
+  for (int w : {-1, 1, 7}) {  // a fixed-window width out of range: refused before any device work
+    mpb::gpu::Options badw;
+    badw.fixed_bits = w;
+    std::vector<uint64_t> r0(16, 0);
+    CHECK(mpb::gpu::powm(r0.data(), x.data(), x.data(), 1, 1, m.data(), 1, 16, 1, badw, why, sizeof why) ==
+          MPB_EVAL);
+    CHECK(r0 == std::vector<uint64_t>(16, 0));
+  }
+  mpb::gpu::Options nowin;  // no comparison kernel with 3-bit windows at 1024 bits on 2 lanes
+  nowin.fixed_bits = 3;
+  nowin.tpi = 2;
+  const int st_nowin = mpb::gpu::powm(x.data(), x.data(), x.data(), 1, 1, m.data(), 1, 16, 1, nowin, why, sizeof why);
+  CHECK((st_nowin == MPB_EUNSUPPORTED || st_nowin == MPB_EDEVICE));
   if (!have_gpu_device("GPU powm variants")) {
     mpb::gpu::Options o;
     o.constant_time = false;
@@ -96,4 +113,10 @@ TEST_CASE("GPU powm variants: sliding/fixed windows, Montgomery arithmetics, mix
     check_variant(rng, width, tpi, false, -1, true, count * 16 / width);   // fixed
   }
   if (mpb::gpu::powm_tpi(16, 4) == 4) check_variant(rng, 16, 4, false, -1, false, count);
+  // constant-time fixed windows of every width built (MPB_CUDA_TUNING_SHAPES; else unsupported,
+  // skipped) at the default mappings and the RSA halves' lane counts
+  for (size_t width : {8, 16, 32, 64, 128})
+    for (int tpi : {mpb::gpu::powm_tpi(width, 0), width == 8 ? 2 : width == 32 ? 8 : 0})
+      if (tpi > 0)
+        for (int win = 3; win <= 6; win++) check_variant(rng, width, tpi, true, -1, false, count * 8 / width / 4, win);
 }

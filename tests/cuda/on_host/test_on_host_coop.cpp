@@ -259,6 +259,12 @@ TEST_CASE("GPU cooperative exponentiation, both table readers, vs mpz_powm", "[g
   check_powm<4, 16, 5, true>(206, 3, 8);
   check_powm<16, 8, 5, true>(207, 2, 4);
   check_powm<32, 8, 5, false>(208, 2, 2);
+  // constant-time widths other than cuda/tuning.h's (the comparison kernels built for tuning)
+  check_powm<2, 8, 3, true>(209, 6, 16);   // 512-bit modulus, 2 lanes
+  check_powm<2, 8, 5, true>(221, 6, 16);
+  check_powm<4, 8, 4, true>(222, 4, 32);   // 1024 bits
+  check_powm<4, 8, 6, true>(223, 4, 32);
+  check_powm<8, 8, 6, true>(224, 2, 64);   // 2048 bits, 8 lanes
 }
 
 TEST_CASE("GPU cooperative exponentiation, sliding windows with idle warp steps, vs mpz_powm",

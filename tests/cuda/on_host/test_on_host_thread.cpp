@@ -319,6 +319,9 @@ TEST_CASE("GPU per-thread exponentiation, fixed window, both table readers, vs m
   check_powm<16, 5, false>(34, 20);
   check_powm<32, 5, true>(35, 6);
   check_powm<32, 5, false>(36, 6);
+  // the widths other than cuda/tuning.h's that the comparison kernels build for tuning
+  check_powm<16, 3, true>(37, 10);
+  check_powm<16, 6, true>(38, 10);
 }
 
 TEST_CASE("GPU per-thread exponentiation, sliding windows and Montgomery variants, vs mpz_powm",
