@@ -23,6 +23,7 @@
 # MPB_GPU_TEST_ITEMS (default 100,000) is the item count per operation and size of the device
 # tests; MPB_GPU_TEST_ITEMS_POWM (default: the same) the count for the powm schedules, whose
 # GMP check dominates (100,000 8192-bit exponentiations with 128-bit exponents: ~220 CPU-s).
+# MPB_GPU_TEST_RSA_BITS: the RSA sizes of the device tests (e.g. 1024; default all).
 # MPB_GPU_BITS_RSA / _POWM / _REST: the sizes of the bench stage's three parts (defaults
 # 1024..4096, 1024..8192, 1024..4096).
 set -uo pipefail
@@ -137,10 +138,13 @@ if want bench || want shapes || want tune; then
   SW=${MPB_GPU_KEEP_FOR_SWEEP:-45}
   SH=0; want shapes && SH=${MPB_GPU_KEEP_FOR_SHAPES:-130}
   TU=0; want tune && TU=${MPB_GPU_KEEP_FOR_TUNE:-100}  # (the tune parts run after bench and extra)
+  # MPB_GPU_BENCH_PARTS / MPB_GPU_TUNE_PARTS: which parts of those stages run (default all)
+  bpart() { [[ " ${MPB_GPU_BENCH_PARTS:-rsa powm rest} " == *" $1 "* ]]; }
+  tpart() { [[ " ${MPB_GPU_TUNE_PARTS:-gf2x modmul window ctwin} " == *" $1 "* ]]; }
   if want bench; then
-    part rsa 70 $((SW + SH + TU + 140)) --ops rsa_crt --bits "${MPB_GPU_BITS_RSA:-1024,2048,4096}" --cap 0.5
-    part powm 100 $((SW + SH + TU + 50)) --ops powm_ct,powm --bits "${MPB_GPU_BITS_POWM:-1024,2048,4096,8192}" --cap 0.5
-    part rest 60 $((SW + SH + TU)) --ops powm_even,mul,modmul,gf2x --bits "${MPB_GPU_BITS_REST:-1024,2048,4096}" --cap 0.3
+    bpart rsa && part rsa 70 $((SW + SH + TU + 140)) --ops rsa_crt --bits "${MPB_GPU_BITS_RSA:-1024,2048,4096}" --cap 0.5
+    bpart powm && part powm 100 $((SW + SH + TU + 50)) --ops powm_ct,powm --bits "${MPB_GPU_BITS_POWM:-1024,2048,4096,8192}" --cap 0.5
+    bpart rest && part rest 60 $((SW + SH + TU)) --ops powm_even,mul,modmul,gf2x --bits "${MPB_GPU_BITS_REST:-1024,2048,4096}" --cap 0.3
   fi
   # MPB_GPU_EXTRA_ARGS: one more bench_gpu part with these arguments alone (not
   # MPB_GPU_BENCH_ARGS), e.g. a size whose single items outlast --cap, with its own --min-batch
@@ -150,13 +154,13 @@ if want bench || want shapes || want tune; then
   fi
   if want tune; then  # MPB_GPU_TUNE_ARGS: more arguments for these parts (e.g. --reps 2)
     # shellcheck disable=SC2086
-    MPB_GPU_BENCH_ARGS="" part tune-gf2x 50 $((SW + SH + 50)) --ops gf2x --no-cpu --min-batch 262144 --cap 0.5 ${MPB_GPU_TUNE_ARGS:-}
+    tpart gf2x && MPB_GPU_BENCH_ARGS="" part tune-gf2x 50 $((SW + SH + 50)) --ops gf2x --no-cpu --min-batch 262144 --cap 0.5 ${MPB_GPU_TUNE_ARGS:-}
     # shellcheck disable=SC2086
-    MPB_GPU_BENCH_ARGS="" part tune-modmul 30 $((SW + SH + 25)) --ops modmul --no-cpu --min-batch 16384 --max-batch 65536 --cap 0.5 ${MPB_GPU_TUNE_ARGS:-}
+    tpart modmul && MPB_GPU_BENCH_ARGS="" part tune-modmul 30 $((SW + SH + 25)) --ops modmul --no-cpu --min-batch 16384 --max-batch 65536 --cap 0.5 ${MPB_GPU_TUNE_ARGS:-}
     # shellcheck disable=SC2086
-    MPB_GPU_BENCH_ARGS="" part tune-window 40 $((SW + SH + 60)) --ops powm_window --bits 1024,2048 --no-cpu --min-batch 65536 --max-batch 65536 --cap 2 ${MPB_GPU_TUNE_ARGS:-}
+    tpart window && MPB_GPU_BENCH_ARGS="" part tune-window 40 $((SW + SH + 60)) --ops powm_window --bits 1024,2048 --no-cpu --min-batch 65536 --max-batch 65536 --cap 2 ${MPB_GPU_TUNE_ARGS:-}
     # shellcheck disable=SC2086
-    MPB_GPU_BENCH_ARGS="" part tune-ctwin 60 $((SW + SH)) --ops powm_ct_win --bits "${MPB_GPU_BITS_CTWIN:-512,1024,2048,4096,8192}" --no-cpu --min-batch 4096 --max-batch 262144 --cap 0.5 ${MPB_GPU_TUNE_ARGS:-}
+    tpart ctwin && MPB_GPU_BENCH_ARGS="" part tune-ctwin 60 $((SW + SH)) --ops powm_ct_win --bits "${MPB_GPU_BITS_CTWIN:-512,1024,2048,4096,8192}" --no-cpu --min-batch 4096 --max-batch 262144 --cap 0.5 ${MPB_GPU_TUNE_ARGS:-}
   fi
   if want shapes; then
     MPB_GPU_BENCH_ARGS="" part shapes-rsa 60 $((SW + 70)) --ops rsa_crt --bits 1024,2048,4096,8192 --no-cpu --cap 0.3

@@ -24,6 +24,21 @@ inline bool skip_tuning_shape(bool rsa, size_t width, int tpi) {
   return mpb::gpu::tuning_only_tpi(rsa, width, tpi) && !(e && std::strcmp(e, "1") == 0);
 }
 
+// Whether the RSA test covers RSA-`bits`: MPB_GPU_TEST_RSA_BITS (a comma-separated list, e.g.
+// "1024" to rerun one size's mapping on a device) names the sizes; unset: every size.
+inline bool rsa_bits_wanted(size_t bits) {
+  const char *e = std::getenv("MPB_GPU_TEST_RSA_BITS");
+  if (!e || !*e) return true;
+  for (const char *s = e; *s;) {
+    char *end = nullptr;
+    const unsigned long long v = std::strtoull(s, &end, 10);
+    if (end == s) break;
+    if (v == bits) return true;
+    s = *end == ',' ? end + 1 : end;
+  }
+  return false;
+}
+
 // True when a CUDA device is usable; else WARNs that `what` is not tested on a GPU here.
 inline bool have_gpu_device(const char *what) {
   char why[160] = {0};
