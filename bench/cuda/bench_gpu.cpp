@@ -77,16 +77,14 @@ struct Row {
   double items_per_s;
   size_t checked, mismatches;
   double bound_pct;  // % of the IMAD bound (0 when not applicable)
-  std::string chose;  // AUTO rows: the backend AUTO ran ("cpu" / "cuda" / "split": both) on the last timed call
+  std::string chose;  // AUTO rows: the backend AUTO ran ("cpu" / "cuda") on the last timed call
 };
 
 // The last batch-API call's report (every API call passes it): which backend AUTO chose.
 mpb_call_info g_info;
 void mark_auto(std::vector<Row> &rows) {
   if (!rows.empty() && rows.back().backend == "auto")
-    rows.back().chose = std::strstr(g_info.reason, "split") ? "split"
-                        : g_info.backend == MPB_BACKEND_CUDA ? "cuda"
-                                                             : "cpu";
+    rows.back().chose = g_info.backend == MPB_BACKEND_CUDA ? "cuda" : "cpu";
 }
 
 using mpbench::limbs;
@@ -774,9 +772,8 @@ int main(int argc, char **argv) {
         if (ratio < 0.909) below++;
         // the choice alone: the rate of the row AUTO's backend has (the same code, timed in the
         // same rounds), against the better one; free of the noise between two timings of it
-        if (chose.count(kv.first)) {  // (a split has no row of its own: AUTO's timing)
-          const std::string &ch = chose[kv.first];
-          const double c = m[ch == "split" ? "auto" : ch] / std::max(m["cpu"], m["cuda"]);
+        if (chose.count(kv.first)) {
+          const double c = m[chose[kv.first]] / std::max(m["cpu"], m["cuda"]);
           if (c < 0.909) below_choice++;
           if (c < worst_choice) {
             worst_choice = c;

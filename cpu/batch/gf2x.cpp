@@ -1,7 +1,8 @@
 // cpu/batch/gf2x.cpp: batch GF(2)[x] operations on fixed-width rows (bit i = coefficient of
 // x^i): product, square, product mod an irreducible f, inverse mod f. Multiplication and
 // squaring come from the gf2x helpers' limb layer (cpu/gf2x/mul/gf2x_mul.h: PCLMUL/VPCLMULQDQ base
-// cases, Karatsuba/Toom), reduction and inversion from cpu/gf2x/poly.h; items are spread over
+// cases, Karatsuba/Toom), reduction (sparse for trinomials / pentanomials, else Barrett) and
+// inversion from cpu/gf2x/poly.h; items are spread over
 // the OpenMP threads with per-thread scratch. mul, sqr and mulmod first try the CUDA backend
 // (cpu/batch/gpu.cpp: AUTO by tuning::GPU_FIT_GF2X_*, or forced); inv always runs
 // here (no GPU kernel: extended Euclid per item).
@@ -85,26 +86,28 @@ MPB_API int mpb_batch_gf2x_mulmod(mpb_ctx *ctx, uint64_t *r, const uint64_t *a,
                  {{r, MPB_ARG_R}, {a, MPB_ARG_A}, {b, MPB_ARG_B}}))
     return st;
   if ((st = check_field(call, f, f_width, a, b, count))) return st;
-  const size_t w = f_width, fn = mpn::normalized_size(f, w);
-  // items [first, first + n) on T threads (the whole batch, or the CPU's share of a split)
-  const CpuShare rows = [&](size_t first, size_t n, int T) -> int {
-    ThreadScratch scr(T, 2 * w + gf2x::mul_itch(w, w), false);
-    if (!scr.ok()) return MPB_EMEM;
-    for_items(T, &scr, n, 0, [&](size_t k, limb *prod) {  // scratch: [product: 2w][work]
-      const size_t i = first + k;
-      gf2x::mul(prod, a + w * i, w, b + w * i, w, prod + 2 * w);
-      gf2xapi::divrem_generic(nullptr, prod, 2 * w, f, fn);
-      limb *ri = r + w * i;
-      mpn::copy(ri, prod, fn);
-      if (w > fn) mpn::zero(ri + fn, w - fn);
-    });
-    return MPB_OK;
-  };
-  const GpuAttempt g = gpu_try_gf2x_mulmod(call, s, r, a, b, f, f_width, count, rows);
+  const GpuAttempt g = gpu_try_gf2x_mulmod(call, s, r, a, b, f, f_width, count);
   if (g.finished()) return g.result(call);
-  int T = threads_for(s, count, work_mul(w) / 2);
-  if (rows(0, count, T) != MPB_OK) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
-  call.choose(MPB_BACKEND_CPU_SCALAR, T, "cpu: gf2x product + generic reduction mod f");
+  // f once for the call: the word-level sparse reduction for the trinomials and pentanomials it
+  // applies to (the NIST fields), Barrett with mu = x^(2m) / f for any other f (cpu/gf2x/field.cpp)
+  const size_t w = f_width, fn = mpn::normalized_size(f, w);
+  SecretBlock mu(fn, false);
+  mpb_gf2m_field F;
+  if (!mu.ok() || gf2xapi::field_view(&F, f, fn, mu.get()) != MPB_OK)
+    return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for the field constants");
+  const size_t mn = F.mn;  // limbs of a reduced element (<= w): the rows' significant part
+  int T = threads_for(s, count, work_mul(mn) * (F.mu ? 3.0 : 1.5));
+  ThreadScratch scr(T, gf2xapi::field_work_itch(&F), false);
+  if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
+  call.choose(MPB_BACKEND_CPU_SCALAR, T,
+              F.fast ? "cpu: gf2x product + sparse reduction mod f"
+              : F.mu ? "cpu: gf2x product + Barrett reduction mod f"
+                     : "cpu: gf2x product + reduction mod f");
+  for_items(T, &scr, count, 0, [&](size_t i, limb *ws) {
+    limb *ri = r + w * i;
+    gf2xapi::field_mulmod(&F, ri, a + w * i, b + w * i, ws);  // (ri may be a's or b's row)
+    if (w > mn) mpn::zero(ri + mn, w - mn);
+  });
   return call.finish(MPB_OK);
 }
 

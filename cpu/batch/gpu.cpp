@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <thread>
 #include <vector>
 
 #include "batch/gpu_attempt.h"
@@ -108,50 +107,6 @@ GpuAttempt outcome(Call &call, const Settings &s, int st, const char *err, const
   return g;
 }
 
-// AUTO's split of a batch between the GPU and the CPU (tuning::gpu_split_items): the first g
-// items on the GPU (gpu_part(g, err, err_len) -> mpb status, on a thread of its own), the other
-// count - g on the CPU's s.threads - 1 threads meanwhile. *go is false when the call is not split
-// (AUTO not set, no GPU, no kernel, the model says no, no thread for the GPU): the caller goes on
-// as without a split. A GPU failure is recomputed on the CPU (reported); a CPU failure fails the
-// call with its status.
-template <class GpuPart>
-GpuAttempt try_split(Call &call, const Settings &s, const tuning::GpuFit &fit, bool kernel_exists, size_t count,
-                     const CpuShare &cpu, const char *what, GpuPart &&gpu_part, bool *go) {
-  *go = false;
-  if (!cpu || s.backend != MPB_BACKEND_AUTO || !kernel_exists || !gpu_usable()) return GpuAttempt{};
-  const size_t g = tuning::gpu_split_items(fit, s.threads, count);
-  if (g == 0 || g >= count) return GpuAttempt{};
-  int gst = MPB_EDEVICE;
-  char err[160] = "no GPU run";
-  std::thread driver;
-  try {
-    driver = std::thread([&] { gst = gpu_part(g, err, sizeof err); });
-  } catch (...) {
-    return GpuAttempt{};  // no thread for the GPU: the whole batch the usual way
-  }
-  *go = true;
-  const int cst = cpu(g, count - g, s.threads - 1);
-  driver.join();
-  char buf[kReasonLen];
-  if (cst != MPB_OK) {
-    std::snprintf(buf, sizeof buf, "auto: split %s, the CPU share failed", what);
-    return failed(cst, buf);
-  }
-  if (gst != MPB_OK) {
-    const int st = cpu(0, g, s.threads);
-    std::snprintf(buf, sizeof buf, "auto: GPU failed (%.50s), split share redone on the CPU", err);
-    if (st != MPB_OK) return failed(st, buf);
-    call.choose(MPB_BACKEND_CPU_SCALAR, s.threads, buf);
-  } else {
-    std::snprintf(buf, sizeof buf, "auto: %s split: %zu items on the GPU, %zu on %d CPU threads", what, g, count - g,
-                  s.threads - 1);
-    call.choose(MPB_BACKEND_CUDA, s.threads - 1, buf);
-  }
-  GpuAttempt done;
-  done.outcome = GpuAttempt::Outcome::Done;
-  return done;
-}
-
 gpu::Options options(const Settings &s) {
   gpu::Options o;
   o.devices = s.ndev ? s.dev : nullptr;
@@ -232,23 +187,19 @@ GpuAttempt gpu_try_mul(Call &call, const Settings &s, limb *r, const limb *a, co
 namespace {
 enum class Gf2xOp { Mul, Sqr, Mulmod };
 GpuAttempt gpu_try_gf2x(Gf2xOp op, Call &call, const Settings &s, limb *r, const limb *a, const limb *b,
-                        const limb *f, size_t width, size_t count, const CpuShare &cpu = nullptr) {
+                        const limb *f, size_t width, size_t count) {
   const char *what = op == Gf2xOp::Mul ? "gf2x_mul" : op == Gf2xOp::Sqr ? "gf2x_sqr" : "gf2x_mulmod";
-  const tuning::GpuFit &fit = op == Gf2xOp::Mul   ? tuning::gpu_fit(tuning::GPU_FIT_GF2X_MUL, width)
-                              : op == Gf2xOp::Sqr ? tuning::gpu_fit(tuning::GPU_FIT_GF2X_SQR, width)
-                                                  : tuning::gpu_fit(tuning::GPU_FIT_GF2X_MULMOD, width);
+  const size_t min_batch = tuning::gpu_min_batch(
+      op == Gf2xOp::Mul   ? tuning::gpu_fit(tuning::GPU_FIT_GF2X_MUL, width)
+      : op == Gf2xOp::Sqr ? tuning::gpu_fit(tuning::GPU_FIT_GF2X_SQR, width)
+                          : tuning::gpu_fit(tuning::GPU_FIT_GF2X_MULMOD, width),
+      s.threads);
   const bool kernel =
       op == Gf2xOp::Mulmod ? gpu::gf2x_mulmod_width_supported(width) : gpu::gf2x_width_supported(width);
-  const gpu::Options o = options(s);
   bool go;
-  if (op == Gf2xOp::Mulmod) {  // (products and squares: one PCLMUL thread out-runs the GPU)
-    GpuAttempt sp = try_split(call, s, fit, kernel, count, cpu, what, [&](size_t n, char *err, size_t len) {
-      return gpu::gf2x_mulmod(r, a, b, f, width, n, o, err, len);
-    }, &go);
-    if (go) return sp;
-  }
-  GpuAttempt g = decide(s, count, tuning::gpu_min_batch(fit, s.threads), kernel, what, &go);
+  GpuAttempt g = decide(s, count, min_batch, kernel, what, &go);
   if (!go) return g;
+  const gpu::Options o = options(s);
   char err[160] = {0};
   const int st = op == Gf2xOp::Mul   ? gpu::gf2x_mul(r, a, b, width, count, o, err, sizeof err)
                  : op == Gf2xOp::Sqr ? gpu::gf2x_sqr(r, a, width, count, o, err, sizeof err)
@@ -265,12 +216,12 @@ GpuAttempt gpu_try_gf2x_sqr(Call &call, const Settings &s, limb *r, const limb *
   return gpu_try_gf2x(Gf2xOp::Sqr, call, s, r, a, nullptr, nullptr, width, count);
 }
 GpuAttempt gpu_try_gf2x_mulmod(Call &call, const Settings &s, limb *r, const limb *a, const limb *b,
-                               const limb *f, size_t f_width, size_t count, const CpuShare &cpu) {
-  return gpu_try_gf2x(Gf2xOp::Mulmod, call, s, r, a, b, f, f_width, count, cpu);
+                               const limb *f, size_t f_width, size_t count) {
+  return gpu_try_gf2x(Gf2xOp::Mulmod, call, s, r, a, b, f, f_width, count);
 }
 
 GpuAttempt gpu_try_modmul(Call &call, const Settings &s, limb *r, const limb *a, const limb *b, const limb *m,
-                          size_t m_rows, size_t width, size_t count, const CpuShare &cpu) {
+                          size_t m_rows, size_t width, size_t count) {
   // even moduli: only the narrow one-thread kernel takes them; else the CPU under AUTO
   bool odd = true;
   for (size_t i = 0; i < m_rows && odd; i++) odd = (m[i * width] & 1) != 0;
@@ -281,19 +232,12 @@ GpuAttempt gpu_try_modmul(Call &call, const Settings &s, limb *r, const limb *a,
     return forced ? failed(MPB_EUNSUPPORTED, why) : declined(why);
   }
   const int kind = gpu::modmul_kernel_for(width);
-  const tuning::GpuFit &fit = tuning::gpu_fit(tuning::GPU_FIT_MODMUL, width);
-  const gpu::Options o = options(s);
+  const size_t min_batch = tuning::gpu_min_batch(tuning::gpu_fit(tuning::GPU_FIT_MODMUL, width), s.threads);
   bool go;
-  if (odd) {
-    GpuAttempt sp = try_split(call, s, fit, kind != 0, count, cpu, "modmul", [&](size_t n, char *err, size_t len) {
-      return gpu::modmul(r, a, b, m, m_rows == 1 ? 1 : n, width, n, o, err, len);
-    }, &go);
-    if (go) return sp;
-  }
-  GpuAttempt g = decide(s, count, tuning::gpu_min_batch(fit, s.threads), kind != 0, "modmul", &go);
+  GpuAttempt g = decide(s, count, min_batch, kind != 0, "modmul", &go);
   if (!go) return g;
   char err[160] = {0};
-  const int st = gpu::modmul(r, a, b, m, m_rows, width, count, o, err, sizeof err);
+  const int st = gpu::modmul(r, a, b, m, m_rows, width, count, options(s), err, sizeof err);
   return outcome(call, s, st, err, kind == 2 ? "modmul (multipartite block kernel)" : "modmul");
 }
 

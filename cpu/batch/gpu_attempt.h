@@ -4,7 +4,6 @@
 // value, never message text to inspect.
 #pragma once
 #include <cstddef>
-#include <functional>
 
 #include "batch/call.h"
 
@@ -26,12 +25,6 @@ struct GpuAttempt {
   int result(Call &call) const;
 };
 
-// The CPU's share of a batch that AUTO splits between the GPU and the CPU (tuning.h
-// gpu_split_items): computes items [first, first + n) with `threads` threads, writing only their
-// rows, and returns an mpb status. The GPU takes the first items on a thread of its own meanwhile;
-// if it fails, its items are computed by this function too.
-using CpuShare = std::function<int(size_t first, size_t n, int threads)>;
-
 GpuAttempt gpu_try_powm(Call &call, const Settings &s, limb *r, const limb *base, size_t base_stride,
                         const limb *e, size_t ew, size_t e_stride, const limb *m, size_t m_stride,
                         size_t width, size_t count, bool ct);
@@ -45,12 +38,11 @@ GpuAttempt gpu_try_gf2x_mul(Call &call, const Settings &s, limb *r, const limb *
                             size_t count);
 GpuAttempt gpu_try_gf2x_sqr(Call &call, const Settings &s, limb *r, const limb *a, size_t width, size_t count);
 GpuAttempt gpu_try_gf2x_mulmod(Call &call, const Settings &s, limb *r, const limb *a, const limb *b,
-                               const limb *f, size_t f_width, size_t count, const CpuShare &cpu);
+                               const limb *f, size_t f_width, size_t count);
 // r = a*b mod m (m_rows 1 or count); even moduli only at the widths the GPU takes them
 // (gpu::modmul_even_supported; otherwise the CPU, or MPB_EUNSUPPORTED when CUDA is forced).
-// cpu: the CPU's share when AUTO splits the batch (nullptr: never split).
 GpuAttempt gpu_try_modmul(Call &call, const Settings &s, limb *r, const limb *a, const limb *b, const limb *m,
-                          size_t m_rows, size_t width, size_t count, const CpuShare &cpu);
+                          size_t m_rows, size_t width, size_t count);
 // Whether this build has the CUDA backend (false: the cuda layer is its stub).
 bool gpu_built();
 // Whether a CUDA device is usable now.

@@ -29,37 +29,9 @@ extern "C" MPB_API int mpb_batch_modmul(mpb_ctx *ctx, uint64_t *r, const uint64_
   if ((st = check_below(call, a, width, count, m, m_rows, width, MPB_ARG_A))) return st;
   if ((st = check_below(call, b, width, count, m, m_rows, width, MPB_ARG_B))) return st;
 
-  const bool shared = (m_rows == 1);
-  // items [first, first + n) on T threads: one product and one division each (the whole batch, or
-  // the CPU's share of a split with the GPU). Items are handed out in small groups (dynamic
-  // schedule), so a thread that loses its core for a while (the Python binding converts the next
-  // chunk meanwhile; a shared machine) does not leave the others waiting at the end of the loop.
-  const CpuShare rows = [&](size_t first, size_t n, int T) -> int {
-    const int grain = grain_for(2.0 * work_mul(width));
-    size_t per = 2 * width + width + mpn::mul_n_itch(width) + mpn::tdiv_qr_itch(2 * width, width);
-    ThreadScratch scr(T, per, false);
-    if (!scr.ok()) return MPB_EMEM;
-    for_items(T, &scr, n, grain, [&](size_t k, limb *prod) {  // scratch: [prod: 2 width][rem: width][work]
-      limb *rem = prod + 2 * width, *ws = rem + width;
-      const size_t o = (first + k) * width;
-      const limb *mi = m + (shared ? 0 : o);
-      const size_t mn = mpn::normalized_size(mi, width);
-      mpn::mul_n(prod, a + o, b + o, width, ws);
-      const size_t pn = mpn::normalized_size(prod, 2 * width);
-      limb *ri = r + o;
-      if (pn < mn) {
-        mpn::copy(ri, prod, pn);
-        mpn::zero(ri + pn, width - pn);
-      } else {
-        mpn::tdiv_qr(nullptr, rem, prod, pn, mi, mn, ws);
-        mpn::copy(ri, rem, mn);
-        mpn::zero(ri + mn, width - mn);
-      }
-    });
-    return MPB_OK;
-  };
-  const GpuAttempt g = gpu_try_modmul(call, s, r, a, b, m, m_rows, width, count, rows);
+  const GpuAttempt g = gpu_try_modmul(call, s, r, a, b, m, m_rows, width, count);
   if (g.finished()) return g.result(call);
+  const bool shared = (m_rows == 1);
   size_t mn0 = mpn::normalized_size(m, width);
   bool multi = false;
   const char *why = "cpu: mul + division per item";
@@ -87,12 +59,35 @@ extern "C" MPB_API int mpb_batch_modmul(mpb_ctx *ctx, uint64_t *r, const uint64_
   }
 
   int T = threads_for(s, count, 2.0 * work_mul(width));
-  if (rows(0, count, T) != MPB_OK) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
+  // items are handed out in small groups (dynamic schedule), so a thread that loses its core
+  // for a while (the Python binding converts the next chunk meanwhile; a shared machine) does
+  // not leave the others waiting at the end of the loop
+  const int grain = grain_for(2.0 * work_mul(width));
+  size_t per = 2 * width + width + mpn::mul_n_itch(width) + mpn::tdiv_qr_itch(2 * width, width);
+  ThreadScratch scr(T, per, false);
+  if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
   char buf[kReasonLen];
   std::snprintf(buf, sizeof buf, "%s; %d threads%s", why, T,
                 s.backend == MPB_BACKEND_CPU_IFMA     ? " (no IFMA kernel for modmul)"
                 : s.backend == MPB_BACKEND_CPU_AVX512 ? " (no AVX-512 kernel for modmul)"
                                                       : "");
   call.choose(MPB_BACKEND_CPU_SCALAR, T, buf);
+  for_items(T, &scr, count, grain, [&](size_t i, limb *prod) {  // scratch: [prod: 2 width][rem: width][work]
+    limb *rem = prod + 2 * width, *ws = rem + width;
+    const size_t o = i * width;
+    const limb *mi = m + (shared ? 0 : o);
+    const size_t mn = mpn::normalized_size(mi, width);
+    mpn::mul_n(prod, a + o, b + o, width, ws);
+    const size_t pn = mpn::normalized_size(prod, 2 * width);
+    limb *ri = r + o;
+    if (pn < mn) {
+      mpn::copy(ri, prod, pn);
+      mpn::zero(ri + pn, width - pn);
+    } else {
+      mpn::tdiv_qr(nullptr, rem, prod, pn, mi, mn, ws);
+      mpn::copy(ri, rem, mn);
+      mpn::zero(ri + mn, width - mn);
+    }
+  });
   return call.finish(MPB_OK);
 }

@@ -71,24 +71,6 @@ constexpr size_t gpu_min_batch(const GpuFit &f, int threads) {
   return b < T || b < (double)GPU_MIN_BATCH ? GPU_MIN_BATCH : (size_t)b + 1;
 }
 
-// AUTO may also split one batch between the GPU and the CPU (gf2x mulmod and modmul, where the
-// GPU's plateau is within a few times 16 CPU threads): one thread drives the GPU, T - 1 compute
-// on the CPU, and both finish together when the GPU takes g = (b R - (T - 1) half) / (R + T - 1)
-// of the b items; by the model the pair then does (R + T - 1) b / (b + half) items per thread-rate.
-constexpr double GPU_SPLIT_MIN_GAIN = 1.15;  // AUTO splits only when the model predicts at least this much over the better backend alone | NOT MEASURED: the model's own margin (set 2026-11-26, before the first GPU run with splits)
-// The items the GPU takes when AUTO splits a batch of b items (0: no split: too small a gain,
-// a share below GPU_MIN_BATCH items on the GPU or one item per CPU thread, or one thread only).
-constexpr size_t gpu_split_items(const GpuFit &f, int threads, size_t b) {
-  if (threads < 2 || b < 2 * GPU_MIN_BATCH) return 0;
-  const double T = (double)threads, Tc = T - 1, B = (double)b;
-  const double gpu_alone = f.ratio * B / (B + f.half), cpu_alone = B < T ? B : T;
-  const double both = (f.ratio + Tc) * B / (B + f.half);
-  if (both < GPU_SPLIT_MIN_GAIN * (gpu_alone > cpu_alone ? gpu_alone : cpu_alone)) return 0;
-  const double g = (B * f.ratio - Tc * f.half) / (f.ratio + Tc);
-  if (g < (double)GPU_MIN_BATCH || B - g < Tc) return 0;
-  return (size_t)g;
-}
-
 // A lane-cost table c (one value per BATCH_IFMA_COST_LIMBS width) at `limbs`: linear between the
 // measured widths (the end values outside).
 constexpr double lane_cost_at(const double *c, size_t limbs) {

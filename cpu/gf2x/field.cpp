@@ -99,6 +99,14 @@ static int compute_mu(const limb *f, size_t fn, limb *mu) {
   return MPB_OK;
 }
 
+int field_view(mpb_gf2m_field *F, const limb *f, size_t fn, limb *mu) {
+  describe(F, f, fn);
+  if (F->fast || F->m < 2) return MPB_OK;
+  const int st = compute_mu(f, fn, mu);
+  if (st == MPB_OK) F->mu = mu;
+  return st;
+}
+
 int irreducible_raw(const limb *f, size_t fn, int *yes) {
   mpb_gf2m_field F;
   describe(&F, f, fn);

@@ -110,6 +110,11 @@ size_t field_work_itch(const mpb_gf2m_field *F);
 // t (2 F->mn limbs, deg t < 2m) reduced in place into t[0..mn): Barrett when F->mu, else the
 // sparse/generic path. work: field_work_itch(F) - 2 F->mn limbs.
 void field_reduce_product(const mpb_gf2m_field *F, limb *t, limb *work);
+// F describes any f (normalized, fn limbs, deg >= 1) for field_reduce_product / field_mulmod
+// without the irreducibility test or an allocation of its own: F->f = f (not copied), the sparse
+// path when f is a trinomial or pentanomial it applies to, else Barrett with mu (fn limbs,
+// the caller's, filled here; F->mu = mu) once deg f >= 2. MPB_OK, or MPB_EMEM (mu's temporaries).
+int field_view(mpb_gf2m_field *F, const limb *f, size_t fn, limb *mu);
 // r = a*b mod f; a, b, r: F->mn limbs (reduced). r may equal a or b.
 void field_mulmod(const mpb_gf2m_field *F, limb *r, const limb *a, const limb *b, limb *work);
 void field_sqrmod(const mpb_gf2m_field *F, limb *r, const limb *a, limb *work);

@@ -152,3 +152,73 @@ TEST_CASE("batch gf2x mulmod and inv over the NIST/SECG fields and random f", "[
   REQUIRE(r[0] == CANARY);
   mpb_ctx_destroy(ctx);
 }
+
+// The three reduction paths of the batch mulmod (cpu/batch/gf2x.cpp: the word-level sparse fold
+// for trinomials / pentanomials with k[0] + 64 <= m, Barrett with mu = x^2m / f for any other f of
+// degree >= 2, the generic division for degree 1) against the bit-serial reference: random dense f
+// at every width 1..9 and wider, f with zero top limbs inside a wider row, degrees at multiples
+// of 64, sparse f whose middle term is too high for the fold, all-ones operands, r aliasing a
+// and b, and enough items to use every thread.
+TEST_CASE("batch gf2x mulmod: sparse, Barrett and generic reduction, aliasing, wide rows", "[batch][gf2x]") {
+  mpb_ctx *ctx;
+  REQUIRE(mpb_ctx_create(&ctx) == MPB_OK);
+  auto rng = mpbt::make_rng(603);
+  auto poly = [](size_t w, std::initializer_list<int> exps) {
+    Rows f(w, 0);
+    for (int e : exps) f[e / 64] |= 1ull << (e % 64);
+    return f;
+  };
+  std::vector<Rows> fs = {
+      poly(1, {1, 0}),                   // x + 1: degree 1
+      poly(2, {64, 63, 0}),              // trinomial, middle term too high for the fold: Barrett
+      poly(3, {128, 127, 1, 0}),         // degree a multiple of 64, dense top
+      poly(4, {233, 200, 0}),            // trinomial k = 200 > m - 64: Barrett
+      poly(4, {233, 169, 0}),            // k = m - 64: the fold
+      poly(5, {283, 12, 7, 5, 0}),       // B-283 inside a 5-limb row
+      poly(8, {283, 12, 7, 5, 0}),       // the same f in an 8-limb row (3 zero limbs on top)
+      poly(12, {700, 699, 698, 697, 0}), // pentanomial k too high: Barrett
+  };
+  for (size_t w : {1, 2, 3, 4, 5, 7, 9, 16, 33}) {  // random dense f, full width and one limb short
+    Rows f(w);
+    for (auto &x : f) x = rng();
+    f[w - 1] |= 1ull << 63, f[0] |= 1;
+    fs.push_back(f);
+    if (w > 1) {
+      Rows g(w);
+      for (auto &x : g) x = rng();
+      g[w - 1] = 0, g[w - 2] |= 1ull << 17;
+      fs.push_back(g);
+    }
+  }
+  for (auto &f : fs) {
+    const size_t w = f.size(), cnt = 203;
+    Rows a, b;
+    for (size_t i = 0; i < cnt; i++) {
+      Rows x = random_below(rng, f), y = random_below(rng, f);
+      if (i % 5 == 1) {  // all ones below deg f
+        const int m = deg(f);
+        std::fill(x.begin(), x.end(), 0);
+        for (int k = 0; k < m; k++) x[k / 64] |= 1ull << (k % 64);
+      }
+      if (i == 2) std::fill(y.begin(), y.end(), 0);
+      a.insert(a.end(), x.begin(), x.end());
+      b.insert(b.end(), y.begin(), y.end());
+    }
+    Rows want(w * cnt);
+    for (size_t i = 0; i < cnt; i++) {
+      Rows p = ref_mod(ref_mul(&a[i * w], &b[i * w], w), f);
+      std::copy(p.begin(), p.end(), want.begin() + i * w);
+    }
+    INFO("width " << w << " deg f " << deg(f));
+    Rows r(w * cnt, CANARY);
+    mpb_call_info info;
+    REQUIRE(mpb_batch_gf2x_mulmod(ctx, r.data(), a.data(), b.data(), f.data(), w, cnt, &info) == MPB_OK);
+    CHECK(r == want);
+    Rows ra = a, rb = b;  // r = a, r = b
+    REQUIRE(mpb_batch_gf2x_mulmod(ctx, ra.data(), ra.data(), b.data(), f.data(), w, cnt, nullptr) == MPB_OK);
+    REQUIRE(mpb_batch_gf2x_mulmod(ctx, rb.data(), a.data(), rb.data(), f.data(), w, cnt, nullptr) == MPB_OK);
+    CHECK(ra == want);
+    CHECK(rb == want);
+  }
+  mpb_ctx_destroy(ctx);
+}

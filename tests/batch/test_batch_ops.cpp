@@ -3,9 +3,6 @@
 // every backend this CPU has), pack/unpack. Widths 1..256 limbs, counts 0, 1, 7, 8, 9, 1000.
 #include <catch2/catch.hpp>
 
-#include <algorithm>
-#include <cmath>
-
 #include <mpbatch/mpbatch.h>
 
 #include "batch/tuning.h"
@@ -412,37 +409,4 @@ TEST_CASE("AUTO and CPU (the best CPU path) powm: the IFMA / scalar split counts
       REQUIRE(mpbt::limbs_of(zr, w) == Rows(r.begin() + i * w, r.begin() + (i + 1) * w));
     }
   }
-}
-
-// AUTO's split of one batch between the GPU and the CPU (cpu/batch/tuning.h gpu_split_items):
-// both shares finish together by the model, and there is no split where one side alone is as
-// good (within GPU_SPLIT_MIN_GAIN), on one thread, or for shares too small to matter.
-TEST_CASE("AUTO's GPU/CPU split model: equal finish times, no split where it cannot pay", "[batch][auto][split]") {
-  using namespace mpb::tuning;
-  const GpuFit close{4, 17.0, 12000.0}, far{4, 300.0, 2000.0}, slow{4, 3.0, 5000.0};
-  for (int T : {2, 4, 16, 64})
-    for (size_t b : {(size_t)1, (size_t)7, (size_t)100, (size_t)4096, (size_t)65536, (size_t)1 << 20, (size_t)1 << 24}) {
-      for (const GpuFit &f : {close, far, slow}) {
-        INFO("threads " << T << " batch " << b << " ratio " << f.ratio << " half " << f.half);
-        const size_t g = gpu_split_items(f, T, b);
-        if (g == 0) continue;
-        REQUIRE(g < b);
-        REQUIRE(g >= GPU_MIN_BATCH);
-        REQUIRE(b - g >= (size_t)(T - 1));
-        // GPU time (g + half) / R against CPU time (b - g) / (T - 1), one item's rounding apart
-        const double tg = ((double)g + f.half) / f.ratio, tc = (double)(b - g) / (T - 1);
-        CHECK(std::abs(tg - tc) <= 1.0 / f.ratio + 1.0 / (T - 1));
-        // the pair beats the better side alone by the margin
-        const double B = (double)b, best = std::max(std::min(B, (double)T), f.ratio * B / (B + f.half));
-        CHECK((f.ratio + T - 1) * B / (B + f.half) >= GPU_SPLIT_MIN_GAIN * best * (1 - 1e-12));
-      }
-      CHECK(gpu_split_items(close, 1, b) == 0);  // one thread: nothing to split with
-    }
-  // a GPU 17x one thread beside 16 threads: split large batches, not small ones
-  CHECK(gpu_split_items(close, 16, 1024) == 0);
-  CHECK(gpu_split_items(close, 16, (size_t)1 << 20) > ((size_t)1 << 20) / 3);
-  // a GPU 300x one thread: 15 more threads add 5%, below the margin
-  CHECK(gpu_split_items(far, 16, (size_t)1 << 20) == 0);
-  // the library's GF(2)[x] mulmod fit at 16 threads splits its large batches
-  CHECK(gpu_split_items(gpu_fit(GPU_FIT_GF2X_MULMOD, 4), 16, (size_t)1 << 20) > 0);
 }

@@ -12,7 +12,6 @@
 
 #include <mpbatch/mpbatch.h>
 
-#include "batch/tuning.h"
 #include "cuda/host/gpu_backend.h"
 #include "device_test_util.h"
 #include "support/batch_util.h"
@@ -177,31 +176,4 @@ TEST_CASE("GPU gf2x through the batch API: forced CUDA, AUTO fallback, chunked s
   CHECK(p1 == p2);
   REQUIRE(mpb_batch_gf2x_mul(cpu.c, p.data(), a.data(), b.data(), w, count, nullptr) == MPB_OK);
   CHECK(p1 == p);
-}
-
-// AUTO splits a large batch between the GPU and the CPU threads where the model says both
-// together beat either (tuning::gpu_split_items): the same rows as the CPU, every item written.
-TEST_CASE("GPU gf2x mulmod: AUTO's split between the GPU and the CPU", "[cuda][gf2x][split]") {
-  auto rng = mpbt::make_rng(604);
-  Ctx cpu(MPB_BACKEND_CPU_SCALAR), autob(MPB_BACKEND_AUTO);
-  const int threads = mpb_ctx_get_threads(autob.c);
-  const bool gpu = have_gpu_device("AUTO's GPU/CPU split");
-  for (auto &f : {nist_f(3, 163, {7, 6, 3}), nist_f(4, 233, {74}), nist_f(9, 571, {10, 5, 2})}) {
-    const size_t w = f.size();
-    const int m = degree(f.data(), w);
-    for (size_t count : {(size_t)4099, (size_t)65537, std::max<size_t>(gpu_test_items(), 262147)}) {
-      auto a = random_rows(rng, count, w), b = random_rows(rng, count, w);
-      clear_from(a, w, m), clear_from(b, w, m);
-      Rows want(count * w), got(count * w, CANARY);
-      mpb_call_info info;
-      INFO("width " << w << " items " << count << " threads " << threads);
-      REQUIRE(mpb_batch_gf2x_mulmod(cpu.c, want.data(), a.data(), b.data(), f.data(), w, count, nullptr) == MPB_OK);
-      REQUIRE(mpb_batch_gf2x_mulmod(autob.c, got.data(), a.data(), b.data(), f.data(), w, count, &info) == MPB_OK);
-      const size_t g = mpb::tuning::gpu_split_items(mpb::tuning::gpu_fit(mpb::tuning::GPU_FIT_GF2X_MULMOD, w), threads,
-                                                    count);
-      INFO("reason: " << info.reason << "; the model's GPU share " << g);
-      CHECK((std::strstr(info.reason, "split") != nullptr) == (gpu && g > 0));
-      CHECK(mismatches(want, got, w) == 0);
-    }
-  }
 }

@@ -10,7 +10,6 @@
 
 #include <mpbatch/batch.h>
 
-#include "batch/tuning.h"
 #include "cuda/host/gpu_backend.h"
 #include "device_test_util.h"
 #include "support/oracle.h"
@@ -41,24 +40,6 @@ std::vector<uint64_t> below(std::mt19937_64 &rng, const std::vector<uint64_t> &m
   return v;
 }
 
-// Items of r (count rows) that are not a*b mod m by GMP (m: m_rows rows).
-size_t modmul_mismatches(const std::vector<uint64_t> &r, const std::vector<uint64_t> &a,
-                         const std::vector<uint64_t> &b, const std::vector<uint64_t> &m, size_t m_rows, size_t width,
-                         size_t count) {
-  size_t bad = 0;
-#pragma omp parallel for reduction(+ : bad)
-  for (size_t i = 0; i < count; i++) {
-    Z x, y, n, want;
-    to_mpz(x, &a[i * width], width);
-    to_mpz(y, &b[i * width], width);
-    to_mpz(n, &m[(m_rows == 1 ? 0 : i) * width], width);
-    mpz_mul(want, x, y);
-    mpz_mod(want, want, n);
-    if (limbs_of(want, width) != std::vector<uint64_t>(&r[i * width], &r[i * width] + width)) bad++;
-  }
-  return bad;
-}
-
 // count random operands below their moduli (m: m_rows rows), one modmul on the device,
 // every item checked against GMP.
 void check_modmul_device(std::mt19937_64 &rng, const std::vector<uint64_t> &m, size_t m_rows, size_t width,
@@ -70,7 +51,18 @@ void check_modmul_device(std::mt19937_64 &rng, const std::vector<uint64_t> &m, s
   int st = mpb::gpu::modmul(r.data(), a.data(), b.data(), m.data(), m_rows, width, count, o, why, sizeof why);
   INFO(why);
   REQUIRE(st == MPB_OK);
-  CHECK(modmul_mismatches(r, a, b, m, m_rows, width, count) == 0);
+  size_t bad = 0;
+#pragma omp parallel for reduction(+ : bad)
+  for (size_t i = 0; i < count; i++) {
+    Z x, y, n, want;
+    to_mpz(x, &a[i * width], width);
+    to_mpz(y, &b[i * width], width);
+    to_mpz(n, &m[(m_rows == 1 ? 0 : i) * width], width);
+    mpz_mul(want, x, y);
+    mpz_mod(want, want, n);
+    if (limbs_of(want, width) != std::vector<uint64_t>(&r[i * width], &r[i * width] + width)) bad++;
+  }
+  CHECK(bad == 0);
 }
 
 } // namespace
@@ -180,30 +172,4 @@ TEST_CASE("GPU backend: tuning options out of range are refused, outputs untouch
     CHECK(g == std::vector<uint64_t>(2 * 4, 0));
   }
   CHECK(r == r0);
-}
-
-// AUTO splits a large batch of odd-modulus products between the GPU and the CPU threads where
-// the model says both together beat either (tuning::gpu_split_items): against GMP, every item.
-TEST_CASE("GPU modmul: AUTO's split between the GPU and the CPU", "[cuda][modmul][split]") {
-  auto rng = make_rng(905);
-  mpb_ctx *ctx = nullptr;
-  REQUIRE(mpb_ctx_create(&ctx) == MPB_OK);
-  const int threads = mpb_ctx_get_threads(ctx);
-  const bool gpu = have_gpu_device("AUTO's GPU/CPU split");
-  for (size_t width : {32, 64})
-    for (int per_item = 0; per_item < 2; per_item++) {
-      const size_t count = width == 32 ? 65537 : 16411, m_rows = per_item ? count : 1;
-      auto m = moduli(rng, m_rows, width);
-      auto a = below(rng, m, width, count, m_rows), b = below(rng, m, width, count, m_rows);
-      std::vector<uint64_t> r(count * width, 0x5a5a5a5a5a5a5a5aull);
-      mpb_call_info info;
-      REQUIRE(mpb_batch_modmul(ctx, r.data(), a.data(), b.data(), m.data(), m_rows, width, count, &info) == MPB_OK);
-      const size_t g = mpb::tuning::gpu_split_items(mpb::tuning::gpu_fit(mpb::tuning::GPU_FIT_MODMUL, width), threads,
-                                                    count);
-      INFO("width " << width << " per-item moduli " << per_item << " threads " << threads << " reason: " << info.reason
-                    << "; the model's GPU share " << g);
-      CHECK((std::strstr(info.reason, "split") != nullptr) == (gpu && g > 0));
-      CHECK(modmul_mismatches(r, a, b, m, m_rows, width, count) == 0);
-    }
-  mpb_ctx_destroy(ctx);
 }
