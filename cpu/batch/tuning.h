@@ -31,6 +31,8 @@ constexpr int BATCH_EVEN_SPLIT_CHUNK = 4096;  // items per chunk of a shared eve
 // with the default GPU mapping, the CPU backend and AUTO timed in the same rounds (best of 3 per
 // point; python3 bench/gpu_fit.py bench/results/gpu-2026-11-26-2f7e3c5.json --threads 16 --auto:
 // by the model the chosen backend does at least 0.929 of the better one at all 358 points).
+// GF(2)[x] mulmod was refitted on an H100 beside its 16-thread host (run 11) after the CPU's
+// mulmod became 20-40x faster (a sparse or Barrett reduction instead of a bit-serial division).
 // A faster CPU thread lowers `ratio` (the GPU then needs larger batches), so on other machines
 // these are estimates; `limbs`: modulus (RSA: n) or operand width; other widths take the nearest.
 struct GpuFit {
@@ -47,7 +49,7 @@ constexpr GpuFit GPU_FIT_MODMUL[] = {{4, 3.54, 18578}, {8, 3.46, 5276}, {16, 3.8
 constexpr GpuFit GPU_FIT_MUL[] = {{4, 0.20, 6522}, {8, 0.25, 5521}, {16, 0.46, 1162}};  // integer products: never (one CPU thread does more) | H200 2026-11-26, run 7 (gpu-2026-11-26-2f7e3c5.json, as above)
 constexpr GpuFit GPU_FIT_GF2X_MUL[] = {{3, 0.24, 15675}, {4, 0.08, 5528}, {9, 0.20, 3263}, {16, 0.27, 33977}};  // GF(2)[x] products: never (one PCLMUL thread does more) | H200 2026-11-26, run 7 (gpu-2026-11-26-2f7e3c5.json, as above)
 constexpr GpuFit GPU_FIT_GF2X_SQR[] = {{4, 0.31, 11600}, {9, 0.20, 12366}};  // GF(2)[x] squares: never | H200 2026-11-26, run 7 (gpu-2026-11-26-2f7e3c5.json, as above)
-constexpr GpuFit GPU_FIT_GF2X_MULMOD[] = {{3, 15.29, 44117}, {4, 17.37, 11717}, {5, 14.45, 7347}, {7, 18.00, 6668}, {9, 19.56, 5140}};  // products mod the NIST trinomials / pentanomials B-163 .. B-571 | H200 2026-11-26, run 7 (gpu-2026-11-26-2f7e3c5.json, as above)
+constexpr GpuFit GPU_FIT_GF2X_MULMOD[] = {{3, 1.86, 20182}, {4, 1.18, 11942}, {5, 1.29, 11463}, {7, 0.81, 49805}, {9, 1.14, 20350}};  // products mod the NIST trinomials / pentanomials B-163 .. B-571: the GPU never beats 16 threads of the CPU's sparse fold (c2f37c8), 2 or more threads at any batch | H100 2026-11-26, run 11 (bench/results/gpu-2026-11-26-c2f37c8.json: default mapping, the CPU and AUTO in the same rounds, best of 3; python3 bench/gpu_fit.py bench/results/gpu-2026-11-26-c2f37c8.json --threads 16)
 
 // The fit for `limbs` (the nearest width of the table), and AUTO's choice with it.
 template <size_t N>
