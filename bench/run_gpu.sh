@@ -97,11 +97,17 @@ if want test; then
   pids=()
   rm -f /tmp/t-*.log
   # MPB_GPU_TESTS: which runs (default all): gf2x modmul powm_variants kernels-powm kernels-rest
+  # (or parts of the last two: kernels-even, kernels-rsa)
   for p in ${MPB_GPU_TESTS:-gf2x modmul powm_variants kernels-powm kernels-rest}; do
     case $p in
       kernels-powm)  # the powm schedules, with their own item count
         ( MPB_GPU_TEST_ITEMS=${MPB_GPU_TEST_ITEMS_POWM:-${MPB_GPU_TEST_ITEMS:-100000}} timeout "$t" \
             "$B/tests/test_on_device_kernels" -d yes "GPU powm*" > /tmp/t-$p.log 2>&1; echo "exit $?" >> /tmp/t-$p.log ) & ;;
+      kernels-even)  # the powm schedules with even moduli only (the Barrett kernels)
+        ( MPB_GPU_TEST_ITEMS=${MPB_GPU_TEST_ITEMS_POWM:-${MPB_GPU_TEST_ITEMS:-100000}} timeout "$t" \
+            "$B/tests/test_on_device_kernels" -d yes "GPU powm with even*" > /tmp/t-$p.log 2>&1; echo "exit $?" >> /tmp/t-$p.log ) & ;;
+      kernels-rsa)  # RSA-CRT only (MPB_GPU_TEST_RSA_BITS: which sizes)
+        ( timeout "$t" "$B/tests/test_on_device_kernels" -d yes "GPU RSA-CRT*" > /tmp/t-$p.log 2>&1; echo "exit $?" >> /tmp/t-$p.log ) & ;;
       kernels-rest)  # RSA-CRT, products, streaming
         ( timeout "$t" "$B/tests/test_on_device_kernels" -d yes "~GPU powm*" > /tmp/t-$p.log 2>&1; echo "exit $?" >> /tmp/t-$p.log ) & ;;
       *)
