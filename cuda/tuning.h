@@ -2,9 +2,9 @@
 // widths, the Montgomery arithmetic of the one-thread kernels, GF(2)[x] and modmul block shapes.
 // One line per constant: value | where and when it was measured. The thread mappings and the
 // one-thread Montgomery arithmetic were measured on an NVIDIA H200 on 2026-11-26 (bench/run_gpu.sh,
-// bench_gpu timing every instantiated alternative); the lines still NOT MEASURED are estimates
-// from 2026-11-21 (no GPU then) that the sweep did not reach or that have no built alternative.
-// The reasoning behind each estimate: docs/TUNING.md. When AUTO uses the GPU: cpu/batch/tuning.h.
+// bench_gpu timing every instantiated alternative), the fixed-window widths on an H100 the same
+// day; the lines that say "a kernel limit" are bounds of what is built, not speed choices. The
+// reasoning behind each value: docs/TUNING.md. When AUTO uses the GPU: cpu/batch/tuning.h.
 #pragma once
 #include <stddef.h>
 
