@@ -45,6 +45,28 @@ int mpbp_rsa_security_bits(int bits) {
   return 0;
 }
 
+static const char *const factor_names[MPBP_RSA_MAX_PRIMES] = {
+    OSSL_PKEY_PARAM_RSA_FACTOR1, OSSL_PKEY_PARAM_RSA_FACTOR2, OSSL_PKEY_PARAM_RSA_FACTOR3,
+    OSSL_PKEY_PARAM_RSA_FACTOR4, OSSL_PKEY_PARAM_RSA_FACTOR5, OSSL_PKEY_PARAM_RSA_FACTOR6,
+    OSSL_PKEY_PARAM_RSA_FACTOR7, OSSL_PKEY_PARAM_RSA_FACTOR8, OSSL_PKEY_PARAM_RSA_FACTOR9,
+    OSSL_PKEY_PARAM_RSA_FACTOR10};
+static const char *const exponent_names[MPBP_RSA_MAX_PRIMES] = {
+    OSSL_PKEY_PARAM_RSA_EXPONENT1, OSSL_PKEY_PARAM_RSA_EXPONENT2, OSSL_PKEY_PARAM_RSA_EXPONENT3,
+    OSSL_PKEY_PARAM_RSA_EXPONENT4, OSSL_PKEY_PARAM_RSA_EXPONENT5, OSSL_PKEY_PARAM_RSA_EXPONENT6,
+    OSSL_PKEY_PARAM_RSA_EXPONENT7, OSSL_PKEY_PARAM_RSA_EXPONENT8, OSSL_PKEY_PARAM_RSA_EXPONENT9,
+    OSSL_PKEY_PARAM_RSA_EXPONENT10};
+static const char *const coefficient_names[MPBP_RSA_MAX_PRIMES - 1] = {
+    OSSL_PKEY_PARAM_RSA_COEFFICIENT1, OSSL_PKEY_PARAM_RSA_COEFFICIENT2,
+    OSSL_PKEY_PARAM_RSA_COEFFICIENT3, OSSL_PKEY_PARAM_RSA_COEFFICIENT4,
+    OSSL_PKEY_PARAM_RSA_COEFFICIENT5, OSSL_PKEY_PARAM_RSA_COEFFICIENT6,
+    OSSL_PKEY_PARAM_RSA_COEFFICIENT7, OSSL_PKEY_PARAM_RSA_COEFFICIENT8,
+    OSSL_PKEY_PARAM_RSA_COEFFICIENT9};
+const char *mpbp_rsa_factor_name(int i) { return i >= 0 && i < MPBP_RSA_MAX_PRIMES ? factor_names[i] : NULL; }
+const char *mpbp_rsa_exponent_name(int i) { return i >= 0 && i < MPBP_RSA_MAX_PRIMES ? exponent_names[i] : NULL; }
+const char *mpbp_rsa_coefficient_name(int i) {
+  return i >= 1 && i < MPBP_RSA_MAX_PRIMES ? coefficient_names[i - 1] : NULL;
+}
+
 mpbp_rsa_key *mpbp_rsa_key_new(mpbp_provctx *pc) {
   mpbp_rsa_key *k = (mpbp_rsa_key *)OPENSSL_zalloc(sizeof *k);
   if (!k) {
@@ -64,6 +86,11 @@ static void key_clear(mpbp_rsa_key *k) {
   BN_clear_free(k->dp);
   BN_clear_free(k->dq);
   BN_clear_free(k->qinv);
+  for (int i = 0; i < k->nx; i++) {
+    BN_clear_free(k->xr[i]);
+    BN_clear_free(k->xd[i]);
+    BN_clear_free(k->xt[i]);
+  }
   if (k->rows) OPENSSL_clear_free(k->rows, (k->width + 5 * k->half + k->e_width) * 8);
   RSA_free(k->pub);
   mpbp_provctx *pc = k->pc;
@@ -129,6 +156,67 @@ static int rsa_run(const void *key, mpb_ctx *ctx, const uint64_t *in, uint64_t *
   return MPB_OK;
 }
 
+/* lcm(a, b) into a (b > 0). */
+static int bn_lcm(BIGNUM *a, const BIGNUM *b, BN_CTX *bc) {
+  BN_CTX_start(bc);
+  BIGNUM *g = BN_CTX_get(bc), *t = BN_CTX_get(bc);
+  int ok = t && BN_gcd(g, a, b, bc) && BN_mul(t, a, b, bc) && BN_div(a, NULL, t, g, bc);
+  BN_CTX_end(bc);
+  return ok;
+}
+
+/* The two CRT factors of a multi-prime key, out = {P, Q, dP, dQ, qInv}: the primes split into two
+ * products of near-equal size (the largest first, each to the side with fewer bits so far),
+ * dP = d mod lcm(r - 1 : r | P) and dQ likewise (for a squarefree P, x^d = x^dP mod P for every
+ * x), qInv = Q^-1 mod P. d: the key's, else e^-1 mod lcm(r - 1 : every r). 1, or 0 with out
+ * freed. */
+static int multi_crt(const mpbp_rsa_key *k, BN_CTX *bc, BIGNUM *out[5]) {
+  const BIGNUM *r[MPBP_RSA_MAX_PRIMES];
+  int np = 2 + k->nx, order[MPBP_RSA_MAX_PRIMES];
+  r[0] = k->p, r[1] = k->q;
+  for (int i = 0; i < k->nx; i++) r[2 + i] = k->xr[i];
+  for (int i = 0; i < np; i++) { /* by size, largest first (insertion sort: at most 10) */
+    int j = i;
+    for (; j > 0 && BN_num_bits(r[order[j - 1]]) < BN_num_bits(r[i]); j--) order[j] = order[j - 1];
+    order[j] = i;
+  }
+  for (int i = 0; i < 5; i++) out[i] = BN_new();
+  BIGNUM *lp = BN_new(), *lq = BN_new(), *t = BN_new(), *d = NULL;
+  int ok = out[0] && out[1] && out[2] && out[3] && out[4] && lp && lq && t && BN_one(out[0]) &&
+           BN_one(out[1]) && BN_one(lp) && BN_one(lq);
+  int bits[2] = {0, 0};
+  for (int i = 0; ok && i < np; i++) {
+    const BIGNUM *ri = r[order[i]];
+    const int side = bits[0] <= bits[1] ? 0 : 1;
+    BIGNUM *prod = out[side], *lam = side ? lq : lp;
+    ok = BN_mul(prod, prod, ri, bc) && BN_sub(t, ri, BN_value_one()) && !BN_is_zero(t) && bn_lcm(lam, t, bc);
+    bits[side] += BN_num_bits(ri);
+  }
+  if (ok && k->d) {
+    d = BN_dup(k->d);
+  } else if (ok) { /* d from e and the Carmichael function of n */
+    BIGNUM *lam = BN_dup(lp);
+    ok = lam && bn_lcm(lam, lq, bc);
+    if (ok) BN_set_flags(lam, BN_FLG_CONSTTIME);
+    d = ok ? BN_mod_inverse(NULL, k->e, lam, bc) : NULL;
+    BN_clear_free(lam);
+  }
+  ok = ok && d;
+  if (ok) {
+    BN_set_flags(d, BN_FLG_CONSTTIME);
+    for (int i = 0; i < 5; i++) BN_set_flags(out[i], BN_FLG_CONSTTIME);
+    ok = BN_mod(out[2], d, lp, bc) && BN_mod(out[3], d, lq, bc) &&
+         BN_mod_inverse(out[4], out[1], out[0], bc) != NULL;
+  }
+  BN_clear_free(d);
+  BN_clear_free(lp);
+  BN_clear_free(lq);
+  BN_clear_free(t);
+  if (!ok)
+    for (int i = 0; i < 5; i++) BN_clear_free(out[i]), out[i] = NULL;
+  return ok;
+}
+
 /* After the numbers are set: sizes, the public RSA, the CRT rows and the group. */
 static int key_finish(mpbp_rsa_key *k) {
   if (!k->n || !k->e || BN_is_zero(k->n) || BN_is_negative(k->n) || !BN_is_odd(k->n)) {
@@ -155,7 +243,10 @@ static int key_finish(mpbp_rsa_key *k) {
   BN_CTX *bc = BN_CTX_new_ex(k->pc ? k->pc->libctx : NULL);
   BIGNUM *t = BN_new();
   int ok = bc && t;
-  if (ok && (!k->dp || !k->dq || !k->qinv)) { /* derive the missing CRT numbers from d */
+  /* the CRT numbers the batch runs on: the key's own, or a multi-prime key's two products */
+  BIGNUM *own[5] = {NULL, NULL, NULL, NULL, NULL};
+  if (ok && k->nx > 0) ok = multi_crt(k, bc, own);
+  if (ok && k->nx == 0 && (!k->dp || !k->dq || !k->qinv)) { /* derive the missing CRT numbers from d */
     if (!k->d) ok = 0;
     BN_set_flags(k->d, BN_FLG_CONSTTIME);
     if (ok && !k->dp) ok = (k->dp = BN_new()) && BN_sub(t, k->p, BN_value_one()) &&
@@ -170,38 +261,39 @@ static int key_finish(mpbp_rsa_key *k) {
     MPBP_ERR_DATA(MPBP_R_INVALID_KEY, "cannot derive the CRT parameters of the RSA key");
     return 0;
   }
-  int pb = BN_num_bits(k->p), qb = BN_num_bits(k->q);
+  const BIGNUM *cp = own[0] ? own[0] : k->p, *cq = own[1] ? own[1] : k->q;
+  const BIGNUM *cdp = own[2] ? own[2] : k->dp, *cdq = own[3] ? own[3] : k->dq;
+  const BIGNUM *cqi = own[4] ? own[4] : k->qinv;
+  int pb = BN_num_bits(cp), qb = BN_num_bits(cq);
   k->half = ((size_t)(pb > qb ? pb : qb) + 63) / 64;
-  if (k->half > k->width || BN_num_bits(k->dp) > (int)(64 * k->half) ||
-      BN_num_bits(k->dq) > (int)(64 * k->half) || BN_num_bits(k->qinv) > (int)(64 * k->half)) {
-    k->half = 0;
-    k->no_crt_reason = MPBP_R_INVALID_KEY;
-    return 1;
-  }
   k->e_width = ((size_t)BN_num_bits(k->e) + 63) / 64;
-  if (k->e_width == 0 || k->e_width > MPB_BATCH_MAX_WIDTH) {
+  int rc = 1;
+  if (k->half > k->width || BN_num_bits(cdp) > (int)(64 * k->half) ||
+      BN_num_bits(cdq) > (int)(64 * k->half) || BN_num_bits(cqi) > (int)(64 * k->half) ||
+      k->e_width == 0 || k->e_width > MPB_BATCH_MAX_WIDTH) {
     k->half = k->e_width = 0;
     k->no_crt_reason = MPBP_R_INVALID_KEY;
-    return 1;
+  } else {
+    size_t nl = k->width + 5 * k->half + k->e_width;
+    k->rows = (uint64_t *)OPENSSL_zalloc(nl * 8);
+    uint64_t *r = k->rows;
+    if (!r) {
+      MPBP_ERR(MPBP_R_MALLOC_FAILURE);
+      rc = 0;
+    } else if (!bn_to_limbs(k->n, r, k->width) || !bn_to_limbs(cp, r + k->width, k->half) ||
+               !bn_to_limbs(cq, r + k->width + k->half, k->half) ||
+               !bn_to_limbs(cdp, r + k->width + 2 * k->half, k->half) ||
+               !bn_to_limbs(cdq, r + k->width + 3 * k->half, k->half) ||
+               !bn_to_limbs(cqi, r + k->width + 4 * k->half, k->half) ||
+               !bn_to_limbs(k->e, r + k->width + 5 * k->half, k->e_width)) {
+      OPENSSL_clear_free(k->rows, nl * 8);
+      k->rows = NULL;
+      MPBP_ERR(MPBP_R_INTERNAL_ERROR);
+      rc = 0;
+    }
   }
-  size_t nl = k->width + 5 * k->half + k->e_width;
-  k->rows = (uint64_t *)OPENSSL_zalloc(nl * 8);
-  if (!k->rows) {
-    MPBP_ERR(MPBP_R_MALLOC_FAILURE);
-    return 0;
-  }
-  uint64_t *r = k->rows;
-  if (!bn_to_limbs(k->n, r, k->width) || !bn_to_limbs(k->p, r + k->width, k->half) ||
-      !bn_to_limbs(k->q, r + k->width + k->half, k->half) ||
-      !bn_to_limbs(k->dp, r + k->width + 2 * k->half, k->half) ||
-      !bn_to_limbs(k->dq, r + k->width + 3 * k->half, k->half) ||
-      !bn_to_limbs(k->qinv, r + k->width + 4 * k->half, k->half) ||
-      !bn_to_limbs(k->e, r + k->width + 5 * k->half, k->e_width)) {
-    OPENSSL_clear_free(k->rows, nl * 8);
-    k->rows = NULL;
-    MPBP_ERR(MPBP_R_INTERNAL_ERROR);
-    return 0;
-  }
+  for (int i = 0; i < 5; i++) BN_clear_free(own[i]);
+  if (!rc || !k->rows) return rc;
   k->no_crt_reason = 0;
   k->group.run = rsa_run;
   k->group.key = k;
@@ -226,12 +318,6 @@ static int get_bn(const OSSL_PARAM params[], const char *name, BIGNUM **out) {
 int mpbp_rsa_key_fromdata(mpbp_rsa_key *k, const OSSL_PARAM params[], int include_private) {
   if (!k) return 0;
   key_clear(k);
-  if (OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_FACTOR3) ||
-      OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_EXPONENT3) ||
-      OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_COEFFICIENT2)) {
-    MPBP_ERR(MPBP_R_MULTI_PRIME_UNSUPPORTED);
-    return 0;
-  }
   int ok = get_bn(params, OSSL_PKEY_PARAM_RSA_N, &k->n) &&
            get_bn(params, OSSL_PKEY_PARAM_RSA_E, &k->e);
   if (ok && include_private)
@@ -249,9 +335,34 @@ int mpbp_rsa_key_fromdata(mpbp_rsa_key *k, const OSSL_PARAM params[], int includ
     MPBP_ERR_DATA(MPBP_R_MISSING_KEY_PARAM, "an RSA key needs both primes or neither");
     ok = 0;
   }
+  /* a multi-prime key: the primes after p and q in order, each with its exponent and coefficient */
+  for (int i = 2; ok && include_private && i < MPBP_RSA_MAX_PRIMES; i++) {
+    const int present = OSSL_PARAM_locate_const(params, factor_names[i]) != NULL;
+    if (!present) {
+      if (OSSL_PARAM_locate_const(params, exponent_names[i]) ||
+          OSSL_PARAM_locate_const(params, coefficient_names[i - 1])) {
+        MPBP_ERR_DATA(MPBP_R_MISSING_KEY_PARAM, "RSA prime %d missing for its exponent or coefficient", i + 1);
+        ok = 0;
+      }
+      break;
+    }
+    const int x = i - 2;
+    ok = get_bn(params, factor_names[i], &k->xr[x]) && get_bn(params, exponent_names[i], &k->xd[x]) &&
+         get_bn(params, coefficient_names[i - 1], &k->xt[x]);
+    k->nx = x + 1;
+    if (ok && (!k->p || !k->xd[x] || !k->xt[x])) {
+      MPBP_ERR_DATA(MPBP_R_MISSING_KEY_PARAM, "RSA prime %d needs p, q, its exponent and coefficient", i + 1);
+      ok = 0;
+    }
+  }
   BIGNUM *secrets[] = {k->d, k->p, k->q, k->dp, k->dq, k->qinv};
   for (size_t i = 0; i < sizeof secrets / sizeof secrets[0]; i++)
     if (secrets[i]) BN_set_flags(secrets[i], BN_FLG_CONSTTIME);
+  for (int i = 0; i < k->nx; i++) {
+    BIGNUM *xs[] = {k->xr[i], k->xd[i], k->xt[i]};
+    for (int j = 0; j < 3; j++)
+      if (xs[j]) BN_set_flags(xs[j], BN_FLG_CONSTTIME);
+  }
   if (ok) ok = key_finish(k);
   if (!ok) key_clear(k);
   return ok;
@@ -270,12 +381,17 @@ int mpbp_rsa_key_todata(const mpbp_rsa_key *k, OSSL_PARAM_BLD *bld, OSSL_PARAM p
       !put_bn(bld, params, OSSL_PKEY_PARAM_RSA_E, k->e))
     return 0;
   if (!include_private) return 1;
-  return put_bn(bld, params, OSSL_PKEY_PARAM_RSA_D, k->d) &&
-         put_bn(bld, params, OSSL_PKEY_PARAM_RSA_FACTOR1, k->p) &&
-         put_bn(bld, params, OSSL_PKEY_PARAM_RSA_FACTOR2, k->q) &&
-         put_bn(bld, params, OSSL_PKEY_PARAM_RSA_EXPONENT1, k->dp) &&
-         put_bn(bld, params, OSSL_PKEY_PARAM_RSA_EXPONENT2, k->dq) &&
-         put_bn(bld, params, OSSL_PKEY_PARAM_RSA_COEFFICIENT1, k->qinv);
+  int ok = put_bn(bld, params, OSSL_PKEY_PARAM_RSA_D, k->d) &&
+           put_bn(bld, params, OSSL_PKEY_PARAM_RSA_FACTOR1, k->p) &&
+           put_bn(bld, params, OSSL_PKEY_PARAM_RSA_FACTOR2, k->q) &&
+           put_bn(bld, params, OSSL_PKEY_PARAM_RSA_EXPONENT1, k->dp) &&
+           put_bn(bld, params, OSSL_PKEY_PARAM_RSA_EXPONENT2, k->dq) &&
+           put_bn(bld, params, OSSL_PKEY_PARAM_RSA_COEFFICIENT1, k->qinv);
+  for (int i = 0; ok && i < k->nx; i++)
+    ok = put_bn(bld, params, factor_names[i + 2], k->xr[i]) &&
+         put_bn(bld, params, exponent_names[i + 2], k->xd[i]) &&
+         put_bn(bld, params, coefficient_names[i + 1], k->xt[i]);
+  return ok;
 }
 
 mpbp_rsa_key *mpbp_rsa_key_dup(const mpbp_rsa_key *k, int with_private) {
@@ -293,6 +409,16 @@ mpbp_rsa_key *mpbp_rsa_key_dup(const mpbp_rsa_key *k, int with_private) {
       *dst[i] = BN_dup(src[i]);
       if (!*dst[i]) ok = 0;
       else BN_set_flags(*dst[i], BN_FLG_CONSTTIME);
+    }
+    for (int i = 0; ok && i < k->nx; i++) {
+      r->nx = i + 1;
+      r->xr[i] = BN_dup(k->xr[i]), r->xd[i] = BN_dup(k->xd[i]), r->xt[i] = BN_dup(k->xt[i]);
+      ok = r->xr[i] && r->xd[i] && r->xt[i];
+      if (ok) {
+        BN_set_flags(r->xr[i], BN_FLG_CONSTTIME);
+        BN_set_flags(r->xd[i], BN_FLG_CONSTTIME);
+        BN_set_flags(r->xt[i], BN_FLG_CONSTTIME);
+      }
     }
   }
   if (ok) ok = key_finish(r);

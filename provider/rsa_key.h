@@ -12,12 +12,20 @@
 extern "C" {
 #endif
 
+/* Primes of a multi-prime key (RFC 8017 section 3.2): OpenSSL names parameters up to FACTOR10. */
+#define MPBP_RSA_MAX_PRIMES 10
+
 typedef struct mpbp_rsa_key {
   mpbp_provctx *pc;
   BIGNUM *n, *e, *d, *p, *q, *dp, *dq, *qinv; /* NULL when absent */
+  /* A multi-prime key: its primes after p and q (r_3 ..), their CRT exponents d_i and
+     coefficients t_i (OpenSSL's FACTOR3.., EXPONENT3.., COEFFICIENT2..), nx of each. The private
+     operation runs as a two-factor CRT over P and Q, products of the primes split by size. */
+  int nx;
+  BIGNUM *xr[MPBP_RSA_MAX_PRIMES - 2], *xd[MPBP_RSA_MAX_PRIMES - 2], *xt[MPBP_RSA_MAX_PRIMES - 2];
   int bits;
   size_t nbytes;       /* RSA_size */
-  size_t width, half;  /* limbs of n, of the larger prime */
+  size_t width, half;  /* limbs of n, of the larger CRT factor (p or q; P or Q of a multi-prime key) */
   uint64_t *rows;      /* n (width) | p | q | dp | dq | qinv (half each) | e (e_width); NULL: no CRT form */
   size_t e_width;      /* limbs of e in rows (the batched fault check) */
   int no_crt_reason;   /* why rows is NULL for a key with private parts (MPBP_R_*) */
@@ -31,13 +39,18 @@ void mpbp_rsa_key_free(mpbp_rsa_key *k);
 mpbp_rsa_key *mpbp_rsa_key_dup(const mpbp_rsa_key *k, int with_private);
 
 /* Sets the key from OSSL_PARAMs (OSSL_PKEY_PARAM_RSA_*); the private parts only when
-   include_private. Multi-prime keys: an error. */
+   include_private. Multi-prime keys: every prime with its exponent and coefficient. */
 int mpbp_rsa_key_fromdata(mpbp_rsa_key *k, const OSSL_PARAM params[], int include_private);
 /* Pushes the key's numbers (private ones when include_private) onto bld, or, with bld NULL,
    sets those of params that name them. */
 int mpbp_rsa_key_todata(const mpbp_rsa_key *k, OSSL_PARAM_BLD *bld, OSSL_PARAM params[],
                         int include_private);
 int mpbp_rsa_key_has_private(const mpbp_rsa_key *k);
+/* The OSSL_PKEY_PARAM_RSA_* names of prime i (0-based: 0 = p, 1 = q, 2 = r_3, ...), of its CRT
+   exponent, and of coefficient i (1-based as OpenSSL numbers them: 1 = qinv, 2 = t_3, ...). */
+const char *mpbp_rsa_factor_name(int i);
+const char *mpbp_rsa_exponent_name(int i);
+const char *mpbp_rsa_coefficient_name(int i);
 int mpbp_rsa_security_bits(int bits);
 
 /* The private operation out = in^d mod n (nbytes bytes, big endian) through the batcher, checked

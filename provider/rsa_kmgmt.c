@@ -59,8 +59,10 @@ static int rsa_km_match(const void *a, const void *b, int selection) {
   return ok;
 }
 
-/* Public: n odd, e odd > 1. Private: additionally n = p*q, d*e = 1 mod lcm-compatible via the
-   CRT numbers (dp*e = 1 mod p-1, dq*e = 1 mod q-1, qinv*q = 1 mod p). */
+/* Public: n odd, e odd > 1. Private: additionally n = the product of the primes, d*e = 1 mod
+   lcm-compatible via the CRT numbers (dp*e = 1 mod p-1, dq*e = 1 mod q-1, qinv*q = 1 mod p; for
+   each further prime r_i of a multi-prime key d_i*e = 1 mod r_i - 1 and t_i*(r_1..r_{i-1}) = 1
+   mod r_i). */
 static int rsa_km_validate(const void *keydata, int selection, int checktype) {
   const mpbp_rsa_key *k = (const mpbp_rsa_key *)keydata;
   (void)checktype;
@@ -73,12 +75,18 @@ static int rsa_km_validate(const void *keydata, int selection, int checktype) {
   if (!k->p) return 1; /* nothing more to check without the factors */
   BN_CTX *bc = BN_CTX_new_ex(k->pc ? k->pc->libctx : NULL);
   BIGNUM *t = BN_new(), *u = BN_new();
-  int ok = bc && t && u && BN_mul(t, k->p, k->q, bc) && BN_cmp(t, k->n) == 0;
+  BIGNUM *prod = BN_new();
+  int ok = bc && t && u && prod && BN_mul(prod, k->p, k->q, bc);
   if (ok && k->dp) ok = BN_sub(u, k->p, BN_value_one()) && BN_mod_mul(t, k->dp, k->e, u, bc) &&
                         BN_is_one(t);
   if (ok && k->dq) ok = BN_sub(u, k->q, BN_value_one()) && BN_mod_mul(t, k->dq, k->e, u, bc) &&
                         BN_is_one(t);
   if (ok && k->qinv) ok = BN_mod_mul(t, k->qinv, k->q, k->p, bc) && BN_is_one(t);
+  for (int i = 0; ok && i < k->nx; i++) /* prod: r_1 .. r_{i+2} so far */
+    ok = BN_sub(u, k->xr[i], BN_value_one()) && BN_mod_mul(t, k->xd[i], k->e, u, bc) && BN_is_one(t) &&
+         BN_mod_mul(t, k->xt[i], prod, k->xr[i], bc) && BN_is_one(t) && BN_mul(prod, prod, k->xr[i], bc);
+  ok = ok && BN_cmp(prod, k->n) == 0;
+  BN_free(prod);
   BN_free(t);
   BN_free(u);
   BN_CTX_free(bc);
