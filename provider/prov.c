@@ -57,7 +57,7 @@ static const OSSL_ITEM reason_strings[] = {
     {MPBP_R_MALLOC_FAILURE, "out of memory"},
     {MPBP_R_INVALID_KEY, "invalid key"},
     {MPBP_R_MISSING_KEY_PARAM, "missing key parameter"},
-    {MPBP_R_NO_CRT_PARAMS, "private key without CRT parameters (p, q) is not supported"},
+    {MPBP_R_NO_CRT_PARAMS, "private key without usable CRT parameters"},
     {MPBP_R_KEY_SIZE_UNSUPPORTED, "key size not supported"},
     {MPBP_R_VALUE_TOO_LARGE_FOR_MODULUS, "value too large for modulus"},
     {MPBP_R_INVALID_LENGTH, "invalid input length"},

@@ -217,6 +217,58 @@ static int multi_crt(const mpbp_rsa_key *k, BN_CTX *bc, BIGNUM *out[5]) {
   return ok;
 }
 
+/* The primes of a key given as n, e and d only (NIST SP 800-56B rev. 2, appendix C.2): with
+ * d*e - 1 = 2^t r (r odd), for g = 2, 3, ... the sequence g^r, g^2r, ... mod n reaches 1; the
+ * element before it, when not -1, is a nontrivial square root of 1 and gcd(it - 1, n) a prime
+ * factor. out = {p, q, dp, dq, qinv} on success (1); 0 when d does not belong to n and e (no
+ * factor within 100 bases); -1 when out of memory. Runs once per key; the exponentiations with
+ * the secret r are constant time (BN_FLG_CONSTTIME). */
+static int recover_primes(const mpbp_rsa_key *k, BN_CTX *bc, BIGNUM *out[5]) {
+  BIGNUM *kk = BN_new(), *r = BN_new(), *g = BN_new(), *y = BN_new(), *x = BN_new(), *nm1 = BN_new();
+  BN_MONT_CTX *mont = BN_MONT_CTX_new();
+  int found = 0, err = !(kk && r && g && y && x && nm1 && mont);
+  if (!err) err = !(BN_mul(kk, k->d, k->e, bc) && BN_sub_word(kk, 1) && BN_copy(nm1, k->n) &&
+                    BN_sub_word(nm1, 1) && BN_MONT_CTX_set(mont, k->n, bc));
+  if (!err && !BN_is_zero(kk) && !BN_is_odd(kk)) {
+    int t = 0;
+    while (!BN_is_bit_set(kk, t)) t++;
+    err = !BN_rshift(r, kk, t);
+    BN_set_flags(r, BN_FLG_CONSTTIME);
+    for (unsigned long base = 2; !err && !found && base < 102; base++) {
+      err = !(BN_set_word(g, base) && BN_mod_exp_mont_consttime(y, g, r, k->n, bc, mont));
+      if (err || BN_is_one(y) || BN_cmp(y, nm1) == 0) continue;
+      for (int i = 0; !err && i < t; i++) {
+        err = !BN_mod_mul(x, y, y, k->n, bc);
+        if (err || BN_cmp(x, nm1) == 0) break;
+        if (BN_is_one(x)) { /* y: a square root of 1 other than +-1 */
+          for (int j = 0; j < 5; j++) out[j] = BN_new();
+          err = !(out[0] && out[1] && out[2] && out[3] && out[4]);
+          if (!err) err = !(BN_sub_word(y, 1) && BN_gcd(out[0], y, k->n, bc) && BN_div(out[1], NULL, k->n, out[0], bc));
+          found = !err && !BN_is_one(out[0]) && !BN_is_one(out[1]);
+          break;
+        }
+        err = !BN_copy(y, x);
+      }
+    }
+  }
+  if (found && !err) { /* the CRT exponents and coefficient */
+    BN_set_flags(k->d, BN_FLG_CONSTTIME);
+    for (int j = 0; j < 5; j++) BN_set_flags(out[j], BN_FLG_CONSTTIME);
+    err = !(BN_sub(x, out[0], BN_value_one()) && BN_mod(out[2], k->d, x, bc) && BN_sub(x, out[1], BN_value_one()) &&
+            BN_mod(out[3], k->d, x, bc) && BN_mod_inverse(out[4], out[1], out[0], bc));
+  }
+  if (err || !found)
+    for (int j = 0; j < 5; j++) BN_clear_free(out[j]), out[j] = NULL;
+  BN_clear_free(kk);
+  BN_clear_free(r);
+  BN_free(g);
+  BN_clear_free(y);
+  BN_clear_free(x);
+  BN_free(nm1);
+  BN_MONT_CTX_free(mont);
+  return err ? -1 : found;
+}
+
 /* After the numbers are set: sizes, the public RSA, the CRT rows and the group. */
 static int key_finish(mpbp_rsa_key *k) {
   if (!k->n || !k->e || BN_is_zero(k->n) || BN_is_negative(k->n) || !BN_is_odd(k->n)) {
@@ -239,24 +291,38 @@ static int key_finish(mpbp_rsa_key *k) {
   snprintf(k->name, sizeof k->name, "RSA-%d", k->bits);
   if (!mpbp_rsa_key_has_private(k)) return 1;
   k->no_crt_reason = MPBP_R_NO_CRT_PARAMS;
-  if (!k->p || !k->q) return 1; /* usable for public operations; private ones raise */
   BN_CTX *bc = BN_CTX_new_ex(k->pc ? k->pc->libctx : NULL);
   BIGNUM *t = BN_new();
   int ok = bc && t;
-  /* the CRT numbers the batch runs on: the key's own, or a multi-prime key's two products */
+  /* the CRT numbers the batch runs on: the key's own, a multi-prime key's two products, or the
+     primes recovered from n, e and d (a key given without them) */
   BIGNUM *own[5] = {NULL, NULL, NULL, NULL, NULL};
-  if (ok && k->nx > 0) ok = multi_crt(k, bc, own);
-  if (ok && k->nx == 0 && (!k->dp || !k->dq || !k->qinv)) { /* derive the missing CRT numbers from d */
-    if (!k->d) ok = 0;
-    BN_set_flags(k->d, BN_FLG_CONSTTIME);
-    if (ok && !k->dp) ok = (k->dp = BN_new()) && BN_sub(t, k->p, BN_value_one()) &&
-                           BN_mod(k->dp, k->d, t, bc);
-    if (ok && !k->dq) ok = (k->dq = BN_new()) && BN_sub(t, k->q, BN_value_one()) &&
-                           BN_mod(k->dq, k->d, t, bc);
-    if (ok && !k->qinv) ok = (k->qinv = BN_new()) && BN_mod_inverse(k->qinv, k->q, k->p, bc);
+  if (ok && !k->p) {
+    const int found = recover_primes(k, bc, own);
+    BN_free(t);
+    BN_CTX_free(bc);
+    if (found < 0) {
+      MPBP_ERR(MPBP_R_MALLOC_FAILURE);
+      return 0;
+    }
+    if (!found) { /* d does not belong to n and e: public operations only; private ones raise */
+      k->no_crt_reason = MPBP_R_INVALID_KEY;
+      return 1;
+    }
+  } else {
+    if (ok && k->nx > 0) ok = multi_crt(k, bc, own);
+    if (ok && k->nx == 0 && (!k->dp || !k->dq || !k->qinv)) { /* derive the missing CRT numbers from d */
+      if (!k->d) ok = 0;
+      if (ok) BN_set_flags(k->d, BN_FLG_CONSTTIME);
+      if (ok && !k->dp) ok = (k->dp = BN_new()) && BN_sub(t, k->p, BN_value_one()) &&
+                             BN_mod(k->dp, k->d, t, bc);
+      if (ok && !k->dq) ok = (k->dq = BN_new()) && BN_sub(t, k->q, BN_value_one()) &&
+                             BN_mod(k->dq, k->d, t, bc);
+      if (ok && !k->qinv) ok = (k->qinv = BN_new()) && BN_mod_inverse(k->qinv, k->q, k->p, bc);
+    }
+    BN_free(t);
+    BN_CTX_free(bc);
   }
-  BN_free(t);
-  BN_CTX_free(bc);
   if (!ok) {
     MPBP_ERR_DATA(MPBP_R_INVALID_KEY, "cannot derive the CRT parameters of the RSA key");
     return 0;

@@ -537,27 +537,55 @@ TEST_CASE("bad inputs give OpenSSL errors, not crashes", "[provider][errors]") {
     CHECK(EVP_PKEY_CTX_set_rsa_padding(c.get(), RSA_X931_PADDING) != 1);
     ERR_clear_error();
   }
-  SECTION("a private key without CRT parameters") {
+  SECTION("a private key without CRT parameters: the primes recovered from n, e and d") {
     BIGNUM *n = nullptr, *e = nullptr, *d = nullptr;
     REQUIRE(EVP_PKEY_get_bn_param(k.get(), OSSL_PKEY_PARAM_RSA_N, &n));
     REQUIRE(EVP_PKEY_get_bn_param(k.get(), OSSL_PKEY_PARAM_RSA_E, &e));
     REQUIRE(EVP_PKEY_get_bn_param(k.get(), OSSL_PKEY_PARAM_RSA_D, &d));
-    OSSL_PARAM_BLD *b = OSSL_PARAM_BLD_new();
-    OSSL_PARAM_BLD_push_BN(b, OSSL_PKEY_PARAM_RSA_N, n);
-    OSSL_PARAM_BLD_push_BN(b, OSSL_PKEY_PARAM_RSA_E, e);
-    OSSL_PARAM_BLD_push_BN(b, OSSL_PKEY_PARAM_RSA_D, d);
-    OSSL_PARAM *params = OSSL_PARAM_BLD_to_param(b);
-    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(lib.ctx, "RSA", "provider=default");
-    EVP_PKEY *nocrt = nullptr;
-    REQUIRE(EVP_PKEY_fromdata_init(c) == 1);
-    REQUIRE(EVP_PKEY_fromdata(c, &nocrt, EVP_PKEY_KEYPAIR, params) == 1);
-    Bytes dg(32, 9), sig(256);
+    auto ned_key = [&](const BIGNUM *dd, const char *props) {
+      OSSL_PARAM_BLD *bb = OSSL_PARAM_BLD_new();
+      OSSL_PARAM_BLD_push_BN(bb, OSSL_PKEY_PARAM_RSA_N, n);
+      OSSL_PARAM_BLD_push_BN(bb, OSSL_PKEY_PARAM_RSA_E, e);
+      OSSL_PARAM_BLD_push_BN(bb, OSSL_PKEY_PARAM_RSA_D, dd);
+      OSSL_PARAM *pp = OSSL_PARAM_BLD_to_param(bb);
+      EVP_PKEY_CTX *cc = EVP_PKEY_CTX_new_from_name(lib.ctx, "RSA", props);
+      EVP_PKEY *made = nullptr;
+      REQUIRE(EVP_PKEY_fromdata_init(cc) == 1);
+      REQUIRE(EVP_PKEY_fromdata(cc, &made, EVP_PKEY_KEYPAIR, pp) == 1);
+      EVP_PKEY_CTX_free(cc);
+      OSSL_PARAM_free(pp);
+      OSSL_PARAM_BLD_free(bb);
+      return made;
+    };
+    Bytes dg = digest(lib, "SHA256", "n, e, d");
+    for (const char *props : {"provider=default", "provider=mpbatch"}) {  // imported, and made by mpbatch
+      EVP_PKEY *ned = ned_key(d, props);
+      Bytes s = sign(lib, ned, "provider=mpbatch", "SHA256", RSA_PKCS1_PADDING, dg);
+      CHECK(s == sign(lib, k.get(), "provider=default", "SHA256", RSA_PKCS1_PADDING, dg));
+      CHECK(verify(lib, k.get(), "provider=default", "SHA256", RSA_PKCS1_PSS_PADDING, dg,
+                   sign(lib, ned, "provider=mpbatch", "SHA256", RSA_PKCS1_PSS_PADDING, dg)) == 1);
+      BIGNUM *p = nullptr;  // the recovered primes stay inside: the key exports what it was given
+      CHECK(EVP_PKEY_get_bn_param(ned, OSSL_PKEY_PARAM_RSA_FACTOR1, &p) == 0);
+      BN_free(p);
+      ERR_clear_error();
+      EVP_PKEY_free(ned);
+    }
+    // a d that does not belong to n and e: public operations only, the private one an error
+    BIGNUM *bad_d = BN_dup(d);
+    BN_add_word(bad_d, 2);
+    EVP_PKEY *nocrt = ned_key(bad_d, "provider=mpbatch");
+    BN_free(bad_d);
+    Bytes sig(256);
     PCtx sc = ctx_for(lib, nocrt, "provider=mpbatch");
     size_t len = sig.size();
     int r = EVP_PKEY_sign_init(sc.get());
     if (r == 1) r = EVP_PKEY_sign(sc.get(), sig.data(), &len, dg.data(), dg.size());
     CHECK(r != 1);
-    CHECK(openssl_errors().find("without CRT parameters") != std::string::npos);
+    CHECK(openssl_errors().find("invalid key") != std::string::npos);
+    CHECK(sig == Bytes(256, 0));
+    OSSL_PARAM_BLD *b = OSSL_PARAM_BLD_new();
+    OSSL_PARAM *params = nullptr;
+    EVP_PKEY_CTX *c = nullptr;
     EVP_PKEY_free(nocrt);
     EVP_PKEY_CTX_free(c);
     OSSL_PARAM_free(params);
