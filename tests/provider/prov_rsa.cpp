@@ -594,6 +594,29 @@ TEST_CASE("bad inputs give OpenSSL errors, not crashes", "[provider][errors]") {
     BN_free(e);
     BN_free(d);
   }
+  SECTION("a key with p and q but neither d nor the CRT exponents is refused, not a crash") {
+    const char *names[] = {OSSL_PKEY_PARAM_RSA_N, OSSL_PKEY_PARAM_RSA_E, OSSL_PKEY_PARAM_RSA_FACTOR1,
+                           OSSL_PKEY_PARAM_RSA_FACTOR2};
+    OSSL_PARAM_BLD *b = OSSL_PARAM_BLD_new();
+    std::vector<BIGNUM *> bns;
+    for (const char *nm : names) {
+      BIGNUM *v = nullptr;
+      REQUIRE(EVP_PKEY_get_bn_param(k.get(), nm, &v));
+      OSSL_PARAM_BLD_push_BN(b, nm, v);
+      bns.push_back(v);
+    }
+    OSSL_PARAM *params = OSSL_PARAM_BLD_to_param(b);
+    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(lib.ctx, "RSA", "provider=mpbatch");
+    EVP_PKEY *pq = nullptr;
+    REQUIRE(EVP_PKEY_fromdata_init(c) == 1);
+    CHECK(EVP_PKEY_fromdata(c, &pq, EVP_PKEY_KEYPAIR, params) != 1);
+    CHECK(openssl_errors().find("invalid key") != std::string::npos);
+    EVP_PKEY_free(pq);
+    EVP_PKEY_CTX_free(c);
+    OSSL_PARAM_free(params);
+    OSSL_PARAM_BLD_free(b);
+    for (BIGNUM *v : bns) BN_free(v);
+  }
   SECTION("a wrong private result is never output (the public-exponent check)") {
     // a corrupted CRT exponent (dp + 2, still < p) passes the library's key checks but gives a
     // wrong signature: the provider must refuse it
