@@ -417,14 +417,77 @@ static int sig_digest_verify_final(void *vctx, const unsigned char *sig, size_t 
 }
 
 /* ---- parameters --------------------------------------------------------------------------- */
+/* An AlgorithmIdentifier {alg, NULL parameters} (the digest inside RSASSA-PSS-params). */
+static X509_ALGOR *algor_null(int nid) {
+  X509_ALGOR *a = X509_ALGOR_new();
+  if (a && X509_ALGOR_set0(a, OBJ_nid2obj(nid), V_ASN1_NULL, NULL)) return a;
+  X509_ALGOR_free(a);
+  return NULL;
+}
+
+/* The DER AlgorithmIdentifier of a PSS signature (RFC 4055 section 3.1): id-RSASSA-PSS with
+ * RSASSA-PSS-params, each field left out at its default (SHA-1, MGF1 with SHA-1, 20 bytes of
+ * salt, trailer 1). The salt length is the one signing uses: the digest's size, or for AUTO / MAX
+ * the largest that fits (emLen - hLen - 2, one less when the modulus has 8k + 1 bits), as the
+ * default provider states it. Returns the DER length (*der: OPENSSL_malloc'd), or -1. */
+static int pss_algorithm_id(sigctx *c, unsigned char **der) {
+  const EVP_MD *md, *mgf1;
+  if (!c->key || !pss_digests(c, &md, &mgf1)) return -1;
+  const int hlen = EVP_MD_get_size(md), mdnid = EVP_MD_get_type(md), mgfnid = EVP_MD_get_type(mgf1);
+  int salt = c->saltlen;
+  if (salt == RSA_PSS_SALTLEN_DIGEST) {
+    salt = hlen;
+  } else if (salt == RSA_PSS_SALTLEN_AUTO || salt == RSA_PSS_SALTLEN_MAX) {
+    salt = (int)c->key->nbytes - hlen - 2;
+    if ((c->key->bits & 7) == 1) salt--;
+  }
+  if (salt < 0 || hlen <= 0) return -1;
+  RSA_PSS_PARAMS *pss = RSA_PSS_PARAMS_new();
+  X509_ALGOR *alg = X509_ALGOR_new(), *mgfhash = NULL;
+  unsigned char *inner = NULL, *pdata = NULL;
+  ASN1_STRING *seq = NULL, *pstr = NULL;
+  int ok = pss && alg, len = -1;
+  if (ok && mdnid != NID_sha1) ok = (pss->hashAlgorithm = algor_null(mdnid)) != NULL;
+  if (ok && mgfnid != NID_sha1) { /* maskGenAlgorithm {id-mgf1, AlgorithmIdentifier of its hash} */
+    int ilen = -1;
+    ok = (mgfhash = algor_null(mgfnid)) && (ilen = i2d_X509_ALGOR(mgfhash, &inner)) > 0 &&
+         (seq = ASN1_STRING_new()) && ASN1_STRING_set(seq, inner, ilen) &&
+         (pss->maskGenAlgorithm = X509_ALGOR_new()) &&
+         X509_ALGOR_set0(pss->maskGenAlgorithm, OBJ_nid2obj(NID_mgf1), V_ASN1_SEQUENCE, seq);
+    if (ok) seq = NULL; /* owned by the AlgorithmIdentifier now */
+  }
+  if (ok && salt != 20) ok = (pss->saltLength = ASN1_INTEGER_new()) && ASN1_INTEGER_set(pss->saltLength, salt);
+  int plen = ok ? i2d_RSA_PSS_PARAMS(pss, &pdata) : -1;
+  ok = ok && plen > 0 && (pstr = ASN1_STRING_new()) && ASN1_STRING_set(pstr, pdata, plen) &&
+       X509_ALGOR_set0(alg, OBJ_nid2obj(NID_rsassaPss), V_ASN1_SEQUENCE, pstr);
+  if (ok) {
+    pstr = NULL;
+    len = i2d_X509_ALGOR(alg, der);
+  }
+  ASN1_STRING_free(seq);
+  ASN1_STRING_free(pstr);
+  OPENSSL_free(inner);
+  OPENSSL_free(pdata);
+  X509_ALGOR_free(mgfhash);
+  X509_ALGOR_free(alg);
+  RSA_PSS_PARAMS_free(pss);
+  return len;
+}
+
 static int sig_get_ctx_params(void *vctx, OSSL_PARAM params[]) {
   sigctx *c = (sigctx *)vctx;
   OSSL_PARAM *p;
   if (!c) return 0;
   if ((p = OSSL_PARAM_locate(params, OSSL_SIGNATURE_PARAM_ALGORITHM_ID))) {
-    /* PKCS#1 v1.5 only (an AlgorithmIdentifier with RSASSA-PSS-params is not made here) */
+    /* PKCS#1 v1.5: sha256WithRSAEncryption etc.; PSS: id-RSASSA-PSS with its parameters */
     int signid = NID_undef;
-    if (c->pad == RSA_PKCS1_PADDING && c->md &&
+    if (c->pad == RSA_PKCS1_PSS_PADDING) {
+      unsigned char *der = NULL;
+      const int len = pss_algorithm_id(c, &der);
+      const int ok = len > 0 && OSSL_PARAM_set_octet_string(p, der, (size_t)len);
+      OPENSSL_free(der);
+      if (!ok) return 0;
+    } else if (c->pad == RSA_PKCS1_PADDING && c->md &&
         OBJ_find_sigid_by_algs(&signid, EVP_MD_get_type(c->md), NID_rsaEncryption)) {
       X509_ALGOR *alg = X509_ALGOR_new();
       unsigned char *der = NULL;
