@@ -81,6 +81,8 @@ static const OSSL_ITEM reason_strings[] = {
 static const OSSL_ALGORITHM keymgmt_algs[] = {
     {"RSA:rsaEncryption:1.2.840.113549.1.1.1", MPBP_PROPS, mpbp_rsa_keymgmt_functions,
      "mpbatch RSA key management (import from the default provider)"},
+    {"RSA-PSS:RSASSA-PSS:1.2.840.113549.1.1.10", MPBP_PROPS, mpbp_rsapss_keymgmt_functions,
+     "mpbatch RSA-PSS key management (PSS signatures only, restricted by the key's parameters)"},
 #ifdef MPBP_HAVE_DH
     {"DH:dhKeyAgreement:1.2.840.113549.1.3.1", MPBP_PROPS, mpbp_dh_keymgmt_functions,
      "mpbatch DH key management"},

@@ -81,6 +81,7 @@ void mpbp_raise_mpb(const char *file, int line, const char *func, int status, co
 
 /* Dispatch tables. */
 extern const OSSL_DISPATCH mpbp_rsa_keymgmt_functions[];
+extern const OSSL_DISPATCH mpbp_rsapss_keymgmt_functions[];
 extern const OSSL_DISPATCH mpbp_rsa_signature_functions[];
 extern const OSSL_DISPATCH mpbp_rsa_asym_cipher_functions[];
 /* Written in dh_kmgmt.c / dh_exch.c (compiled when both are present: MPBP_HAVE_DH). */

@@ -88,6 +88,10 @@ static int enc_init(encctx *c, void *key, const OSSL_PARAM params[], int op) {
     MPBP_ERR(MPBP_R_INVALID_KEY);
     return 0;
   }
+  if (c->key->pss) { /* RFC 4055: an RSA-PSS key is for PSS signatures only */
+    MPBP_ERR_DATA(MPBP_R_INVALID_KEY, "an RSA-PSS key cannot encrypt or decrypt");
+    return 0;
+  }
   if (op == EVP_PKEY_OP_DECRYPT && !mpbp_rsa_key_has_private(c->key)) {
     MPBP_ERR_DATA(MPBP_R_INVALID_KEY, "decryption needs a private key");
     return 0;

@@ -77,6 +77,72 @@ mpbp_rsa_key *mpbp_rsa_key_new(mpbp_provctx *pc) {
   return k;
 }
 
+mpbp_rsa_key *mpbp_rsa_pss_key_new(mpbp_provctx *pc) {
+  mpbp_rsa_key *k = mpbp_rsa_key_new(pc);
+  if (k) k->pss = 1;
+  return k;
+}
+
+/* RFC 4055's defaults for RSASSA-PSS-params */
+static void pss_defaults(mpbp_rsa_key *k) {
+  k->pss_restricted = 0;
+  OPENSSL_strlcpy(k->pss_md, "SHA1", sizeof k->pss_md);
+  OPENSSL_strlcpy(k->pss_mgf1_md, "SHA1", sizeof k->pss_mgf1_md);
+  k->pss_saltlen = 20;
+}
+
+/* The restriction of an RSA-PSS key from OSSL_PKEY_PARAM_RSA_{DIGEST, MASKGENFUNC, MGF1_DIGEST,
+   PSS_SALTLEN}, as the default provider exports it (the fields at their defaults left out). */
+static int pss_fromdata(mpbp_rsa_key *k, const OSSL_PARAM params[]) {
+  pss_defaults(k);
+  const OSSL_PARAM *p;
+  char buf[64], *bp = buf;
+  if ((p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_DIGEST))) {
+    if (!OSSL_PARAM_get_utf8_string(p, &bp, sizeof buf)) goto bad;
+    OPENSSL_strlcpy(k->pss_md, buf, sizeof k->pss_md);
+    k->pss_restricted = 1;
+  }
+  if ((p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_MASKGENFUNC))) {
+    bp = buf;
+    if (!OSSL_PARAM_get_utf8_string(p, &bp, sizeof buf) || OPENSSL_strcasecmp(buf, "MGF1") != 0) goto bad;
+    k->pss_restricted = 1;
+  }
+  if ((p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_MGF1_DIGEST))) {
+    bp = buf;
+    if (!OSSL_PARAM_get_utf8_string(p, &bp, sizeof buf)) goto bad;
+    OPENSSL_strlcpy(k->pss_mgf1_md, buf, sizeof k->pss_mgf1_md);
+    k->pss_restricted = 1;
+  }
+  if ((p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_PSS_SALTLEN))) {
+    if (!OSSL_PARAM_get_int(p, &k->pss_saltlen) || k->pss_saltlen < 0) goto bad;
+    k->pss_restricted = 1;
+  }
+  return 1;
+bad:
+  MPBP_ERR_DATA(MPBP_R_INVALID_PARAM, "RSA-PSS key parameters");
+  return 0;
+}
+
+static int pss_todata(const mpbp_rsa_key *k, OSSL_PARAM_BLD *bld, OSSL_PARAM params[]) {
+  if (!k->pss || !k->pss_restricted) return 1;
+  struct {
+    const char *name, *value, *dflt;
+  } s[] = {{OSSL_PKEY_PARAM_RSA_DIGEST, k->pss_md, "SHA1"},
+           {OSSL_PKEY_PARAM_RSA_MGF1_DIGEST, k->pss_mgf1_md, "SHA1"}};
+  for (size_t i = 0; i < 2; i++) {
+    if (OPENSSL_strcasecmp(s[i].value, s[i].dflt) == 0) continue;
+    if (bld ? !OSSL_PARAM_BLD_push_utf8_string(bld, s[i].name, s[i].value, 0) : 0) return 0;
+    OSSL_PARAM *p = bld ? NULL : OSSL_PARAM_locate(params, s[i].name);
+    if (p && !OSSL_PARAM_set_utf8_string(p, s[i].value)) return 0;
+  }
+  if (k->pss_saltlen != 20) {
+    if (bld) return OSSL_PARAM_BLD_push_int(bld, OSSL_PKEY_PARAM_RSA_PSS_SALTLEN, k->pss_saltlen);
+    OSSL_PARAM *p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_RSA_PSS_SALTLEN);
+    if (p && !OSSL_PARAM_set_int(p, k->pss_saltlen)) return 0;
+  }
+  return 1;
+}
+
 static void key_clear(mpbp_rsa_key *k) {
   BN_free(k->n);
   BN_free(k->e);
@@ -94,8 +160,10 @@ static void key_clear(mpbp_rsa_key *k) {
   if (k->rows) OPENSSL_clear_free(k->rows, (k->width + 5 * k->half + k->e_width) * 8);
   RSA_free(k->pub);
   mpbp_provctx *pc = k->pc;
+  const int pss = k->pss;
   memset(k, 0, sizeof *k);
   k->pc = pc;
+  k->pss = pss; /* the key type stays */
 }
 
 void mpbp_rsa_key_free(mpbp_rsa_key *k) {
@@ -386,6 +454,7 @@ int mpbp_rsa_key_fromdata(mpbp_rsa_key *k, const OSSL_PARAM params[], int includ
   key_clear(k);
   int ok = get_bn(params, OSSL_PKEY_PARAM_RSA_N, &k->n) &&
            get_bn(params, OSSL_PKEY_PARAM_RSA_E, &k->e);
+  if (ok && k->pss) ok = pss_fromdata(k, params);
   if (ok && include_private)
     ok = get_bn(params, OSSL_PKEY_PARAM_RSA_D, &k->d) &&
          get_bn(params, OSSL_PKEY_PARAM_RSA_FACTOR1, &k->p) &&
@@ -444,7 +513,7 @@ static int put_bn(OSSL_PARAM_BLD *bld, OSSL_PARAM params[], const char *name, co
 int mpbp_rsa_key_todata(const mpbp_rsa_key *k, OSSL_PARAM_BLD *bld, OSSL_PARAM params[],
                         int include_private) {
   if (!put_bn(bld, params, OSSL_PKEY_PARAM_RSA_N, k->n) ||
-      !put_bn(bld, params, OSSL_PKEY_PARAM_RSA_E, k->e))
+      !put_bn(bld, params, OSSL_PKEY_PARAM_RSA_E, k->e) || !pss_todata(k, bld, params))
     return 0;
   if (!include_private) return 1;
   int ok = put_bn(bld, params, OSSL_PKEY_PARAM_RSA_D, k->d) &&
@@ -463,6 +532,11 @@ int mpbp_rsa_key_todata(const mpbp_rsa_key *k, OSSL_PARAM_BLD *bld, OSSL_PARAM p
 mpbp_rsa_key *mpbp_rsa_key_dup(const mpbp_rsa_key *k, int with_private) {
   mpbp_rsa_key *r = mpbp_rsa_key_new(k->pc);
   if (!r) return NULL;
+  r->pss = k->pss; /* the key type and its restriction */
+  r->pss_restricted = k->pss_restricted;
+  r->pss_saltlen = k->pss_saltlen;
+  memcpy(r->pss_md, k->pss_md, sizeof r->pss_md);
+  memcpy(r->pss_mgf1_md, k->pss_mgf1_md, sizeof r->pss_mgf1_md);
   if (!k->n) return r; /* an empty key */
   r->n = BN_dup(k->n);
   r->e = BN_dup(k->e);

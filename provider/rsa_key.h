@@ -23,6 +23,12 @@ typedef struct mpbp_rsa_key {
      operation runs as a two-factor CRT over P and Q, products of the primes split by size. */
   int nx;
   BIGNUM *xr[MPBP_RSA_MAX_PRIMES - 2], *xd[MPBP_RSA_MAX_PRIMES - 2], *xt[MPBP_RSA_MAX_PRIMES - 2];
+  /* An RSA-PSS key (RFC 4055, key type "RSA-PSS"): PSS signatures only. Restricted when it came
+     with any RSASSA-PSS-params (the others at their defaults: SHA-1, MGF1 with SHA-1, 20 bytes):
+     signatures then use exactly its digests and at least its salt length. */
+  int pss, pss_restricted;
+  char pss_md[64], pss_mgf1_md[64];
+  int pss_saltlen;
   int bits;
   size_t nbytes;       /* RSA_size */
   size_t width, half;  /* limbs of n, of the larger CRT factor (p or q; P or Q of a multi-prime key) */
@@ -35,6 +41,7 @@ typedef struct mpbp_rsa_key {
 } mpbp_rsa_key;
 
 mpbp_rsa_key *mpbp_rsa_key_new(mpbp_provctx *pc);
+mpbp_rsa_key *mpbp_rsa_pss_key_new(mpbp_provctx *pc); /* an empty RSA-PSS key */
 void mpbp_rsa_key_free(mpbp_rsa_key *k);
 mpbp_rsa_key *mpbp_rsa_key_dup(const mpbp_rsa_key *k, int with_private);
 

@@ -24,6 +24,14 @@ static OSSL_FUNC_keymgmt_dup_fn rsa_km_dup;
 static OSSL_FUNC_keymgmt_load_fn rsa_km_load;
 
 static void *rsa_km_new(void *provctx) { return mpbp_rsa_key_new((mpbp_provctx *)provctx); }
+static void *rsapss_km_new(void *provctx) { return mpbp_rsa_pss_key_new((mpbp_provctx *)provctx); }
+
+/* RSA-PSS keys use the "RSA" algorithms, as in the default provider: the signature enforces
+   their restriction, the asymmetric cipher refuses them at init. */
+static const char *rsapss_query_operation_name(int operation_id) {
+  (void)operation_id;
+  return "RSA";
+}
 
 static void rsa_km_free(void *keydata) { mpbp_rsa_key_free((mpbp_rsa_key *)keydata); }
 
@@ -110,8 +118,27 @@ static int rsa_km_import(void *keydata, int selection, const OSSL_PARAM params[]
       OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT2, NULL, 0),                              \
       OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_COEFFICIENT1, NULL, 0)
 
+/* the further primes of a multi-prime key (3 ..) */
+#define RSA_MULTI_PARAMS(i) \
+  OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR##i, NULL, 0), OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT##i, NULL, 0)
+#define RSA_MULTI_COEFF(i) OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_COEFFICIENT##i, NULL, 0)
+#define RSA_MULTI_PRIME_PARAMS                                                                              \
+  RSA_MULTI_PARAMS(3), RSA_MULTI_PARAMS(4), RSA_MULTI_PARAMS(5), RSA_MULTI_PARAMS(6), RSA_MULTI_PARAMS(7),   \
+      RSA_MULTI_PARAMS(8), RSA_MULTI_PARAMS(9), RSA_MULTI_PARAMS(10), RSA_MULTI_COEFF(2), RSA_MULTI_COEFF(3), \
+      RSA_MULTI_COEFF(4), RSA_MULTI_COEFF(5), RSA_MULTI_COEFF(6), RSA_MULTI_COEFF(7), RSA_MULTI_COEFF(8),     \
+      RSA_MULTI_COEFF(9)
+/* an RSA-PSS key's restriction */
+#define RSA_PSS_PARAMS                                                                        \
+  OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_RSA_DIGEST, NULL, 0),                                \
+      OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_RSA_MASKGENFUNC, NULL, 0),                       \
+      OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_RSA_MGF1_DIGEST, NULL, 0),                       \
+      OSSL_PARAM_int(OSSL_PKEY_PARAM_RSA_PSS_SALTLEN, NULL)
+
 static const OSSL_PARAM rsa_pub_types[] = {RSA_PUB_PARAMS, OSSL_PARAM_END};
-static const OSSL_PARAM rsa_all_types[] = {RSA_PUB_PARAMS, RSA_PRIV_PARAMS, OSSL_PARAM_END};
+static const OSSL_PARAM rsa_all_types[] = {RSA_PUB_PARAMS, RSA_PRIV_PARAMS, RSA_MULTI_PRIME_PARAMS, OSSL_PARAM_END};
+static const OSSL_PARAM rsapss_pub_types[] = {RSA_PUB_PARAMS, RSA_PSS_PARAMS, OSSL_PARAM_END};
+static const OSSL_PARAM rsapss_all_types[] = {RSA_PUB_PARAMS, RSA_PRIV_PARAMS, RSA_MULTI_PRIME_PARAMS,
+                                              RSA_PSS_PARAMS, OSSL_PARAM_END};
 
 static const OSSL_PARAM *rsa_km_import_types(int selection) {
   if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0) return NULL;
@@ -120,6 +147,11 @@ static const OSSL_PARAM *rsa_km_import_types(int selection) {
 
 static const OSSL_PARAM *rsa_km_export_types(int selection) {
   return rsa_km_import_types(selection);
+}
+
+static const OSSL_PARAM *rsapss_km_import_types(int selection) {
+  if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0) return NULL;
+  return (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) ? rsapss_all_types : rsapss_pub_types;
 }
 
 static int rsa_km_export(void *keydata, int selection, OSSL_CALLBACK *cb, void *cbarg) {
@@ -142,11 +174,27 @@ static const OSSL_PARAM rsa_gettable[] = {
     OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_DEFAULT_DIGEST, NULL, 0),
     RSA_PUB_PARAMS,
     RSA_PRIV_PARAMS,
+    RSA_MULTI_PRIME_PARAMS,
+    OSSL_PARAM_END};
+static const OSSL_PARAM rsapss_gettable[] = {
+    OSSL_PARAM_int(OSSL_PKEY_PARAM_BITS, NULL),
+    OSSL_PARAM_int(OSSL_PKEY_PARAM_SECURITY_BITS, NULL),
+    OSSL_PARAM_int(OSSL_PKEY_PARAM_MAX_SIZE, NULL),
+    OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_DEFAULT_DIGEST, NULL, 0),
+    OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_MANDATORY_DIGEST, NULL, 0),
+    RSA_PUB_PARAMS,
+    RSA_PRIV_PARAMS,
+    RSA_MULTI_PRIME_PARAMS,
+    RSA_PSS_PARAMS,
     OSSL_PARAM_END};
 
 static const OSSL_PARAM *rsa_km_gettable_params(void *provctx) {
   (void)provctx;
   return rsa_gettable;
+}
+static const OSSL_PARAM *rsapss_km_gettable_params(void *provctx) {
+  (void)provctx;
+  return rsapss_gettable;
 }
 
 static int rsa_km_get_params(void *keydata, OSSL_PARAM params[]) {
@@ -161,8 +209,12 @@ static int rsa_km_get_params(void *keydata, OSSL_PARAM params[]) {
   if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_MAX_SIZE)) &&
       !OSSL_PARAM_set_int(p, (int)k->nbytes))
     return 0;
-  if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_DEFAULT_DIGEST)) &&
-      !OSSL_PARAM_set_utf8_string(p, "SHA256"))
+  /* an RSA-PSS key restricted to a digest: that one, and it is mandatory */
+  const char *dflt = k->pss && k->pss_restricted ? k->pss_md : "SHA256";
+  if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_DEFAULT_DIGEST)) && !OSSL_PARAM_set_utf8_string(p, dflt))
+    return 0;
+  if (k->pss && k->pss_restricted && (p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_MANDATORY_DIGEST)) &&
+      !OSSL_PARAM_set_utf8_string(p, k->pss_md))
     return 0;
   return mpbp_rsa_key_todata(k, NULL, params, 1);
 }
@@ -196,4 +248,21 @@ const OSSL_DISPATCH mpbp_rsa_keymgmt_functions[] = {
     {OSSL_FUNC_KEYMGMT_GETTABLE_PARAMS, (void (*)(void))rsa_km_gettable_params},
     {OSSL_FUNC_KEYMGMT_DUP, (void (*)(void))rsa_km_dup},
     {OSSL_FUNC_KEYMGMT_LOAD, (void (*)(void))rsa_km_load},
+    {0, NULL}};
+
+const OSSL_DISPATCH mpbp_rsapss_keymgmt_functions[] = {
+    {OSSL_FUNC_KEYMGMT_NEW, (void (*)(void))rsapss_km_new},
+    {OSSL_FUNC_KEYMGMT_FREE, (void (*)(void))rsa_km_free},
+    {OSSL_FUNC_KEYMGMT_HAS, (void (*)(void))rsa_km_has},
+    {OSSL_FUNC_KEYMGMT_MATCH, (void (*)(void))rsa_km_match},
+    {OSSL_FUNC_KEYMGMT_VALIDATE, (void (*)(void))rsa_km_validate},
+    {OSSL_FUNC_KEYMGMT_IMPORT, (void (*)(void))rsa_km_import},
+    {OSSL_FUNC_KEYMGMT_IMPORT_TYPES, (void (*)(void))rsapss_km_import_types},
+    {OSSL_FUNC_KEYMGMT_EXPORT, (void (*)(void))rsa_km_export},
+    {OSSL_FUNC_KEYMGMT_EXPORT_TYPES, (void (*)(void))rsapss_km_import_types},
+    {OSSL_FUNC_KEYMGMT_GET_PARAMS, (void (*)(void))rsa_km_get_params},
+    {OSSL_FUNC_KEYMGMT_GETTABLE_PARAMS, (void (*)(void))rsapss_km_gettable_params},
+    {OSSL_FUNC_KEYMGMT_DUP, (void (*)(void))rsa_km_dup},
+    {OSSL_FUNC_KEYMGMT_LOAD, (void (*)(void))rsa_km_load},
+    {OSSL_FUNC_KEYMGMT_QUERY_OPERATION_NAME, (void (*)(void))rsapss_query_operation_name},
     {0, NULL}};

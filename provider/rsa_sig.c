@@ -129,7 +129,43 @@ static int sig_init(sigctx *c, void *key, const OSSL_PARAM params[], int op) {
   }
   c->operation = op;
   c->md_locked = 0;
+  if (c->key->pss) { /* an RSA-PSS key: PSS, and a restricted key's digests and salt length */
+    c->pad = RSA_PKCS1_PSS_PADDING;
+    if (c->key->pss_restricted) {
+      if (!set_md(c, c->key->pss_md, NULL) || !set_mgf1(c, c->key->pss_mgf1_md, NULL)) return 0;
+      c->saltlen = c->key->pss_saltlen;
+    }
+  }
   return sig_set_ctx_params(c, params);
+}
+
+/* A restricted RSA-PSS key takes only its own digests and at least its salt length (the
+   default provider's rules: AUTO cannot verify against a restriction; DIGEST counts as the
+   digest's size; MAX is always long enough). 1 when c's settings are allowed, else 0 (raised). */
+static int pss_key_allows(const sigctx *c) {
+  const mpbp_rsa_key *k = c->key;
+  if (!k || !k->pss) return 1;
+  if (c->pad != RSA_PKCS1_PSS_PADDING) {
+    MPBP_ERR_DATA(MPBP_R_INVALID_PADDING_MODE, "an RSA-PSS key signs with PSS only");
+    return 0;
+  }
+  if (!k->pss_restricted) return 1;
+  if ((c->md && !EVP_MD_is_a(c->md, k->pss_md)) || (c->mgf1md && !EVP_MD_is_a(c->mgf1md, k->pss_mgf1_md))) {
+    MPBP_ERR_DATA(MPBP_R_INVALID_DIGEST, "the RSA-PSS key is restricted to %s with MGF1 %s", k->pss_md,
+                  k->pss_mgf1_md);
+    return 0;
+  }
+  int salt = c->saltlen;
+  if (salt == RSA_PSS_SALTLEN_AUTO && c->operation != EVP_PKEY_OP_SIGN) {
+    MPBP_ERR_DATA(MPBP_R_INVALID_SALT_LENGTH, "no autodetected salt length with a restricted RSA-PSS key");
+    return 0;
+  }
+  if (salt == RSA_PSS_SALTLEN_DIGEST) salt = c->md ? EVP_MD_get_size(c->md) : 20;
+  if (salt >= 0 && salt < k->pss_saltlen) {
+    MPBP_ERR_DATA(MPBP_R_INVALID_SALT_LENGTH, "salt length %d below the RSA-PSS key's %d", salt, k->pss_saltlen);
+    return 0;
+  }
+  return 1;
 }
 
 static int sig_sign_init(void *vctx, void *key, const OSSL_PARAM params[]) {
@@ -186,6 +222,7 @@ static int sig_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsi
     MPBP_ERR(MPBP_R_OPERATION_NOT_INITIALIZED);
     return 0;
   }
+  if (!pss_key_allows(c)) return 0;
   const mpbp_rsa_key *k = c->key;
   if (!sig) {
     *siglen = k->nbytes;
@@ -247,6 +284,7 @@ static int sig_verify(void *vctx, const unsigned char *sig, size_t siglen,
     MPBP_ERR(MPBP_R_OPERATION_NOT_INITIALIZED);
     return 0;
   }
+  if (!pss_key_allows(c)) return 0;
   const mpbp_rsa_key *k = c->key;
   if (!check_tbs_len(c, tbslen)) return 0;
   unsigned char *em = (unsigned char *)OPENSSL_zalloc(k->nbytes);
@@ -605,7 +643,7 @@ static int sig_set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
     if (pq && !OSSL_PARAM_get_utf8_string(pq, &mp, sizeof mprops)) return 0;
     if (!set_mgf1(c, name, mprops[0] ? mprops : NULL)) return 0;
   }
-  return 1;
+  return pss_key_allows(c);
 }
 
 static const OSSL_PARAM sig_settable[] = {
