@@ -24,9 +24,19 @@ void *mem_realloc(void *p, size_t old_bytes, size_t new_bytes) {
 void mem_free(void *p, size_t bytes) {
   if (p) g_free(p, bytes);
 }
+// A plain memset (wide stores: the library wipes whole per-call scratch blocks, tens of KiB per
+// thread) that the compiler must keep: the pointer escapes into an empty asm statement that may
+// read all memory. Elsewhere a byte loop through a volatile pointer (the same effect, ~20x
+// slower).
 void secure_zero(void *p, size_t bytes) {
+  if (!p || !bytes) return;
+#if defined(__GNUC__) || defined(__clang__)
+  std::memset(p, 0, bytes);
+  __asm__ __volatile__("" : : "r"(p) : "memory");
+#else
   volatile unsigned char *v = static_cast<volatile unsigned char *>(p);
   while (bytes--) *v++ = 0;
+#endif
 }
 } // namespace mpb
 

@@ -14,8 +14,22 @@ namespace mpb {
 namespace simd {
 namespace detail {
 
-constexpr unsigned kWindow = 5;               // fixed window width
-constexpr unsigned kTable = 1u << kWindow;    // 32 table entries
+constexpr unsigned kWindow = 5;               // widest fixed window
+constexpr unsigned kTable = 1u << kWindow;    // 32 table entries (room for the widest)
+
+// The window width for an exponent of `bits` bits (public: the declared width in constant time):
+// the w <= kWindow of fewest multiplications, 2^w - 2 to build the table plus one per window (the
+// squarings do not depend on w). 2 bits for a 17-bit public exponent (11 products instead of 34
+// with 5-bit windows), 3 for 64 bits, 4 for 128, 5 from ~330 bits (RSA, DH).
+constexpr unsigned window_for(size_t bits) {
+  unsigned best = 1;
+  size_t best_cost = (size_t)-1;
+  for (unsigned w = 1; w <= kWindow; ++w) {
+    const size_t cost = ((size_t)1 << w) - 2 + (bits + w - 1) / w;
+    if (cost < best_cost) best = w, best_cost = cost;
+  }
+  return best;
+}
 
 // Everything a kernel needs. Digit arrays are lane-interleaved: digit d of lane l is at
 // [d * L + l]; all arrays are aligned to 64 bytes. Digits are < 2^K (K = 52 or 26).
@@ -24,6 +38,8 @@ struct Job {
   unsigned K = 0;          // digit bits (52 or 26)
   size_t N = 0;            // digits per number; 2^(K*N) > 4 * every modulus
   size_t ebits = 0;        // exponent bits processed (from the top), same for all lanes
+  unsigned win = kWindow;  // window width (window_for(ebits)): the table holds 2^win entries
+  bool vt = false;         // variable time (MPB_CT_OFF): a window that is 0 in every lane is skipped
   size_t en = 0;           // exponent limbs
   const uint64_t *exp[8] = {};  // nullptr = unused lane (reads as 0)
   uint64_t *M = nullptr;    // moduli, N*L
@@ -46,6 +62,15 @@ static inline uint64_t window_bits(const uint64_t *e, size_t en, size_t pos, uns
   uint64_t v = li < en ? e[li] >> off : 0;
   if (off + len > 64 && li + 1 < en) v |= e[li + 1] << (64 - off);
   return v & ((uint64_t(1) << len) - 1);
+}
+
+// Variable time only: whether the window [pos, pos+len) is 0 in every lane (its product with
+// the table's entry 0, the Montgomery one, can then be skipped; public exponents such as
+// 65537 are mostly zero windows).
+static inline bool window_zero_all(const Job &job, size_t pos, unsigned len) {
+  uint64_t any = 0;
+  for (unsigned l = 0; l < job.L; ++l) any |= window_bits(job.exp[l], job.en, pos, len);
+  return any == 0;
 }
 
 // The kernels: run the exponentiation described by the job (ACC gets the result). x86-64

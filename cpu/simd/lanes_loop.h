@@ -202,22 +202,24 @@ void window_exp(const Job &job) {
   V *SEL = reinterpret_cast<V *>(job.SEL);
   V *T = reinterpret_cast<V *>(job.T);
 
+  const unsigned w = job.win, entries = 1u << w;  // (public: from the exponent's width)
   amm<K, NC>(TAB, R2, ONE, M, minv, T, N);
   amm<K, NC>(TAB + N, B, R2, M, minv, T, N);
-  for (unsigned k = 2; k < kTable; ++k) amm<K, NC>(TAB + k * N, TAB + (k - 1) * N, TAB + N, M, minv, T, N);
+  for (unsigned k = 2; k < entries; ++k) amm<K, NC>(TAB + k * N, TAB + (k - 1) * N, TAB + N, M, minv, T, N);
 
   const size_t bits = job.ebits;
   if (bits == 0) {
     for (size_t d = 0; d < N; ++d) ACC[d] = TAB[d];
   } else {
-    const size_t nw = (bits + kWindow - 1) / kWindow;
-    const unsigned top = (unsigned)(bits - kWindow * (nw - 1));
+    const size_t nw = (bits + w - 1) / w;
+    const unsigned top = (unsigned)(bits - w * (nw - 1));
     size_t pos = bits - top;
-    K::select(ACC, TAB, N, K::window(job, pos, top));
+    K::select(ACC, TAB, N, K::window(job, pos, top), entries);
     while (pos > 0) {
-      pos -= kWindow;
-      for (unsigned s = 0; s < kWindow; ++s) ams<K, NC>(ACC, ACC, M, minv, T, N);
-      K::select(SEL, TAB, N, K::window(job, pos, kWindow));
+      pos -= w;
+      for (unsigned s = 0; s < w; ++s) ams<K, NC>(ACC, ACC, M, minv, T, N);
+      if (job.vt && window_zero_all(job, pos, w)) continue;  // (variable time: a product by one)
+      K::select(SEL, TAB, N, K::window(job, pos, w), entries);
       amm<K, NC>(ACC, ACC, SEL, M, minv, T, N);
     }
   }

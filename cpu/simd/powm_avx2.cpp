@@ -35,9 +35,9 @@ struct Arith {
   static V mul(V a, V b) { return _mm256_mul_epu32(a, b); }
   static V low26(V a) { return _mm256_and_si256(a, _mm256_set1_epi64x((1ll << 26) - 1)); }
   static V high26(V a) { return _mm256_srli_epi64(a, 26); }
-  static void select(V *out, const V *tab, size_t N, V idx) {
+  static void select(V *out, const V *tab, size_t N, V idx, unsigned entries) {
     for (size_t d = 0; d < N; ++d) out[d] = zero();
-    for (unsigned e = 0; e < kTable; ++e) {
+    for (unsigned e = 0; e < entries; ++e) {
       const V k = _mm256_cmpeq_epi64(idx, _mm256_set1_epi64x(e));
       const V *te = tab + e * N;
       for (size_t d = 0; d < N; ++d) out[d] = _mm256_or_si256(out[d], _mm256_and_si256(k, te[d]));

@@ -39,9 +39,9 @@ struct Arith {
   static V mul(V a, V b) { return _mm512_mul_epu32(a, b); }
   static V low26(V a) { return _mm512_and_si512(a, _mm512_set1_epi64((1ll << 26) - 1)); }
   static V high26(V a) { return _mm512_srli_epi64(a, 26); }
-  static void select(V *out, const V *tab, size_t N, V idx) {
+  static void select(V *out, const V *tab, size_t N, V idx, unsigned entries) {
     for (size_t d = 0; d < N; ++d) out[d] = zero();
-    for (unsigned e = 0; e < kTable; ++e) {
+    for (unsigned e = 0; e < entries; ++e) {
       const __mmask8 k = _mm512_cmpeq_epi64_mask(idx, _mm512_set1_epi64(e));
       const V *te = tab + e * N;
       for (size_t d = 0; d < N; ++d) out[d] = _mm512_mask_mov_epi64(out[d], k, te[d]);

@@ -456,7 +456,7 @@ static inline void sqrw(V *r, const V *a, const V *m, V minv, V *t, size_t N) {
 // out = tab[idx[lane]] lane by lane, reading every entry (masked moves, no secret addresses).
 // With a compile-time N the output digits stay in registers, a block of at most 16 at a time.
 template <size_t NC>
-static void select(V *out, const V *tab, size_t Nrt, V idx) {
+static void select(V *out, const V *tab, size_t Nrt, V idx, unsigned entries) {
   const V zero = _mm512_setzero_si512();
   if (NC) {
     constexpr size_t nb = (NC + 15) / 16, B = NC ? (NC + nb - 1) / nb : 1;
@@ -469,7 +469,7 @@ static void select(V *out, const V *tab, size_t Nrt, V idx) {
       const V one = _mm512_set1_epi64(1);
       const V *te = fresh(tab) + d0;
 #pragma GCC unroll 1
-      for (unsigned e = 0; e < kTable; ++e) {
+      for (unsigned e = 0; e < entries; ++e) {
         const __mmask8 k = _mm512_cmpeq_epu64_mask(idx, ev);
 #pragma GCC unroll 32
         for (size_t d = 0; d < B; ++d)
@@ -485,7 +485,7 @@ static void select(V *out, const V *tab, size_t Nrt, V idx) {
   }
   const size_t N = Nrt;
   for (size_t d = 0; d < N; ++d) out[d] = zero;
-  for (unsigned e = 0; e < kTable; ++e) {
+  for (unsigned e = 0; e < entries; ++e) {
     const __mmask8 k = _mm512_cmpeq_epu64_mask(idx, _mm512_set1_epi64(e));
     const V *te = tab + e * N;
     for (size_t d = 0; d < N; ++d) out[d] = _mm512_mask_mov_epi64(out[d], k, te[d]);
@@ -511,22 +511,24 @@ static void run_kernel(const Job &job) {
   V *SEL = reinterpret_cast<V *>(job.SEL);
   V *T = reinterpret_cast<V *>(job.T);
 
+  const unsigned w = job.win, entries = 1u << w;  // (public: from the exponent's width)
   mulw<NC>(TAB, R2, ONE, M, minv, T, N);          // R mod m (Montgomery one)
   mulw<NC>(TAB + N, B, R2, M, minv, T, N);        // base * R mod m
-  for (unsigned k = 2; k < kTable; ++k) mulw<NC>(TAB + k * N, TAB + (k - 1) * N, TAB + N, M, minv, T, N);
+  for (unsigned k = 2; k < entries; ++k) mulw<NC>(TAB + k * N, TAB + (k - 1) * N, TAB + N, M, minv, T, N);
 
   const size_t bits = job.ebits;
   if (bits == 0) {
     for (size_t d = 0; d < N; ++d) ACC[d] = TAB[d];
   } else {
-    const size_t nw = (bits + kWindow - 1) / kWindow;
-    const unsigned top = (unsigned)(bits - kWindow * (nw - 1));
+    const size_t nw = (bits + w - 1) / w;
+    const unsigned top = (unsigned)(bits - w * (nw - 1));
     size_t pos = bits - top;
-    select<NC>(ACC, TAB, N, window(job, pos, top));
+    select<NC>(ACC, TAB, N, window(job, pos, top), entries);
     while (pos > 0) {
-      pos -= kWindow;
-      for (unsigned s = 0; s < kWindow; ++s) sqrw<NC>(ACC, ACC, M, minv, T, N);
-      select<NC>(SEL, TAB, N, window(job, pos, kWindow));
+      pos -= w;
+      for (unsigned s = 0; s < w; ++s) sqrw<NC>(ACC, ACC, M, minv, T, N);
+      if (job.vt && window_zero_all(job, pos, w)) continue;  // (variable time: a product by one)
+      select<NC>(SEL, TAB, N, window(job, pos, w), entries);
       mulw<NC>(ACC, ACC, SEL, M, minv, T, N);
     }
   }

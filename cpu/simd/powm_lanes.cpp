@@ -1,9 +1,12 @@
 // cpu/simd/powm_lanes.cpp: the lane-parallel exponentiation driver shared by the IFMA (8 lanes,
 // radix 2^52), AVX-512F (8 lanes, radix 2^26) and AVX2 (4 lanes, radix 2^26) kernels: argument checks, scratch layout,
 // conversion between 64-bit limbs and lane-interleaved K-bit digits, R^2 mod m (mpn::pow2_mod:
-// constant time in m, no division), the final conditional subtraction, and the public entry
-// points.
+// constant time in m, no division; mpn::pow2_divrem in variable time), the window width by the
+// exponent's length (detail::window_for), the final conditional subtraction, and the public
+// entry points.
 #include "simd/powm_lanes.h"
+
+#include <algorithm>
 
 #include <mpbatch/common.h>
 #include "core/limb.h"
@@ -34,8 +37,11 @@ constexpr size_t kMaxLimbs = 256;
 size_t max_digits(unsigned K, size_t n) { return (64 * n + 2 + K - 1) / K; }
 
 size_t vec_limbs(unsigned L, size_t N) { return ((6 + kTable + 2) * N + 2) * L; }
-// R^2 mod m (the value + its scratch); reused for the final subtraction
-size_t scalar_limbs(size_t n) { return n + mpn::pow2_mod_itch(n) + 2 * n; }
+// R^2 mod m (the value + its scratch: Montgomery squarings in constant time, a division
+// otherwise; 2KN < 128n + 128 bits); reused for the final subtraction
+size_t scalar_limbs(size_t n) {
+  return n + std::max(mpn::pow2_mod_itch(n), mpn::pow2_divrem_itch(128 * n + 128, n)) + 2 * n;
+}
 
 size_t itch(unsigned L, unsigned K, size_t n) {
   if (n == 0 || n > kMaxLimbs) return 0;
@@ -143,17 +149,22 @@ uint64_t *align64(uint64_t *p) {
     if (used) to_digits(job.B, L, l, K, N, base[l], n);
     else for (size_t d = 0; d < N; ++d) job.B[d * L + l] = 0;
     for (size_t d = 0; d < N; ++d) job.ONE[d * L + l] = d == 0;
-    // R^2 mod m with R = 2^(K*N), constant time in m (RSA primes); once per distinct modulus
+    // R^2 mod m with R = 2^(K*N), once per distinct modulus: in constant time in m (RSA primes)
+    // by Montgomery squarings, or in variable time (nothing secret: MPB_CT_OFF) by one division,
+    // ~10x faster (the public-exponent checks of RSA results run here)
     uint64_t *rem = tmp, *ds = rem + n;
     if (ml != prev_m) {
       const size_t dn = declassify(mpn::sec_normalized_size(ml, n));
       mpn::zero(rem, n);
-      mpn::pow2_mod(rem, 2 * (size_t)K * N, ml, dn, ds);
+      if (ct) mpn::pow2_mod(rem, 2 * (size_t)K * N, ml, dn, ds);
+      else mpn::pow2_divrem(nullptr, rem, 2 * (size_t)K * N, ml, dn, ds);
       prev_m = ml;
     }
     to_digits(job.R2, L, l, K, N, rem, n);
   }
   job.ebits = ct ? 64 * en : ebits;
+  job.win = detail::window_for(job.ebits);
+  job.vt = !ct;
   kernel(job);
   // ---- results: ACC holds values in [0, m]; subtract m once where the result is >= m
   for (unsigned l = 0; l < L; ++l) {

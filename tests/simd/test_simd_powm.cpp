@@ -9,6 +9,7 @@
 
 #include <mpbatch/common.h>
 
+#include "simd/lanes_impl.h"
 #include "simd/powm_lanes.h"
 #include "support/oracle.h"
 
@@ -228,6 +229,44 @@ TEST_CASE("simd powm: hard moduli, bases and exponents", "[simd][powm]") {
     for (bool ct : {false, true}) {
       check_call(p, mods, true, bases, exps, 1, 5, ct, std::vector<bool>(L, true));
       check_call(p, mods, true, bases, exps, 0, 5, ct, std::vector<bool>(L, true));
+    }
+  }
+}
+
+// Exponents of every width from 1 to 400 bits (each window width of detail::window_for, the
+// table sized to it) and public exponents whose windows are zero in every lane (65537, 3, powers
+// of two, one shared exponent; variable time skips those products), constant time or not.
+TEST_CASE("simd powm: window widths by exponent length, all-zero windows", "[simd][powm]") {
+  REQUIRE(mpb::simd::detail::window_for(17) == 2);
+  REQUIRE(mpb::simd::detail::window_for(64) == 3);
+  REQUIRE(mpb::simd::detail::window_for(128) == 4);
+  REQUIRE(mpb::simd::detail::window_for(1024) == 5);
+  for (const Path &p : kPaths) {
+    if (!usable(p)) continue;
+    auto rng = make_rng(0x3A1D + p.L);
+    const unsigned L = p.L;
+    for (size_t bits : {512, 2048}) {
+      const size_t n = bits / 64;
+      std::vector<Limbs> mods{odd_modulus(rng, bits, n)}, bases;
+      for (unsigned l = 0; l < L; ++l) bases.push_back(below(rng, mods[0]));
+      for (size_t ebits : {1, 2, 3, 5, 8, 17, 31, 64, 65, 100, 128, 200, 330, 400}) {
+        const size_t en = (ebits + 63) / 64;
+        std::vector<Limbs> exps;
+        for (unsigned l = 0; l < L; ++l) {
+          Limbs e = hard_bits(rng, ebits);
+          e.resize(en, 0);
+          exps.push_back(e);
+        }
+        for (bool ct : {false, true}) check_call(p, mods, true, bases, exps, en, n, ct, std::vector<bool>(L, true));
+      }
+      for (uint64_t pub : {65537ull, 3ull, 1ull << 20, (1ull << 63) + 1, 0x8000000000000001ull >> 1}) {
+        std::vector<Limbs> exps(L, Limbs{pub});
+        for (bool ct : {false, true}) check_call(p, mods, true, bases, exps, 1, n, ct, std::vector<bool>(L, true));
+      }
+      // one lane with a dense exponent among sparse ones: only windows zero in every lane are skipped
+      std::vector<Limbs> mixed(L, Limbs{65537, 0});
+      mixed[L - 1] = Limbs{~0ull, 0x5555};
+      check_call(p, mods, true, bases, mixed, 2, n, false, std::vector<bool>(L, true));
     }
   }
 }
