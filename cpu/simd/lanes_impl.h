@@ -21,7 +21,7 @@ constexpr unsigned kTable = 1u << kWindow;    // 32 table entries (room for the 
 // the w <= kWindow of fewest multiplications, 2^w - 2 to build the table plus one per window (the
 // squarings do not depend on w). 2 bits for a 17-bit public exponent (11 products instead of 34
 // with 5-bit windows), 3 for 64 bits, 4 for 128, 5 from ~330 bits (RSA, DH).
-constexpr unsigned window_for(size_t bits) {
+static constexpr unsigned window_for(size_t bits) {
   unsigned best = 1;
   size_t best_cost = (size_t)-1;
   for (unsigned w = 1; w <= kWindow; ++w) {
