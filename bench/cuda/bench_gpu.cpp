@@ -126,6 +126,36 @@ bool powm_item_ok(const uint64_t *m, const uint64_t *b, const uint64_t *e, const
   return ok;
 }
 
+// A w-limb modulus with its top bit set (odd, or even for the Barrett kernels) and rows of
+// bases below it and random full-length exponents, grown on demand: ensure(n) gives at least n
+// rows (the rows already there stay as they are). trim(ebits): exponents of exactly ebits bits.
+struct PowmRows {
+  std::mt19937_64 &rng;
+  size_t w;
+  int ebits = 0;  // 0: full length
+  std::vector<uint64_t> m, base, e, r;
+  PowmRows(std::mt19937_64 &g, size_t width, bool even = false) : rng(g), w(width), m(width) {
+    for (auto &x : m) x = rng();
+    m[0] = even ? m[0] & ~1ull : m[0] | 1;
+    m[w - 1] |= 1ull << 63;
+  }
+  void ensure(size_t n) {
+    size_t old = base.size() / w;
+    if (n <= old) return;
+    base.resize(n * w), e.resize(n * w), r.resize(n * w);
+    for (size_t i = old * w; i < n * w; i++) base[i] = rng(), e[i] = rng();
+    for (size_t i = old; i < n; i++) {
+      base[i * w + w - 1] &= ~(1ull << 63);  // < m
+      if (ebits == 0) continue;
+      uint64_t *ei = &e[i * w];  // exactly ebits bits
+      for (size_t l = 0; l < w; l++)
+        if ((int)(64 * l) >= ebits) ei[l] = 0;
+        else if ((int)(64 * l + 64) > ebits) ei[l] &= ~0ull >> (64 * l + 64 - ebits);
+      ei[(ebits - 1) / 64] |= 1ull << ((ebits - 1) % 64);
+    }
+  }
+};
+
 struct Config {
   std::string name;  // cuda, cuda-tpi4, cuda-mont1, cuda-fixed, cpu, auto
   int tpi;           // GPU threads per item (0 for cpu/auto)
@@ -363,19 +393,9 @@ int main(int argc, char **argv) {
     for (int bits : bits_list) {
       const size_t w = bits / 64;
       if (!mpb::gpu::powm_width_supported(w)) continue;
-      std::vector<uint64_t> m(w);
-      for (auto &x : m) x = rng();
-      m[0] |= 1;
-      if (even) m[0] &= ~1ull;  // the Barrett kernels
-      m[w - 1] |= 1ull << 63;
-      std::vector<uint64_t> base, e, r;
-      auto ensure = [&](size_t n) {
-        size_t old = base.size() / w;
-        if (n <= old) return;
-        base.resize(n * w), e.resize(n * w), r.resize(n * w);
-        for (size_t i = old * w; i < n * w; i++) base[i] = rng(), e[i] = rng();
-        for (size_t i = old; i < n; i++) base[i * w + w - 1] &= ~(1ull << 63);  // < m
-      };
+      PowmRows rows_(rng, w, even);  // (even: the Barrett kernels)
+      std::vector<uint64_t> &m = rows_.m, &base = rows_.base, &e = rows_.e, &r = rows_.r;
+      auto ensure = [&](size_t n) { rows_.ensure(n); };
       std::vector<int> tpis;
       for (int t : {1, 2, 4, 8, 16, 32})
         if (mpb::gpu::powm_tpi(w, t) == t) tpis.push_back(t);
@@ -433,29 +453,16 @@ int main(int argc, char **argv) {
     for (int bits : bits_list) {
       const size_t w = bits / 64;
       if (!mpb::gpu::powm_width_supported(w)) continue;
-      std::vector<uint64_t> m(w);
-      for (auto &x : m) x = rng();
-      m[0] |= 1;
-      m[w - 1] |= 1ull << 63;
+      const std::vector<uint64_t> m = PowmRows(rng, w).m;
       const int tpi0 = mpb::gpu::powm_tpi(w, 0);
       for (int ebits : {4, 8, 12, 16, 24, 32, 48, 64, 80, 112, 160, 240, 352, 512, 672, 1024, 1792, 2048, 4096, 8192}) {
         if (ebits > bits) break;
         const std::string op = "powm_slide_e" + std::to_string(ebits);
-        std::vector<uint64_t> base, e, r;
-        auto ensure = [&](size_t n) {
-          size_t old = base.size() / w;
-          if (n <= old) return;
-          base.resize(n * w), e.resize(n * w), r.resize(n * w);
-          for (size_t i = old * w; i < n * w; i++) base[i] = rng(), e[i] = rng();
-          for (size_t i = old; i < n; i++) {
-            base[i * w + w - 1] &= ~(1ull << 63);  // < m
-            uint64_t *ei = &e[i * w];  // exactly ebits bits
-            for (size_t l = 0; l < w; l++)
-              if ((int)(64 * l) >= ebits) ei[l] = 0;
-              else if ((int)(64 * l + 64) > ebits) ei[l] &= ~0ull >> (64 * l + 64 - ebits);
-            ei[(ebits - 1) / 64] |= 1ull << ((ebits - 1) % 64);
-          }
-        };
+        PowmRows rows_(rng, w);
+        rows_.m = m;
+        rows_.ebits = ebits;
+        std::vector<uint64_t> &base = rows_.base, &e = rows_.e, &r = rows_.r;
+        auto ensure = [&](size_t n) { rows_.ensure(n); };
         for (int win = 0; win <= 6; win++) {  // (the tables hold windows of up to 6 bits from 1024 bits)
           const std::string name = win ? "cuda-w" + std::to_string(win) : "cuda";
           add(
@@ -494,18 +501,9 @@ int main(int argc, char **argv) {
     for (int bits : bits_list) {
       const size_t w = bits / 64;
       if (!mpb::gpu::powm_width_supported(w)) continue;
-      std::vector<uint64_t> m(w);
-      for (auto &x : m) x = rng();
-      m[0] |= 1;
-      m[w - 1] |= 1ull << 63;
-      std::vector<uint64_t> base, e, r;
-      auto ensure = [&](size_t n) {
-        size_t old = base.size() / w;
-        if (n <= old) return;
-        base.resize(n * w), e.resize(n * w), r.resize(n * w);
-        for (size_t i = old * w; i < n * w; i++) base[i] = rng(), e[i] = rng();
-        for (size_t i = old; i < n; i++) base[i * w + w - 1] &= ~(1ull << 63);  // < m
-      };
+      PowmRows rows_(rng, w);
+      std::vector<uint64_t> &m = rows_.m, &base = rows_.base, &e = rows_.e, &r = rows_.r;
+      auto ensure = [&](size_t n) { rows_.ensure(n); };
       std::set<int> tpis = {mpb::gpu::powm_tpi(w, 0)};
       const int rsa_t = mpb::gpu::rsa_half_width_supported(w) ? mpb::gpu::rsa_tpi(w, 0) : 0;
       if (rsa_t > 0 && mpb::gpu::powm_tpi(w, rsa_t) == rsa_t) tpis.insert(rsa_t);
