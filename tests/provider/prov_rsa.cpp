@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <functional>
 #include <thread>
 
 #include <openssl/core_names.h>
@@ -102,6 +103,31 @@ bool decrypt(const Lib &lib, EVP_PKEY *k, const char *props, int pad, const char
   std::string e = openssl_errors();
   if (err) *err = e;
   return ok;
+}
+
+// The key mpbatch's key manager makes from some of k's numbers (each OSSL_PKEY_PARAM_RSA_* name
+// in `names`, passed through tweak first when given); nullptr when the import fails.
+EVP_PKEY *import_some(const Lib &lib, EVP_PKEY *k, std::initializer_list<const char *> names,
+                      const std::function<void(const std::string &, BIGNUM *)> &tweak = {}) {
+  OSSL_PARAM_BLD *b = OSSL_PARAM_BLD_new();
+  std::vector<BIGNUM *> bns;
+  for (const char *nm : names) {
+    BIGNUM *v = nullptr;
+    REQUIRE(EVP_PKEY_get_bn_param(k, nm, &v));
+    if (tweak) tweak(nm, v);
+    OSSL_PARAM_BLD_push_BN(b, nm, v);
+    bns.push_back(v);
+  }
+  OSSL_PARAM *params = OSSL_PARAM_BLD_to_param(b);
+  EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(lib.ctx, "RSA", "provider=mpbatch");
+  EVP_PKEY *out = nullptr;
+  REQUIRE(EVP_PKEY_fromdata_init(c) == 1);
+  if (EVP_PKEY_fromdata(c, &out, EVP_PKEY_KEYPAIR, params) != 1) out = nullptr;
+  EVP_PKEY_CTX_free(c);
+  OSSL_PARAM_free(params);
+  OSSL_PARAM_BLD_free(b);
+  for (BIGNUM *v : bns) BN_free(v);
+  return out;
 }
 
 } // namespace
@@ -595,49 +621,24 @@ TEST_CASE("bad inputs give OpenSSL errors, not crashes", "[provider][errors]") {
     BN_free(d);
   }
   SECTION("a key with p and q but neither d nor the CRT exponents is refused, not a crash") {
-    const char *names[] = {OSSL_PKEY_PARAM_RSA_N, OSSL_PKEY_PARAM_RSA_E, OSSL_PKEY_PARAM_RSA_FACTOR1,
-                           OSSL_PKEY_PARAM_RSA_FACTOR2};
-    OSSL_PARAM_BLD *b = OSSL_PARAM_BLD_new();
-    std::vector<BIGNUM *> bns;
-    for (const char *nm : names) {
-      BIGNUM *v = nullptr;
-      REQUIRE(EVP_PKEY_get_bn_param(k.get(), nm, &v));
-      OSSL_PARAM_BLD_push_BN(b, nm, v);
-      bns.push_back(v);
-    }
-    OSSL_PARAM *params = OSSL_PARAM_BLD_to_param(b);
-    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(lib.ctx, "RSA", "provider=mpbatch");
-    EVP_PKEY *pq = nullptr;
-    REQUIRE(EVP_PKEY_fromdata_init(c) == 1);
-    CHECK(EVP_PKEY_fromdata(c, &pq, EVP_PKEY_KEYPAIR, params) != 1);
+    EVP_PKEY *pq = import_some(lib, k.get(), {OSSL_PKEY_PARAM_RSA_N, OSSL_PKEY_PARAM_RSA_E,
+                                              OSSL_PKEY_PARAM_RSA_FACTOR1, OSSL_PKEY_PARAM_RSA_FACTOR2});
+    CHECK(pq == nullptr);
     CHECK(openssl_errors().find("invalid key") != std::string::npos);
     EVP_PKEY_free(pq);
-    EVP_PKEY_CTX_free(c);
-    OSSL_PARAM_free(params);
-    OSSL_PARAM_BLD_free(b);
-    for (BIGNUM *v : bns) BN_free(v);
   }
   SECTION("a wrong private result is never output (the public-exponent check)") {
     // a corrupted CRT exponent (dp + 2, still < p) passes the library's key checks but gives a
     // wrong signature: the provider must refuse it
-    const char *names[] = {OSSL_PKEY_PARAM_RSA_N, OSSL_PKEY_PARAM_RSA_E, OSSL_PKEY_PARAM_RSA_D,
-                           OSSL_PKEY_PARAM_RSA_FACTOR1, OSSL_PKEY_PARAM_RSA_FACTOR2,
-                           OSSL_PKEY_PARAM_RSA_EXPONENT1, OSSL_PKEY_PARAM_RSA_EXPONENT2,
-                           OSSL_PKEY_PARAM_RSA_COEFFICIENT1};
-    OSSL_PARAM_BLD *b = OSSL_PARAM_BLD_new();
-    std::vector<BIGNUM *> bns;
-    for (const char *nm : names) {
-      BIGNUM *v = nullptr;
-      REQUIRE(EVP_PKEY_get_bn_param(k.get(), nm, &v));
-      if (std::string(nm) == OSSL_PKEY_PARAM_RSA_EXPONENT1) BN_add_word(v, 2);
-      OSSL_PARAM_BLD_push_BN(b, nm, v);
-      bns.push_back(v);
-    }
-    OSSL_PARAM *params = OSSL_PARAM_BLD_to_param(b);
-    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(lib.ctx, "RSA", "provider=mpbatch");
-    EVP_PKEY *bad = nullptr;
-    REQUIRE(EVP_PKEY_fromdata_init(c) == 1);
-    REQUIRE(EVP_PKEY_fromdata(c, &bad, EVP_PKEY_KEYPAIR, params) == 1);
+    EVP_PKEY *bad = import_some(
+        lib, k.get(),
+        {OSSL_PKEY_PARAM_RSA_N, OSSL_PKEY_PARAM_RSA_E, OSSL_PKEY_PARAM_RSA_D, OSSL_PKEY_PARAM_RSA_FACTOR1,
+         OSSL_PKEY_PARAM_RSA_FACTOR2, OSSL_PKEY_PARAM_RSA_EXPONENT1, OSSL_PKEY_PARAM_RSA_EXPONENT2,
+         OSSL_PKEY_PARAM_RSA_COEFFICIENT1},
+        [](const std::string &nm, BIGNUM *v) {
+          if (nm == OSSL_PKEY_PARAM_RSA_EXPONENT1) BN_add_word(v, 2);
+        });
+    REQUIRE(bad);
     PCtx sc = ctx_for(lib, bad, "provider=mpbatch");
     REQUIRE(EVP_PKEY_sign_init(sc.get()) == 1);
     REQUIRE(EVP_PKEY_CTX_set_signature_md(sc.get(), EVP_sha256()) == 1);
@@ -647,10 +648,6 @@ TEST_CASE("bad inputs give OpenSSL errors, not crashes", "[provider][errors]") {
     CHECK(openssl_errors().find("failed its public-key check") != std::string::npos);
     CHECK(sig == Bytes(256, 0)); // nothing written
     EVP_PKEY_free(bad);
-    EVP_PKEY_CTX_free(c);
-    OSSL_PARAM_free(params);
-    OSSL_PARAM_BLD_free(b);
-    for (BIGNUM *v : bns) BN_free(v);
   }
   SECTION("a small (1024-bit) key still works; sizes are the library's") {
     EVP_PKEY_CTX *g = EVP_PKEY_CTX_new_from_name(lib.ctx, "RSA", "provider=default");
