@@ -61,11 +61,6 @@ static const char *const coefficient_names[MPBP_RSA_MAX_PRIMES - 1] = {
     OSSL_PKEY_PARAM_RSA_COEFFICIENT5, OSSL_PKEY_PARAM_RSA_COEFFICIENT6,
     OSSL_PKEY_PARAM_RSA_COEFFICIENT7, OSSL_PKEY_PARAM_RSA_COEFFICIENT8,
     OSSL_PKEY_PARAM_RSA_COEFFICIENT9};
-const char *mpbp_rsa_factor_name(int i) { return i >= 0 && i < MPBP_RSA_MAX_PRIMES ? factor_names[i] : NULL; }
-const char *mpbp_rsa_exponent_name(int i) { return i >= 0 && i < MPBP_RSA_MAX_PRIMES ? exponent_names[i] : NULL; }
-const char *mpbp_rsa_coefficient_name(int i) {
-  return i >= 1 && i < MPBP_RSA_MAX_PRIMES ? coefficient_names[i - 1] : NULL;
-}
 
 mpbp_rsa_key *mpbp_rsa_key_new(mpbp_provctx *pc) {
   mpbp_rsa_key *k = (mpbp_rsa_key *)OPENSSL_zalloc(sizeof *k);

@@ -53,11 +53,6 @@ int mpbp_rsa_key_fromdata(mpbp_rsa_key *k, const OSSL_PARAM params[], int includ
 int mpbp_rsa_key_todata(const mpbp_rsa_key *k, OSSL_PARAM_BLD *bld, OSSL_PARAM params[],
                         int include_private);
 int mpbp_rsa_key_has_private(const mpbp_rsa_key *k);
-/* The OSSL_PKEY_PARAM_RSA_* names of prime i (0-based: 0 = p, 1 = q, 2 = r_3, ...), of its CRT
-   exponent, and of coefficient i (1-based as OpenSSL numbers them: 1 = qinv, 2 = t_3, ...). */
-const char *mpbp_rsa_factor_name(int i);
-const char *mpbp_rsa_exponent_name(int i);
-const char *mpbp_rsa_coefficient_name(int i);
 int mpbp_rsa_security_bits(int bits);
 
 /* The private operation out = in^d mod n (nbytes bytes, big endian) through the batcher, checked
