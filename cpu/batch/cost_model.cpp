@@ -23,23 +23,24 @@ int threads_for(const Settings &s, size_t count, double work_per_item) {
 }
 
 namespace {
-// Estimated wall time, in scalar-item units, of `groups` tasks of cost c then `scalar` tasks of
-// cost 1 handed to the least loaded of T threads.
-double split_time(size_t groups, size_t scalar, double c, int T) {
+// Estimated wall time, in scalar-item units, of `groups` tasks of cost c (the last one of cost
+// `last`) then `scalar` tasks of cost 1 handed to the least loaded of T threads.
+double split_time(size_t groups, size_t scalar, double c, double last, int T) {
   if (T < 1) T = 1;
   const size_t tasks = groups + scalar;
-  if (tasks > (size_t)64 * (size_t)T) return ((double)groups * c + (double)scalar) / T + c;  // balanced
+  if (tasks > (size_t)64 * (size_t)T)  // balanced
+    return ((double)groups * c + (groups ? last - c : 0.0) + (double)scalar) / T + c;
   std::vector<double> load((size_t)T, 0.0);
   for (size_t t = 0; t < tasks; t++) {
     auto it = std::min_element(load.begin(), load.end());
-    *it += t < groups ? c : 1.0;
+    *it += t + 1 < groups ? c : t + 1 == groups ? last : 1.0;
   }
   return *std::max_element(load.begin(), load.end());
 }
 } // namespace
 
 IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_per_item, bool forced,
-                     bool constant_time, bool ifma) {
+                     bool constant_time, bool ifma, bool halves) {
   IfmaSplit r;
   const size_t full = count / 8, rem = count % 8;
   if (forced) {
@@ -48,17 +49,19 @@ IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_
   }
   const double c = 8.0 * (ifma ? tuning::batch_ifma_lane_cost(limbs, constant_time)
                                 : tuning::batch_avx512f_lane_cost(limbs, constant_time));
-  auto time_of = [&](size_t groups, size_t scalar) {
+  auto time_of = [&](size_t groups, size_t scalar, double last) {
     const int T = threads_for(s, groups + scalar, work_per_item * (groups ? 8.0 : 1.0));
-    return split_time(groups, scalar, c, T);
+    return split_time(groups, scalar, c, last, T);
   };
   // more groups only when clearly faster (tuning::BATCH_IFMA_MARGIN)
-  double best = time_of(0, count);  // all scalar
+  double best = time_of(0, count, c);  // all scalar
   if (full > 0) {
-    const double t = time_of(full, rem);
+    const double t = time_of(full, rem, c);
     if (t < tuning::BATCH_IFMA_MARGIN * best) best = t, r.use = true, r.full = full;
   }
-  if (rem > 0 && time_of(full + 1, 0) < tuning::BATCH_IFMA_MARGIN * best) r.use = true, r.full = full, r.partial = true;
+  const double last = halves && rem <= 4 ? c / 2 : c;  // the two halves of <= 4 items in one run
+  if (rem > 0 && time_of(full + 1, 0, last) < tuning::BATCH_IFMA_MARGIN * best)
+    r.use = true, r.full = full, r.partial = true;
   return r;
 }
 

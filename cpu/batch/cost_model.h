@@ -26,6 +26,9 @@ int grain_for(double work_per_item);
 // would give it (a group costs 8 x tuning::batch_ifma_lane_cost scalar items and runs on one
 // thread; tasks go to the least loaded thread, groups first, as the engine hands them out);
 // forced: every item in groups. work_per_item: one scalar item's work (threads_for's unit).
+// halves: an item is two exponentiations of `limbs` limbs (RSA-CRT) and a group of up to 4
+// items runs them as one 8-lane run instead of two, so a last group of <= 4 items costs half a
+// group (and a lone item one run of 2 lanes, ~0.64 of its scalar time at RSA-2048).
 struct IfmaSplit {
   bool use = false;
   size_t full = 0;
@@ -36,7 +39,7 @@ struct IfmaSplit {
 // CPU with AVX-512F but no IFMA the AVX-512F engine's costs (BATCH_AVX512F_LANE_COST[_CT]).
 // ifma: the IFMA engine's lane costs, else the AVX-512F engine's.
 IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_per_item, bool forced,
-                     bool constant_time = false, bool ifma = true);
+                     bool constant_time = false, bool ifma = true, bool halves = false);
 
 } // namespace batch
 } // namespace mpb

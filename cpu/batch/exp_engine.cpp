@@ -29,7 +29,7 @@ ExpChoice choose_exp_backend(const Settings &s, const ExpPlan &p) {
     const bool lanes_width = p.lane_limbs >= (size_t)tuning::BATCH_IFMA_MIN_LIMBS &&
                              p.lane_limbs <= (size_t)tuning::BATCH_IFMA_MAX_LIMBS;
     if (lanes_ok && lanes_width)
-      c.split = ifma_split(s, p.count, p.lane_limbs, p.work_per_item, false, p.secret, ifma);
+      c.split = ifma_split(s, p.count, p.lane_limbs, p.work_per_item, false, p.secret, ifma, p.halves);
     if (p.multipartite && !p.secret && p.shared_modulus && p.count < (size_t)s.threads && s.threads > 1 &&
         p.max_n >= (size_t)tuning::BATCH_MULTIPARTITE_MIN_LIMBS) {
       c.backend = MPB_BACKEND_MULTIPARTITE;

@@ -34,6 +34,8 @@ struct ExpPlan {
   bool shared_modulus = true; // one modulus for every item
   bool multipartite = false;  // the operation has a multipartite path
   bool secret = false;        // constant-time run: scratch wiped, never multipartite (variable time)
+  bool halves = false;        // an item is two lane_limbs exponentiations (RSA-CRT): a group of
+                              // <= 4 items runs both halves in one 8-lane run (ifma_split)
 };
 
 // The 8-lane engines: AVX-512 IFMA (radix 2^52, cpu/simd/powm_ifma.cpp) and AVX-512F alone

@@ -2,7 +2,9 @@
 //   m1 = c^dp mod p, m2 = c^dq mod q, h = qinv*(m1 - m2) mod p, out = m2 + h*q.
 // The two half-size exponentiations of each item run on the exponentiation engine
 // (cpu/batch/exp_engine.h): AVX-512 IFMA groups of 8 items (shared p / shared q, or 8
-// different keys) and the rest on the scalar kernels; the reductions of c come before them and
+// different keys; a group of up to 4 items runs its p and q halves together as one 8-lane run,
+// so a lone item takes one run of 2 lanes) and the rest on the scalar kernels, as the cost
+// model splits them; the reductions of c come before them and
 // the recombination after, in the same task. One key for the whole batch (Montgomery contexts
 // for p and q and qinv*R^2 mod p built once, wiped after the call) or one key per item (built
 // per item in the thread's scratch, no allocation). The exponentiations are constant time
@@ -112,12 +114,22 @@ class RsaItems final : public ExpItems {
       reduce_padded(b.cq + l * hw, r_.c + (first + l) * r_.width, kp[l]->cq, hw, b.ws);
     }
     Lanes l1, l2;
-    for (size_t l = 0; l < cnt; l++) {  // lanes past cnt stay unused
-      l1.r[l] = b.m1 + l * hw, l1.b[l] = b.cp + l * hw, l1.e[l] = kp[l]->dp, l1.m[l] = kp[l]->p;
-      l2.r[l] = b.m2 + l * hw, l2.b[l] = b.cq + l * hw, l2.e[l] = kp[l]->dq, l2.m[l] = kp[l]->q;
+    int s1, s2 = MPB_OK;
+    if (cnt <= 4) {  // both halves in one run: lanes [0, cnt) mod p, [cnt, 2 cnt) mod q
+      for (size_t l = 0; l < cnt; l++) {
+        l1.r[l] = b.m1 + l * hw, l1.b[l] = b.cp + l * hw, l1.e[l] = kp[l]->dp, l1.m[l] = kp[l]->p;
+        l1.r[cnt + l] = b.m2 + l * hw, l1.b[cnt + l] = b.cq + l * hw, l1.e[cnt + l] = kp[l]->dq,
+        l1.m[cnt + l] = kp[l]->q;
+      }
+      s1 = exp_lanes(l1, hw, nullptr, hw, ct_, b.ws, isa_);
+    } else {
+      for (size_t l = 0; l < cnt; l++) {  // lanes past cnt stay unused
+        l1.r[l] = b.m1 + l * hw, l1.b[l] = b.cp + l * hw, l1.e[l] = kp[l]->dp, l1.m[l] = kp[l]->p;
+        l2.r[l] = b.m2 + l * hw, l2.b[l] = b.cq + l * hw, l2.e[l] = kp[l]->dq, l2.m[l] = kp[l]->q;
+      }
+      s1 = exp_lanes(l1, hw, shared_ ? r_.p : nullptr, hw, ct_, b.ws, isa_);
+      s2 = exp_lanes(l2, hw, shared_ ? r_.q : nullptr, hw, ct_, b.ws, isa_);
     }
-    const int s1 = exp_lanes(l1, hw, shared_ ? r_.p : nullptr, hw, ct_, b.ws, isa_);
-    const int s2 = exp_lanes(l2, hw, shared_ ? r_.q : nullptr, hw, ct_, b.ws, isa_);
     for (size_t l = 0; l < cnt; l++)
       recombine(r_.out + (first + l) * r_.width, r_.width, *kp[l], b.m1 + l * hw, b.m2 + l * hw, b.t, b.h,
                 b.prod, b.ws);
@@ -213,6 +225,7 @@ extern "C" MPB_API int mpb_batch_rsa_crt(mpb_ctx *ctx, uint64_t *out, const uint
   plan.shared_modulus = shared;
   plan.multipartite = false;
   plan.secret = true;
+  plan.halves = true;
   const ExpChoice choice = choose_exp_backend(s, plan);
 
   // one key: its contexts built once (wiped after the call)
