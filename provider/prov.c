@@ -1,7 +1,8 @@
 /* mpbatch OpenSSL provider: entry point, algorithm tables, provider parameters, errors.
  *
  * Configuration (openssl.cnf, the provider's section):
- *   batch_size     = items per batch call            (default 8 x the CPU threads)
+ *   batch_size     = items per batch call            (default 8 x the library threads: `threads`,
+ *                                                      else the CPUs of the process's affinity)
  *   flush_delay_us = longest wait of an ASYNC request (default 200)
  *   threads        = library threads per call, 0 = all cores (default 0)
  *   backend        = auto | cpu | cuda               (default auto) */
@@ -16,6 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sched.h>
+#endif
 
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
@@ -203,6 +207,17 @@ static int parse_uint(const char *s, const char *what, unsigned long max, unsign
   return 1;
 }
 
+/* The CPUs this process may run on (its affinity mask: e.g. 1 for a server started under
+   `taskset -c 0`), as the library's OpenMP default counts them; else the online CPUs. */
+static long online_cpus(void) {
+#ifdef __linux__
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+#endif
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n < 1 ? 1 : n;
+}
+
 static int read_config(mpbp_provctx *pc) {
   const char *batch_size = NULL, *delay = NULL, *threads = NULL, *backend = NULL;
   OSSL_PARAM req[] = {OSSL_PARAM_utf8_ptr("batch_size", (char **)&batch_size, 0),
@@ -215,8 +230,7 @@ static int read_config(mpbp_provctx *pc) {
   pc->threads = 0;
   if ((r = parse_uint(threads, "threads", 4096, &v)) < 0) return 0;
   if (r) pc->threads = (int)v;
-  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-  if (ncpu < 1) ncpu = 1;
+  long ncpu = online_cpus();
   size_t cpu_threads = pc->threads ? (size_t)pc->threads : (size_t)ncpu;
   pc->batch_size = 8 * cpu_threads;
   if ((r = parse_uint(batch_size, "batch_size", 1u << 20, &v)) < 0) return 0;

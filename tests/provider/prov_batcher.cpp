@@ -225,3 +225,69 @@ TEST_CASE("batcher: ASYNC requests complete through their wait fd, also in a chi
   mpbp_batcher_free(b);
   ASYNC_cleanup_thread();
 }
+
+namespace {
+// n paused ASYNC jobs (values v0, v0+1, ...) submitted now; wait_all resumes each once its fd
+// fires and checks its result
+struct Jobs {
+  std::vector<AsyncArg> args;
+  std::vector<AsyncArg *> ptrs;
+  std::vector<ASYNC_WAIT_CTX *> w;
+  std::vector<ASYNC_JOB *> job;
+  Jobs(mpbp_batcher *b, const mpbp_group *g, size_t n, uint64_t v0) : args(n), ptrs(n), w(n), job(n, nullptr) {
+    for (size_t i = 0; i < n; i++) {
+      args[i] = AsyncArg{b, g, {v0 + i, 0}, {0, 0}, -1};
+      ptrs[i] = &args[i];
+      w[i] = ASYNC_WAIT_CTX_new();
+      int ret = 0;
+      REQUIRE(ASYNC_start_job(&job[i], w[i], &ret, async_submit, &ptrs[i], sizeof ptrs[i]) == ASYNC_PAUSE);
+    }
+  }
+  void wait_all() {
+    for (size_t i = 0; i < args.size(); i++) {
+      size_t n = 1;
+      OSSL_ASYNC_FD fd = -1;
+      REQUIRE(ASYNC_WAIT_CTX_get_all_fds(w[i], &fd, &n) == 1);
+      pollfd pfd{fd, POLLIN, 0};
+      REQUIRE(poll(&pfd, 1, 5000) == 1);
+      int ret = 0;
+      REQUIRE(ASYNC_start_job(&job[i], w[i], &ret, async_submit, &ptrs[i], sizeof ptrs[i]) == ASYNC_FINISH);
+      CHECK(args[i].status == MPB_OK);
+      CHECK(args[i].out[0] == args[i].in[0] + 1);
+      ASYNC_WAIT_CTX_free(w[i]);
+    }
+  }
+};
+} // namespace
+
+TEST_CASE("batcher: a batch flushed by the delay takes whole lane groups", "[provider][batcher][async]") {
+  Ctx c;
+  Fake f;
+  mpbp_group g = group_of(f);
+  SECTION("one request waited its delay, 9 queued: a group of 8 runs, the 9th waits its own delay") {
+    // delay 300 ms: all nine are queued within ~20 ms, so only the first has waited it out
+    mpbp_batcher *b = mpbp_batcher_new(16, 300000, c.ctx);
+    Jobs first(b, &g, 1, 100);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    Jobs rest(b, &g, 8, 200);
+    first.wait_all();
+    rest.wait_all();
+    CHECK(f.batches == std::vector<size_t>{8, 1});
+    mpbp_batcher_free(b);
+  }
+  SECTION("fewer than a group queued: all of them run together when the first is due") {
+    mpbp_batcher *b = mpbp_batcher_new(16, 2000, c.ctx);
+    Jobs j(b, &g, 5, 300);
+    j.wait_all();
+    CHECK(f.batches == std::vector<size_t>{5});
+    mpbp_batcher_free(b);
+  }
+  SECTION("a full batch runs without waiting for the delay") {
+    mpbp_batcher *b = mpbp_batcher_new(8, 10000000, c.ctx);  // 10 s: a timer flush would time out the poll
+    Jobs j(b, &g, 8, 400);
+    j.wait_all();
+    CHECK(f.batches == std::vector<size_t>{8});
+    mpbp_batcher_free(b);
+  }
+  ASYNC_cleanup_thread();
+}

@@ -3,6 +3,10 @@
 // and bad inputs that must give OpenSSL errors.
 #include <catch2/catch.hpp>
 
+#include <sched.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cstring>
 #include <functional>
 #include <thread>
@@ -153,7 +157,10 @@ TEST_CASE("provider loads, names itself and reports its defaults", "[provider]")
                     OSSL_PARAM_uint("mpbatch-flush-delay-us", &delay),
                     OSSL_PARAM_utf8_ptr("mpbatch-backend", (char **)&backend, 0), OSSL_PARAM_END};
   REQUIRE(OSSL_PROVIDER_get_params(lib.mpb, q) == 1);
-  CHECK(bs == 8 * std::max(1u, std::thread::hardware_concurrency()));
+  // 8 per CPU this process may run on (its affinity mask), like the library's thread count
+  cpu_set_t set;
+  REQUIRE(sched_getaffinity(0, sizeof set, &set) == 0);
+  CHECK(bs == 8 * (size_t)CPU_COUNT(&set));
   CHECK(delay == 200);
   CHECK(std::string(backend) == "auto");
   // the algorithms are there under provider=mpbatch
@@ -166,6 +173,35 @@ TEST_CASE("provider loads, names itself and reports its defaults", "[provider]")
   EVP_SIGNATURE_free(s);
   EVP_ASYM_CIPHER_free(a);
   EVP_KEYMGMT_free(km);
+}
+
+TEST_CASE("the default batch size follows the process's CPU affinity", "[provider]") {
+  // a child pinned to one CPU (as `taskset -c 0 haproxy ...`) gets batches of 8
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    cpu_set_t all;
+    int ok = sched_getaffinity(0, sizeof all, &all) == 0;
+    for (int c = 0; ok && c < CPU_SETSIZE; c++)
+      if (CPU_ISSET(c, &all)) {
+        CPU_SET(c, &one);
+        break;
+      }
+    ok = ok && sched_setaffinity(0, sizeof one, &one) == 0;
+    size_t bs = 0;
+    if (ok) {
+      Lib lib;
+      OSSL_PARAM q[] = {OSSL_PARAM_size_t("mpbatch-batch-size", &bs), OSSL_PARAM_END};
+      ok = OSSL_PROVIDER_get_params(lib.mpb, q) == 1;
+    }
+    _exit(ok && bs == 8 ? 0 : 1);
+  }
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
 }
 
 TEST_CASE("openssl.cnf parameters reach the provider; bad ones fail its activation", "[provider]") {
