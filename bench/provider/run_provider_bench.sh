@@ -93,11 +93,15 @@ tls_bench() {
     echo "counters (MPBATCH_STATS) over the point, warm-up included (n/a: the provider was not unloaded at HAProxy's exit,"
     echo "so it wrote none).${MPB_CONF:+ mpbatch loaded through openssl.cnf with $MPB_CONF.}"
     echo
-    echo "| provider | clients | handshakes/s | vs default | mean latency (ms) | p99 latency (ms) | haproxy CPU | client CPU | items/batch | errors |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    echo "HAProxy CPU per handshake: its CPU seconds over warm-up + window / handshakes/s (both of its threads,"
+    echo "the provider's flush thread included); capacity vs default: the default's CPU per handshake / this row's, i.e."
+    echo "how many more handshakes one HAProxy core could make once the load generator or the latency no longer limit it."
+    echo
+    echo "| provider | clients | handshakes/s | vs default | mean latency (ms) | p99 latency (ms) | haproxy CPU | client CPU | HAProxy CPU per handshake (us) | capacity vs default | items/batch | errors |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   } >"$md"
-  echo "provider,clients,handshakes_per_s,speedup_vs_default,lat_mean_ms,lat_p99_ms,haproxy_cpu,client_cpu,items_per_batch,handshakes,errors,seconds" >"$csv"
-  declare -A BASE
+  echo "provider,clients,handshakes_per_s,speedup_vs_default,lat_mean_ms,lat_p99_ms,haproxy_cpu,client_cpu,haproxy_cpu_us_per_hs,capacity_vs_default,items_per_batch,handshakes,errors,seconds" >"$csv"
+  declare -A BASE BASE_US
   local prov c i
   IFS=, read -ra PV <<<"$PROVIDERS"
   IFS=, read -ra CV <<<"$CONNS"
@@ -174,12 +178,16 @@ tls_bench() {
           mb="n/a"
         fi
       fi
-      [ "$prov" = default ] && BASE[$c]=$rate
+      # HAProxy's CPU per handshake (us), and the default's over this row's
+      local us cap="-"
+      us=$(awk -v c="$hcpu" -v r="$rate" 'BEGIN { if (r > 0) printf "%.0f", 1e6 * c / r; else print 0 }')
+      [ "$prov" = default ] && BASE[$c]=$rate && BASE_US[$c]=$us
       sp="-"
       [ -n "${BASE[$c]:-}" ] && sp=$(awk -v r="$rate" -v b="${BASE[$c]}" 'BEGIN { if (b > 0) printf "%.2f", r / b; else print "-" }')
-      printf '| %s | %s | %.0f | %s | %.2f | %.2f | %s | %.2f | %s | %s |\n' "$prov" "$c" "$rate" "$sp" "$LG_lat_mean_ms" \
-        "$LG_lat_p99_ms" "$hcpu" "$LG_client_cpu" "$mb" "$LG_errors" | tee -a "$md"
-      echo "$prov,$c,$rate,$sp,$LG_lat_mean_ms,$LG_lat_p99_ms,$hcpu,$LG_client_cpu,${mb%% *},$LG_handshakes,$LG_errors,$LG_seconds" >>"$csv"
+      [ -n "${BASE_US[$c]:-}" ] && cap=$(awk -v u="$us" -v b="${BASE_US[$c]}" 'BEGIN { if (u > 0) printf "%.2f", b / u; else print "-" }')
+      printf '| %s | %s | %.0f | %s | %.2f | %.2f | %s | %.2f | %s | %s | %s | %s |\n' "$prov" "$c" "$rate" "$sp" "$LG_lat_mean_ms" \
+        "$LG_lat_p99_ms" "$hcpu" "$LG_client_cpu" "$us" "$cap" "$mb" "$LG_errors" | tee -a "$md"
+      echo "$prov,$c,$rate,$sp,$LG_lat_mean_ms,$LG_lat_p99_ms,$hcpu,$LG_client_cpu,$us,$cap,${mb%% *},$LG_handshakes,$LG_errors,$LG_seconds" >>"$csv"
     done
   done
   if [ -n "$OUT" ]; then
