@@ -275,8 +275,8 @@ static void group_unlink_if_idle(mpbp_batcher *b, gq *q) {
    is one; otherwise (a flush by the delay) whole lane groups of MPBP_LANE_GROUP: the requests
    whose delay ran out, rounded up to a group (a group costs the same with fewer items), or all
    the whole groups queued, whichever is more, at most what is queued. A remainder that has not
-   waited its delay yet stays for the next batch (on the 8-lane kernels one extra item would run
-   alone on the scalar path, ~6x its share of a group). */
+   waited its delay yet stays for the next batch (taken now, it would cost a lane run of its own:
+   9 RSA-2048 items 120 us each, 8 items 92 us). */
 static size_t batch_take(const mpbp_batcher *b, const gq *q, uint64_t now) {
   if (q->queued >= b->batch_size) return b->batch_size;
   const uint64_t delay = (uint64_t)b->delay_us * 1000u;

@@ -113,23 +113,18 @@ class RsaItems final : public ExpItems {
       reduce_padded(b.cp + l * hw, r_.c + (first + l) * r_.width, kp[l]->cp, hw, b.ws);
       reduce_padded(b.cq + l * hw, r_.c + (first + l) * r_.width, kp[l]->cq, hw, b.ws);
     }
+    // The p halves in lanes [0, cnt) of l1; the q halves right after them when both fit one
+    // 8-lane run (<= 4 items), else in lanes [0, cnt) of l2. Unused lanes stay unused.
+    const bool one_run = cnt <= 4;
     Lanes l1, l2;
-    int s1, s2 = MPB_OK;
-    if (cnt <= 4) {  // both halves in one run: lanes [0, cnt) mod p, [cnt, 2 cnt) mod q
-      for (size_t l = 0; l < cnt; l++) {
-        l1.r[l] = b.m1 + l * hw, l1.b[l] = b.cp + l * hw, l1.e[l] = kp[l]->dp, l1.m[l] = kp[l]->p;
-        l1.r[cnt + l] = b.m2 + l * hw, l1.b[cnt + l] = b.cq + l * hw, l1.e[cnt + l] = kp[l]->dq,
-        l1.m[cnt + l] = kp[l]->q;
-      }
-      s1 = exp_lanes(l1, hw, nullptr, hw, ct_, b.ws, isa_);
-    } else {
-      for (size_t l = 0; l < cnt; l++) {  // lanes past cnt stay unused
-        l1.r[l] = b.m1 + l * hw, l1.b[l] = b.cp + l * hw, l1.e[l] = kp[l]->dp, l1.m[l] = kp[l]->p;
-        l2.r[l] = b.m2 + l * hw, l2.b[l] = b.cq + l * hw, l2.e[l] = kp[l]->dq, l2.m[l] = kp[l]->q;
-      }
-      s1 = exp_lanes(l1, hw, shared_ ? r_.p : nullptr, hw, ct_, b.ws, isa_);
-      s2 = exp_lanes(l2, hw, shared_ ? r_.q : nullptr, hw, ct_, b.ws, isa_);
+    Lanes &lq = one_run ? l1 : l2;
+    const size_t q0 = one_run ? cnt : 0;
+    for (size_t l = 0; l < cnt; l++) {
+      l1.r[l] = b.m1 + l * hw, l1.b[l] = b.cp + l * hw, l1.e[l] = kp[l]->dp, l1.m[l] = kp[l]->p;
+      lq.r[q0 + l] = b.m2 + l * hw, lq.b[q0 + l] = b.cq + l * hw, lq.e[q0 + l] = kp[l]->dq, lq.m[q0 + l] = kp[l]->q;
     }
+    const int s1 = exp_lanes(l1, hw, shared_ && !one_run ? r_.p : nullptr, hw, ct_, b.ws, isa_);
+    const int s2 = one_run ? MPB_OK : exp_lanes(l2, hw, shared_ ? r_.q : nullptr, hw, ct_, b.ws, isa_);
     for (size_t l = 0; l < cnt; l++)
       recombine(r_.out + (first + l) * r_.width, r_.width, *kp[l], b.m1 + l * hw, b.m2 + l * hw, b.t, b.h,
                 b.prod, b.ws);
