@@ -152,6 +152,7 @@ static void key_clear(mpbp_rsa_key *k) {
     BN_clear_free(k->xd[i]);
     BN_clear_free(k->xt[i]);
   }
+  mpb_rsa_key_destroy(k->prep);
   if (k->rows) OPENSSL_clear_free(k->rows, (k->width + 5 * k->half + k->e_width) * 8);
   RSA_free(k->pub);
   mpbp_provctx *pc = k->pc;
@@ -171,7 +172,8 @@ int mpbp_rsa_key_has_private(const mpbp_rsa_key *k) {
   return k && (k->d != NULL || k->p != NULL);
 }
 
-/* The fault check, for the whole batch at once: every result must map back to its input under
+/* The fault check of a key without a prepared form (k->prep: the library checks those itself),
+ * for the whole batch at once: every result must map back to its input under
  * the public exponent (a corrupted CRT half would otherwise give the factors away). One
  * variable-time exponentiation call on the provider's public context (the exponent and the
  * outputs about to be released are public: OpenSSL's own check is BN_mod_exp_mont), on the
@@ -208,6 +210,17 @@ static int rsa_run(const void *key, mpb_ctx *ctx, const uint64_t *in, uint64_t *
   size_t w = k->width, h = k->half;
   const uint64_t *n = k->rows, *p = n + w, *q = p + h, *dp = q + h, *dq = dp + h, *qi = dq + h;
   mpb_call_info info;
+  if (k->prep) { /* the library checks every result with e itself (mpb_rsa_key_create) */
+    int st = mpb_batch_rsa_crt_key(ctx, k->prep, out, in, count, &info);
+    if (st != MPB_OK && count > 1) /* run them one by one so that only the bad ones fail */
+      for (size_t i = 0; i < count; i++)
+        item_status[i] = mpb_batch_rsa_crt_key(ctx, k->prep, out + i * w, in + i * w, 1, &info);
+    else if (st != MPB_OK)
+      item_status[0] = st;
+    for (size_t i = 0; i < count; i++)
+      if (item_status[i] == MPB_EFAULT) item_status[i] = MPBP_ST_FAULT;
+    return MPB_OK;
+  }
   int st = mpb_batch_rsa_crt(ctx, out, in, n, p, q, dp, dq, qi, w, h, 1, count, &info);
   if (st != MPB_OK && count == 1) return st;
   if (st != MPB_OK) /* one bad item fails the whole call: run them one by one so the others still succeed */
@@ -423,6 +436,14 @@ static int key_finish(mpbp_rsa_key *k) {
   for (int i = 0; i < 5; i++) BN_clear_free(own[i]);
   if (!rc || !k->rows) return rc;
   k->no_crt_reason = 0;
+  /* the key's contexts built once for all its batches; without them (a key the library's own
+     checks refuse, or no memory) every batch sets the key up, and reports what is wrong */
+  {
+    const uint64_t *rn = k->rows, *rp = rn + k->width, *rq = rp + k->half;
+    if (mpb_rsa_key_create(k->pc->mpb, &k->prep, rn, rp, rq, rq + k->half, rq + 2 * k->half, rq + 3 * k->half,
+                           rq + 4 * k->half, k->e_width, k->width, k->half, NULL) != MPB_OK)
+      k->prep = NULL;
+  }
   k->group.run = rsa_run;
   k->group.key = k;
   k->group.in_limbs = k->width;

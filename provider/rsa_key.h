@@ -33,6 +33,7 @@ typedef struct mpbp_rsa_key {
   size_t nbytes;       /* RSA_size */
   size_t width, half;  /* limbs of n, of the larger CRT factor (p or q; P or Q of a multi-prime key) */
   uint64_t *rows;      /* n (width) | p | q | dp | dq | qinv (half each) | e (e_width); NULL: no CRT form */
+  mpb_rsa_key *prep;   /* the CRT rows prepared once (mpb_rsa_key_create), or NULL: per-call set-up */
   size_t e_width;      /* limbs of e in rows (the batched fault check) */
   int no_crt_reason;   /* why rows is NULL for a key with private parts (MPBP_R_*) */
   RSA *pub;            /* n and e only, for libcrypto's padding helpers that take an RSA */

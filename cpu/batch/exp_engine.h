@@ -21,6 +21,7 @@
 #include "batch/cost_model.h"
 #include "batch/validate.h"
 #include "mpn/powm/powm.h"
+#include "simd/powm_lanes.h"
 
 namespace mpb {
 namespace batch {
@@ -89,6 +90,7 @@ int run_exp_tasks(Call &call, const Settings &s, const ExpPlan &p, const ExpChoi
 struct Lanes {
   uint64_t *r[8] = {};
   const uint64_t *b[8] = {}, *e[8] = {}, *m[8] = {};
+  const simd::LaneR2 *r2 = nullptr;  // R^2 mod the lanes' moduli computed ahead, if any
 };
 size_t lanes_itch(size_t width, LaneIsa isa);
 int exp_lanes(const Lanes &l, size_t ew, const limb *shared_m, size_t width, bool ct, limb *ws, LaneIsa isa);

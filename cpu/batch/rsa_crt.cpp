@@ -15,11 +15,14 @@
 // (mpn::mont_reduce), the recombination uses the schoolbook product and masked carries, and the
 // exponentiations are constant time unless the context says MPB_CT_OFF.
 #include <algorithm>
+#include <atomic>
+#include <new>
 
 #include "batch/exp_engine.h"
 #include "core/ct.h"
 #include "batch/gpu_attempt.h"
 #include "batch/validate.h"
+#include "simd/powm_lanes.h"
 
 namespace mpb {
 namespace batch {
@@ -30,7 +33,18 @@ struct Key {
   size_t pn, qn;
   mpn::MontCtx cp, cq;
   limb *qinv_r2;  // qinv * R^2 mod p (pn limbs), so mont_from(mont_mul(t, qinv_r2)) = t*qinv mod p
+  // A prepared key (mpb_rsa_key): R^2 mod p and mod q for the 8-lane kernels, [0] IFMA (52-bit
+  // digits), [1] AVX-512F (26-bit), at lane_N[i] digits (0: not computed).
+  const limb *lane_r2p[2] = {}, *lane_r2q[2] = {};
+  size_t lane_N[2] = {};
+  // A prepared key with the public exponent e (ew limbs; 0: none): results are checked. With
+  // half_check[i] (p and q have the same digit count lane_N[i]) the groups check them in their
+  // own 8-lane runs, mod p and mod q.
+  const limb *e = nullptr;
+  size_t ew = 0;
+  bool half_check[2] = {};
 };
+constexpr unsigned kLaneK[2] = {52, 26};
 
 size_t key_store_itch(size_t hw) { return 2 * mpn::mont_ctx_itch(hw) + hw; }
 
@@ -98,8 +112,12 @@ class RsaItems final : public ExpItems {
     const size_t hw = r_.hw;
     work_ = std::max({scalar_itch(hw, hw, ct_), lanes ? lanes_itch(hw, isa_) : (size_t)0, mpn::mont_sqr_itch(hw) + 2 * hw,
                       mpn::mont_reduce_itch(hw), mpn::mont_mul_itch(hw)});
-    return kst() + 4 * 8 * hw + 2 * (hw + 1) + (2 * hw + 2) + work_;
+    return kst() + 6 * 8 * hw + 2 * (hw + 1) + (2 * hw + 2) + work_;
   }
+  // The check of a prepared key with e: the first item found faulty (else count), and whether
+  // some items were left for check_results (scalar items, or groups that cannot check in halves).
+  size_t first_fault(size_t count) const { return std::min(fault_.load(), count); }
+  bool unchecked() const { return unchecked_.load(); }
 
   int run_group(size_t first, size_t end, limb *base) override {
     const size_t hw = r_.hw, cnt = end - first;
@@ -119,15 +137,44 @@ class RsaItems final : public ExpItems {
     Lanes l1, l2;
     Lanes &lq = one_run ? l1 : l2;
     const size_t q0 = one_run ? cnt : 0;
+    // a prepared key's R^2 values, when it has them for this engine
+    const int ii = isa_ == LaneIsa::Ifma ? 0 : 1;
+    const bool pre = shared_ && shared_->lane_N[ii];
+    simd::LaneR2 g1, g2;
+    simd::LaneR2 &gq = one_run ? g1 : g2;
+    g1.K = g2.K = kLaneK[ii];
+    g1.N = g2.N = pre ? shared_->lane_N[ii] : 0;
     for (size_t l = 0; l < cnt; l++) {
       l1.r[l] = b.m1 + l * hw, l1.b[l] = b.cp + l * hw, l1.e[l] = kp[l]->dp, l1.m[l] = kp[l]->p;
       lq.r[q0 + l] = b.m2 + l * hw, lq.b[q0 + l] = b.cq + l * hw, lq.e[q0 + l] = kp[l]->dq, lq.m[q0 + l] = kp[l]->q;
+      if (pre) g1.v[l] = shared_->lane_r2p[ii], gq.v[q0 + l] = shared_->lane_r2q[ii];
     }
+    if (pre) l1.r2 = &g1, l2.r2 = &g2;
     const int s1 = exp_lanes(l1, hw, shared_ && !one_run ? r_.p : nullptr, hw, ct_, b.ws, isa_);
     const int s2 = one_run ? MPB_OK : exp_lanes(l2, hw, shared_ ? r_.q : nullptr, hw, ct_, b.ws, isa_);
     for (size_t l = 0; l < cnt; l++)
       recombine(r_.out + (first + l) * r_.width, r_.width, *kp[l], b.m1 + l * hw, b.m2 + l * hw, b.t, b.h,
                 b.prod, b.ws);
+    if (s1 == MPB_OK && s2 == MPB_OK && shared_ && shared_->ew) {
+      if (pre && shared_->half_check[ii]) {
+        // out^e == c mod p and mod q (so mod n): the same lanes, the primes' R^2 given (no
+        // division by a secret prime in variable time); the exponent e is public
+        for (size_t l = 0; l < cnt; l++) {
+          const limb *o = r_.out + (first + l) * r_.width;
+          reduce_padded(b.xp + l * hw, o, shared_->cp, hw, b.ws);
+          reduce_padded(b.xq + l * hw, o, shared_->cq, hw, b.ws);
+          l1.b[l] = b.xp + l * hw, lq.b[q0 + l] = b.xq + l * hw, l1.e[l] = lq.e[q0 + l] = shared_->e;
+        }
+        const int v1 = exp_lanes(l1, shared_->ew, one_run ? nullptr : r_.p, hw, false, b.ws, isa_);
+        const int v2 = one_run ? MPB_OK : exp_lanes(l2, shared_->ew, r_.q, hw, false, b.ws, isa_);
+        for (size_t l = 0; l < cnt; l++)
+          if (v1 != MPB_OK || v2 != MPB_OK || !equal_ct(b.m1 + l * hw, b.cp + l * hw, hw) ||
+              !equal_ct(b.m2 + l * hw, b.cq + l * hw, hw))
+            note_fault(first + l);
+      } else {
+        unchecked_.store(true);
+      }
+    }
     return s1 != MPB_OK ? s1 : s2;
   }
 
@@ -146,13 +193,25 @@ class RsaItems final : public ExpItems {
       mpn::powm(b.m2, b.cq, k.dq, r_.hw, k.cq, b.ws);
     }
     recombine(r_.out + i * r_.width, r_.width, k, b.m1, b.m2, b.t, b.h, b.prod, b.ws);
+    if (shared_ && shared_->ew) unchecked_.store(true);
     return MPB_OK;
   }
 
  private:
   struct Bufs {
-    limb *kstore, *cp, *cq, *m1, *m2, *t, *h, *prod, *ws;
+    limb *kstore, *cp, *cq, *m1, *m2, *xp, *xq, *t, *h, *prod, *ws;
   };
+  // a == b over n limbs, without a branch on their values (only the outcome is public)
+  static bool equal_ct(const limb *a, const limb *b, size_t n) {
+    limb d = 0;
+    for (size_t i = 0; i < n; i++) d |= a[i] ^ b[i];
+    return declassify(d == 0);
+  }
+  void note_fault(size_t i) {
+    size_t cur = fault_.load();
+    while (i < cur && !fault_.compare_exchange_weak(cur, i)) {
+    }
+  }
   // per-item keys: storage for the 8 keys of a group
   size_t kst() const { return shared_ ? 0 : 8 * key_store_itch(r_.hw); }
   Bufs bufs(limb *base) {
@@ -160,7 +219,8 @@ class RsaItems final : public ExpItems {
     Bufs b;
     b.kstore = base;
     b.cp = base + kst(), b.cq = b.cp + 8 * hw, b.m1 = b.cq + 8 * hw, b.m2 = b.m1 + 8 * hw;
-    b.t = b.m2 + 8 * hw, b.h = b.t + hw + 1, b.prod = b.h + hw + 1, b.ws = b.prod + 2 * hw + 2;
+    b.xp = b.m2 + 8 * hw, b.xq = b.xp + 8 * hw;
+    b.t = b.xq + 8 * hw, b.h = b.t + hw + 1, b.prod = b.h + hw + 1, b.ws = b.prod + 2 * hw + 2;
     return b;
   }
   // Item i's key contexts (per-item keys), built in slot `slot` of the thread's key storage.
@@ -180,6 +240,8 @@ class RsaItems final : public ExpItems {
   const Key *shared_;
   bool ct_;
   mutable size_t work_ = 0;
+  std::atomic<size_t> fault_{~(size_t)0};
+  std::atomic<bool> unchecked_{false};
 };
 
 } // namespace
@@ -188,6 +250,131 @@ class RsaItems final : public ExpItems {
 
 using namespace mpb;
 using namespace mpb::batch;
+
+// One key prepared for many calls (mpb_rsa_key_create): copies of the key rows, the key
+// contexts and the lanes' R^2 values in one wiped block; with e, what the results' check needs.
+struct mpb_rsa_key {
+  size_t width, hw;
+  mpb::batch::SecretBlock store;
+  const mpb::batch::limb *n, *p, *q, *dp, *dq, *qinv;  // in store
+  mpb::batch::Key key;
+  // the check out^e mod n == c (e_width 0: none): e, n's Montgomery context (scalar items) and
+  // R^2 mod n for the 8-lane kernels ([0] IFMA, [1] AVX-512F; n_lane_N 0: not computed)
+  const mpb::batch::limb *e = nullptr;
+  size_t e_width = 0;
+  mpb::mpn::MontCtx cn;
+  const mpb::batch::limb *n_r2[2] = {};
+  size_t n_lane_N[2] = {};
+  mpb_rsa_key(size_t w, size_t h, size_t limbs) : width(w), hw(h), store(limbs, true) {}
+};
+
+namespace mpb {
+namespace batch {
+namespace {
+
+constexpr size_t kNoMemory = ~(size_t)0;
+
+bool equal_rows(const limb *a, const limb *b, size_t n) {  // no branch on the values
+  limb d = 0;
+  for (size_t i = 0; i < n; i++) d |= a[i] ^ b[i];
+  return declassify(d == 0);
+}
+
+// The first item i < count whose out_i^e mod n differs from c_i, count when there is none, or
+// kNoMemory. Groups of 8 on the lanes where the CPU has them (R^2 mod n from the key; their
+// arithmetic does not depend on the values, the exponent e is public), else item by item in
+// constant time (mpn::powm_ct); a result >= n fails without more work.
+size_t check_results(const Settings &s, const mpb_rsa_key &k, const limb *out, const limb *c, size_t count) {
+  const size_t w = k.width, ew = k.e_width;
+  const bool lanes = lanes_available() && w <= 256;
+  const LaneIsa isa = lanes_ifma() ? LaneIsa::Ifma : LaneIsa::Avx512f;
+  const int ii = isa == LaneIsa::Ifma ? 0 : 1;
+  const size_t per = 8 * w + std::max(lanes ? lanes_itch(w, isa) : 0, scalar_itch(w, ew, true));
+  const size_t groups = (count + 7) / 8;
+  const int T = threads_for(s, groups, 8.0 * work_powm(w, 64 * ew));
+  ThreadScratch scr(T, per, false);
+  if (!scr.ok()) return kNoMemory;
+  std::atomic<size_t> bad{count};
+  for_items(T, &scr, groups, 1, [&](size_t g, limb *ws) {
+    const size_t i0 = 8 * g, i1 = std::min(i0 + 8, count);
+    limb *res = ws, *wk = ws + 8 * w;
+    bool done = false;
+    if (lanes) {
+      Lanes l;
+      simd::LaneR2 r2;
+      r2.K = ii ? 26 : 52;
+      r2.N = k.n_lane_N[ii];
+      for (size_t i = i0; i < i1; i++) {
+        l.r[i - i0] = res + (i - i0) * w, l.b[i - i0] = out + i * w, l.e[i - i0] = k.e;
+        r2.v[i - i0] = k.n_r2[ii];
+      }
+      if (r2.N) l.r2 = &r2;
+      done = exp_lanes(l, ew, k.n, w, false, wk, isa) == MPB_OK;  // MPB_EVAL: a result >= n
+    }
+    for (size_t i = i0; i < i1; i++) {
+      limb *r = res + (i - i0) * w;
+      bool ok;
+      if (done) ok = true;
+      else if ((ok = less_than(out + i * w, w, k.n, w))) exp_one(r, w, out + i * w, k.e, ew, k.cn, true, wk);
+      if (!ok || !equal_rows(r, c + i * w, w)) {
+        size_t cur = bad.load();
+        while (i < cur && !bad.compare_exchange_weak(cur, i)) {
+        }
+      }
+    }
+  });
+  return bad.load();
+}
+
+// Everything after validation: the GPU first (AUTO / CUDA), then the engine. prepared: a
+// prepared key (key_rows 1), else its contexts are built here (one key) or per item. A prepared
+// key with e checks every result before any is released.
+int rsa_body(Call &call, const Settings &s, uint64_t *out, const uint64_t *c, const uint64_t *p,
+             const uint64_t *q, const uint64_t *dp, const uint64_t *dq, const uint64_t *qinv, size_t width,
+             size_t hw, size_t key_rows, size_t count, const mpb_rsa_key *prepared) {
+  // bad: the first faulty item found so far (count: none); unchecked: items are left to check
+  auto checked = [&](int st, size_t bad, bool unchecked) {
+    if (st != MPB_OK || !prepared || !prepared->e_width) return st;
+    if (bad == count && unchecked) bad = check_results(s, *prepared, out, c, count);
+    if (bad == count) return st;
+    secure_zero(out, count * width * sizeof(limb));
+    if (bad == kNoMemory) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "no memory to check the results: none released");
+    return call.fail(MPB_EFAULT, MPB_ARG_R, (int64_t)bad,
+                     "a result failed the check with the public exponent (a fault): none released");
+  };
+  int st;
+  const bool shared = (key_rows == 1);
+  const bool ct = (s.ct != MPB_CT_OFF);
+  call.set_ct(ct);
+  const GpuAttempt g = gpu_try_rsa(call, s, out, c, p, q, dp, dq, qinv, width, hw, key_rows, count);
+  if (g.finished()) return checked(g.result(call), count, true);
+
+  ExpPlan plan;
+  plan.count = count;
+  plan.lane_limbs = hw;
+  plan.max_n = hw;
+  plan.work_per_item = 2.0 * work_powm(hw, 64 * hw);  // two half-size exponentiations
+  plan.shared_modulus = shared;
+  plan.multipartite = false;
+  plan.secret = true;
+  plan.halves = true;
+  const ExpChoice choice = choose_exp_backend(s, plan);
+
+  // one key: its contexts built once (wiped after the call), unless prepared
+  const size_t key_work = std::max(mpn::mont_sqr_itch(hw), mpn::mont_mul_itch(hw));
+  SecretBlock store(shared && !prepared ? key_store_itch(hw) + key_work : 0, true);
+  if (!store.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for the key context");
+  Key shared_key;
+  if (shared && !prepared) key_init(shared_key, p, q, dp, dq, qinv, hw, store.get(), store.get() + key_store_itch(hw));
+  RsaItems items({out, c, p, q, dp, dq, qinv, width, hw}, prepared ? &prepared->key : shared ? &shared_key : nullptr, ct);
+  st = run_exp_tasks(call, s, plan, choice, items, "",
+                     prepared ? ", prepared key" : shared ? ", one key" : ", key per item", g.fell_back ? g.why : nullptr);
+  return st == MPB_EMEM ? st : checked(call.finish(st), items.first_fault(count), items.unchecked());
+}
+
+} // namespace
+} // namespace batch
+} // namespace mpb
 
 extern "C" MPB_API int mpb_batch_rsa_crt(mpb_ctx *ctx, uint64_t *out, const uint64_t *c,
                                          const uint64_t *n, const uint64_t *p, const uint64_t *q,
@@ -204,33 +391,124 @@ extern "C" MPB_API int mpb_batch_rsa_crt(mpb_ctx *ctx, uint64_t *out, const uint
   if ((st = check_rows(call, key_rows, count, MPB_ARG_COUNT))) return st;
   if ((st = check_rsa_keys(call, n, p, q, dp, dq, qinv, width, half_width, key_rows))) return st;
   if ((st = check_below(call, c, width, count, n, key_rows, width, MPB_ARG_A))) return st;
-
-  const size_t hw = half_width;
-  const bool shared = (key_rows == 1);
-  const bool ct = (s.ct != MPB_CT_OFF);
-  call.set_ct(ct);
-  const GpuAttempt g = gpu_try_rsa(call, s, out, c, p, q, dp, dq, qinv, width, hw, key_rows, count);
-  if (g.finished()) return g.result(call);
-
-  ExpPlan plan;
-  plan.count = count;
-  plan.lane_limbs = hw;
-  plan.max_n = hw;
-  plan.work_per_item = 2.0 * work_powm(hw, 64 * hw);  // two half-size exponentiations
-  plan.shared_modulus = shared;
-  plan.multipartite = false;
-  plan.secret = true;
-  plan.halves = true;
-  const ExpChoice choice = choose_exp_backend(s, plan);
-
-  // one key: its contexts built once (wiped after the call)
-  const size_t key_work = std::max(mpn::mont_sqr_itch(hw), mpn::mont_mul_itch(hw));
-  SecretBlock store(shared ? key_store_itch(hw) + key_work : 0, true);
-  if (!store.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for the key context");
-  Key shared_key;
-  if (shared) key_init(shared_key, p, q, dp, dq, qinv, hw, store.get(), store.get() + key_store_itch(hw));
-  RsaItems items({out, c, p, q, dp, dq, qinv, width, hw}, shared ? &shared_key : nullptr, ct);
-  st = run_exp_tasks(call, s, plan, choice, items, "", shared ? ", one key" : ", key per item",
-                     g.fell_back ? g.why : nullptr);
-  return st == MPB_EMEM ? st : call.finish(st);
+  return rsa_body(call, s, out, c, p, q, dp, dq, qinv, width, half_width, key_rows, count, nullptr);
 }
+
+extern "C" MPB_API int mpb_rsa_key_create(mpb_ctx *ctx, mpb_rsa_key **key, const uint64_t *n, const uint64_t *p,
+                                          const uint64_t *q, const uint64_t *dp, const uint64_t *dq,
+                                          const uint64_t *qinv, const uint64_t *e, size_t e_width, size_t width,
+                                          size_t half_width, mpb_call_info *info) {
+  Call call(info);
+  Settings s;
+  int st;
+  if (begin_call(call, ctx, CallShape(width, 1).half(half_width).ct_unless_off(), s, &st,
+                 {{key, MPB_ARG_R}, {n, MPB_ARG_M}, {p, MPB_ARG_P}, {q, MPB_ARG_Q}, {dp, MPB_ARG_DP},
+                  {dq, MPB_ARG_DQ}, {qinv, MPB_ARG_QINV}}))
+    return st;
+  if (e_width > MPB_BATCH_MAX_WIDTH) return call.fail(MPB_ERANGE, MPB_ARG_WIDTH, -1, "e_width > MPB_BATCH_MAX_WIDTH");
+  if (e_width && !e) return call.fail(MPB_ENULL, MPB_ARG_E, -1, "e is NULL with e_width > 0");
+  if (e_width && (mpn::normalized_size(e, e_width) == 0 || (e[0] & 1) == 0 || (e_width == 1 && e[0] < 3)))
+    return call.fail(MPB_EVAL, MPB_ARG_E, 0, "e is not odd and >= 3");
+  if ((st = check_rsa_keys(call, n, p, q, dp, dq, qinv, width, half_width, 1))) return st;
+  const size_t hw = half_width;
+  const size_t nn = mpn::normalized_size(n, width);  // n is public
+  const size_t work = std::max({mpn::mont_sqr_itch(hw), mpn::mont_mul_itch(hw), simd::lanes_r2_itch(width),
+                                mpn::mont_ctx_itch(width)});
+  // n, p, q, dp, dq, qinv, e, the contexts, the lanes' R^2 (2 engines x (2 primes + n)), n's
+  // context, work
+  const size_t limbs = width + 5 * hw + e_width + key_store_itch(hw) + 2 * (2 * hw + width) +
+                       mpn::mont_ctx_itch(width) + work;
+  mpb_rsa_key *k = new (std::nothrow) mpb_rsa_key(width, hw, limbs);
+  if (!k || !k->store.ok()) {
+    delete k;
+    return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for the prepared key");
+  }
+  limb *a = k->store.get();
+  auto take = [&a](const uint64_t *src, size_t len) {
+    limb *d = a;
+    if (src) mpn::copy(d, src, len);
+    a += len;
+    return d;
+  };
+  k->n = take(n, width), k->p = take(p, hw), k->q = take(q, hw), k->dp = take(dp, hw), k->dq = take(dq, hw);
+  k->qinv = take(qinv, hw);
+  k->e = take(e, e_width), k->e_width = e_width;
+  limb *kstore = take(nullptr, key_store_itch(hw)), *r2 = take(nullptr, 2 * (2 * hw + width));
+  limb *cns = take(nullptr, mpn::mont_ctx_itch(width)), *ws = a;
+  key_init(k->key, k->p, k->q, k->dp, k->dq, k->qinv, hw, kstore, ws);
+  // R^2 for the lanes at the digit count of the larger prime (the primes' lengths are public),
+  // and mod n, for each 8-lane engine this CPU has
+  const size_t bits = std::max(declassify(mpn::sec_bit_length(k->p, hw)), declassify(mpn::sec_bit_length(k->q, hw)));
+  const size_t nbits = mpn::sec_bit_length(k->n, width);
+  const bool have[2] = {simd::ifma_available(), simd::avx512f_available()};
+  for (int i = 0; i < 2; i++) {
+    limb *rp = r2 + i * (2 * hw + width), *rq = rp + hw, *rn = rq + hw;
+    if (!have[i]) continue;
+    if (hw <= 256) {
+      const size_t N = simd::lanes_digits(kLaneK[i], bits);
+      simd::lanes_r2(rp, k->p, hw, kLaneK[i], N, ws);
+      simd::lanes_r2(rq, k->q, hw, kLaneK[i], N, ws);
+      k->key.lane_r2p[i] = rp, k->key.lane_r2q[i] = rq, k->key.lane_N[i] = N;
+    }
+    if (e_width && width <= 256) {
+      const size_t N = simd::lanes_digits(kLaneK[i], nbits);
+      simd::lanes_r2(rn, k->n, width, kLaneK[i], N, ws);
+      k->n_r2[i] = rn, k->n_lane_N[i] = N;
+    }
+  }
+  if (e_width) {
+    mpn::mont_ctx_init(k->cn, k->n, nn, cns);
+    k->key.e = k->e, k->key.ew = e_width;
+    const size_t pb = declassify(mpn::sec_bit_length(k->p, hw)), qb = declassify(mpn::sec_bit_length(k->q, hw));
+    for (int i = 0; i < 2; i++)
+      k->key.half_check[i] = k->key.lane_N[i] && simd::lanes_digits(kLaneK[i], pb) == k->key.lane_N[i] &&
+                             simd::lanes_digits(kLaneK[i], qb) == k->key.lane_N[i];
+  }
+  secure_zero(ws, work * sizeof(limb));
+  call.set_ct(true);
+  call.choose(MPB_BACKEND_CPU_SCALAR, 1, "prepared RSA key: validated, contexts built");
+  if (e_width) {  // e must belong to the key: one private operation on 2, checked
+    SecretBlock rows(2 * width, true);
+    limb *two = rows.get(), *out1 = two + width;
+    RsaItems items({out1, two, k->p, k->q, k->dp, k->dq, k->qinv, width, hw}, &k->key, true);
+    SecretBlock one(rows.ok() ? items.scratch_limbs(false) : 0, true);
+    size_t bad = kNoMemory;
+    if (rows.ok() && one.ok()) {
+      mpn::zero(two, width);
+      two[0] = 2;
+      bad = items.run_one(0, one.get()) == MPB_OK ? check_results(s, *k, out1, two, 1) : 0;
+    }
+    if (bad != 1) {
+      delete k;
+      return bad == kNoMemory ? call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for the prepared key")
+                              : call.fail(MPB_EVAL, MPB_ARG_E, 0, "e does not belong to the key: (2^d)^e != 2 mod n");
+    }
+  }
+  *key = k;
+  return call.finish(MPB_OK);
+}
+
+extern "C" MPB_API void mpb_rsa_key_destroy(mpb_rsa_key *key) { delete key; }
+
+extern "C" MPB_API int mpb_batch_rsa_crt_key(mpb_ctx *ctx, const mpb_rsa_key *key, uint64_t *out, const uint64_t *c,
+                                             size_t count, mpb_call_info *info) {
+  Call call(info);
+  if (!key) return call.fail(MPB_ENULL, MPB_ARG_M, -1, "the prepared key is NULL");
+  Settings s;
+  int st;
+  if (begin_call(call, ctx, CallShape(key->width, count).gpu().half(key->hw).ct_unless_off(), s, &st,
+                 {{out, MPB_ARG_R}, {c, MPB_ARG_A}}))
+    return st;
+  if ((st = check_below(call, c, key->width, count, key->n, 1, key->width, MPB_ARG_A))) return st;
+  return rsa_body(call, s, out, c, key->p, key->q, key->dp, key->dq, key->qinv, key->width, key->hw, 1, count, key);
+}
+
+namespace mpb {
+namespace batch {
+namespace testing {
+// Test hook (tests/batch/test_batch_rsa.cpp): a fault in the prepared key's p half from now on
+// (flips a bit of its copy of dp), to show that a key with e releases no wrong result.
+void rsa_key_flip_dp(mpb_rsa_key *key) { const_cast<limb *>(key->dp)[0] ^= 2; }
+} // namespace testing
+} // namespace batch
+} // namespace mpb

@@ -20,6 +20,7 @@ MPB_API const char *mpb_strerror(int status) {
     case MPB_EDEVICE: return "GPU device error or no usable device";
     case MPB_EUNSUPPORTED: return "backend or feature not available in this build";
     case MPB_ENOTINV: return "element is not invertible";
+    case MPB_EFAULT: return "a result failed its check (fault): not released";
     default: return "unknown error code";
   }
 }

@@ -92,7 +92,7 @@ uint64_t *align64(uint64_t *p) {
 
 [[maybe_unused]] int run(unsigned L, unsigned K, void (*kernel)(const Job &), uint64_t *const r[],
         const uint64_t *const base[], const uint64_t *const exp[], size_t en,
-        const uint64_t *const m[], size_t n, bool ct, uint64_t *scratch) {
+        const uint64_t *const m[], size_t n, bool ct, uint64_t *scratch, const LaneR2 *r2 = nullptr) {
   // The moduli may be secret (RSA-CRT's primes): only their bit lengths and the checks'
   // outcomes are public (declassify, cpu/core/ct.h), as in the scalar path.
   if (!r) return MPB_ENULL;
@@ -110,7 +110,8 @@ uint64_t *align64(uint64_t *p) {
   }
   if (first < 0) return MPB_OK;
   if (!scratch) return MPB_ENULL;
-  const size_t N = (mbits + 2 + K - 1) / K;
+  const size_t N = lanes_digits(K, mbits);
+  if (r2 && (r2->K != K || r2->N != N)) r2 = nullptr;  // computed for another digit size
   uint64_t *const sbase = scratch;
   uint64_t *p = align64(scratch);
   uint64_t *tmp = p + vec_limbs(L, N);  // scalar area
@@ -152,15 +153,18 @@ uint64_t *align64(uint64_t *p) {
     // R^2 mod m with R = 2^(K*N), once per distinct modulus: in constant time in m (RSA primes)
     // by Montgomery squarings, or in variable time (nothing secret: MPB_CT_OFF) by one division,
     // ~10x faster (the public-exponent checks of RSA results run here)
+    // (or given: r2; an unused lane, which runs on the first used lane's modulus, takes that
+    // lane's, so that no R^2 of a secret modulus is ever computed in variable time here)
     uint64_t *rem = tmp, *ds = rem + n;
-    if (ml != prev_m) {
+    const uint64_t *given = r2 ? r2->v[used ? l : (unsigned)first] : nullptr;
+    if (!given && ml != prev_m) {
       const size_t dn = declassify(mpn::sec_normalized_size(ml, n));
       mpn::zero(rem, n);
       if (ct) mpn::pow2_mod(rem, 2 * (size_t)K * N, ml, dn, ds);
       else mpn::pow2_divrem(nullptr, rem, 2 * (size_t)K * N, ml, dn, ds);
       prev_m = ml;
     }
-    to_digits(job.R2, L, l, K, N, rem, n);
+    to_digits(job.R2, L, l, K, N, given ? given : rem, n);
   }
   job.ebits = ct ? 64 * en : ebits;
   job.win = detail::window_for(job.ebits);
@@ -181,65 +185,75 @@ uint64_t *align64(uint64_t *p) {
 
 }  // namespace
 
+size_t lanes_digits(unsigned K, size_t mbits) { return (mbits + 2 + K - 1) / K; }
+
+size_t lanes_r2_itch(size_t n) { return n + mpn::pow2_mod_itch(n); }
+
+void lanes_r2(uint64_t *r2, const uint64_t *m, size_t n, unsigned K, size_t N, uint64_t *scratch) {
+  const size_t dn = declassify(mpn::sec_normalized_size(m, n));
+  mpn::zero(r2, n);
+  mpn::pow2_mod(r2, 2 * (size_t)K * N, m, dn, scratch);
+}
+
 size_t powm_x8_itch(size_t n) { return itch(8, 52, n); }
 size_t powm_x8f_itch(size_t n) { return itch(8, 26, n); }
 size_t powm_x4_itch(size_t n) { return itch(4, 26, n); }
 
 int powm_x8_multi(uint64_t *const r[8], const uint64_t *const base[8],
                   const uint64_t *const exp[8], size_t en, const uint64_t *const m[8], size_t n,
-                  bool constant_time, uint64_t *scratch) {
+                  bool constant_time, uint64_t *scratch, const LaneR2 *r2) {
   if (!ifma_available()) return MPB_EUNSUPPORTED;
 #ifdef MPB_HAVE_X86_LANES
-  return run(8, 52, detail::ifma_kernel, r, base, exp, en, m, n, constant_time, scratch);
+  return run(8, 52, detail::ifma_kernel, r, base, exp, en, m, n, constant_time, scratch, r2);
 #else
-  (void)r, (void)base, (void)exp, (void)en, (void)m, (void)n, (void)constant_time, (void)scratch;
+  (void)r, (void)base, (void)exp, (void)en, (void)m, (void)n, (void)constant_time, (void)scratch, (void)r2;
   return MPB_EUNSUPPORTED;
 #endif
 }
 
 int powm_x8(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],
-            size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch) {
+            size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch, const LaneR2 *r2) {
   if (!m) return MPB_ENULL;
   const uint64_t *ms[8] = {m, m, m, m, m, m, m, m};
-  return powm_x8_multi(r, base, exp, en, ms, n, constant_time, scratch);
+  return powm_x8_multi(r, base, exp, en, ms, n, constant_time, scratch, r2);
 }
 
 int powm_x8f_multi(uint64_t *const r[8], const uint64_t *const base[8],
                    const uint64_t *const exp[8], size_t en, const uint64_t *const m[8], size_t n,
-                   bool constant_time, uint64_t *scratch) {
+                   bool constant_time, uint64_t *scratch, const LaneR2 *r2) {
   if (!avx512f_available()) return MPB_EUNSUPPORTED;
 #ifdef MPB_HAVE_X86_LANES
-  return run(8, 26, detail::avx512f_kernel, r, base, exp, en, m, n, constant_time, scratch);
+  return run(8, 26, detail::avx512f_kernel, r, base, exp, en, m, n, constant_time, scratch, r2);
 #else
-  (void)r, (void)base, (void)exp, (void)en, (void)m, (void)n, (void)constant_time, (void)scratch;
+  (void)r, (void)base, (void)exp, (void)en, (void)m, (void)n, (void)constant_time, (void)scratch, (void)r2;
   return MPB_EUNSUPPORTED;
 #endif
 }
 
 int powm_x8f(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],
-             size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch) {
+             size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch, const LaneR2 *r2) {
   if (!m) return MPB_ENULL;
   const uint64_t *ms[8] = {m, m, m, m, m, m, m, m};
-  return powm_x8f_multi(r, base, exp, en, ms, n, constant_time, scratch);
+  return powm_x8f_multi(r, base, exp, en, ms, n, constant_time, scratch, r2);
 }
 
 int powm_x4_multi(uint64_t *const r[4], const uint64_t *const base[4],
                   const uint64_t *const exp[4], size_t en, const uint64_t *const m[4], size_t n,
-                  bool constant_time, uint64_t *scratch) {
+                  bool constant_time, uint64_t *scratch, const LaneR2 *r2) {
   if (!avx2_available()) return MPB_EUNSUPPORTED;
 #ifdef MPB_HAVE_X86_LANES
-  return run(4, 26, detail::avx2_kernel, r, base, exp, en, m, n, constant_time, scratch);
+  return run(4, 26, detail::avx2_kernel, r, base, exp, en, m, n, constant_time, scratch, r2);
 #else
-  (void)r, (void)base, (void)exp, (void)en, (void)m, (void)n, (void)constant_time, (void)scratch;
+  (void)r, (void)base, (void)exp, (void)en, (void)m, (void)n, (void)constant_time, (void)scratch, (void)r2;
   return MPB_EUNSUPPORTED;
 #endif
 }
 
 int powm_x4(uint64_t *const r[4], const uint64_t *const base[4], const uint64_t *const exp[4],
-            size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch) {
+            size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch, const LaneR2 *r2) {
   if (!m) return MPB_ENULL;
   const uint64_t *ms[4] = {m, m, m, m};
-  return powm_x4_multi(r, base, exp, en, ms, n, constant_time, scratch);
+  return powm_x4_multi(r, base, exp, en, ms, n, constant_time, scratch, r2);
 }
 
 } // namespace simd

@@ -40,31 +40,50 @@ bool ifma_available();     // AVX-512F + AVX-512 IFMA
 bool avx512f_available();  // AVX-512F
 bool avx2_available();     // AVX2
 
+// R^2 mod m per lane computed ahead (e.g. once per RSA key, cpu/batch/rsa_crt.cpp), R =
+// 2^(K*N) for K-bit digits (IFMA 52, AVX-512F 26) and N = lanes_digits(K, the largest modulus
+// bit length of the call): lane l uses v[l] when it is not null and (K, N) are the call's, and
+// computes R^2 as usual otherwise (an unused lane takes the first used lane's). Each v[l] has n
+// limbs and must be R^2 mod that lane's modulus.
+struct LaneR2 {
+  unsigned K = 0;
+  size_t N = 0;
+  const uint64_t *v[8] = {};
+};
+size_t lanes_digits(unsigned K, size_t mbits);
+// r2 (n limbs) = R^2 mod m for R = 2^(K*N), constant time in m (its limb count is public).
+// scratch: lanes_r2_itch(n) limbs.
+size_t lanes_r2_itch(size_t n);
+void lanes_r2(uint64_t *r2, const uint64_t *m, size_t n, unsigned K, size_t N, uint64_t *scratch);
+
 // ---- AVX-512 IFMA, 8 lanes (cpu/simd/powm_ifma.cpp) ---------------------------------------
 size_t powm_x8_itch(size_t n);
 // One modulus m shared by all lanes.
 int powm_x8(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],
-            size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch);
+            size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch,
+            const LaneR2 *r2 = nullptr);
 // A different modulus per lane (all of n limbs), e.g. RSA-CRT halves of 8 different keys.
 int powm_x8_multi(uint64_t *const r[8], const uint64_t *const base[8],
                   const uint64_t *const exp[8], size_t en, const uint64_t *const m[8], size_t n,
-                  bool constant_time, uint64_t *scratch);
+                  bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr);
 
 // ---- AVX-512F, 8 lanes (cpu/simd/powm_avx512.cpp): the same calling convention ------------
 size_t powm_x8f_itch(size_t n);
 int powm_x8f(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],
-             size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch);
+             size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch,
+             const LaneR2 *r2 = nullptr);
 int powm_x8f_multi(uint64_t *const r[8], const uint64_t *const base[8],
                    const uint64_t *const exp[8], size_t en, const uint64_t *const m[8], size_t n,
-                   bool constant_time, uint64_t *scratch);
+                   bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr);
 
 // ---- AVX2, 4 lanes (cpu/simd/powm_avx2.cpp) ---------------------------------------------
 size_t powm_x4_itch(size_t n);
 int powm_x4(uint64_t *const r[4], const uint64_t *const base[4], const uint64_t *const exp[4],
-            size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch);
+            size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch,
+            const LaneR2 *r2 = nullptr);
 int powm_x4_multi(uint64_t *const r[4], const uint64_t *const base[4],
                   const uint64_t *const exp[4], size_t en, const uint64_t *const m[4], size_t n,
-                  bool constant_time, uint64_t *scratch);
+                  bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr);
 
 } // namespace simd
 } // namespace mpb

@@ -192,6 +192,30 @@ MPB_API int mpb_batch_rsa_crt(mpb_ctx *ctx, uint64_t *out, const uint64_t *c, co
                               size_t half_width, size_t key_rows, size_t count,
                               mpb_call_info *info);
 
+/* One RSA private key prepared for many calls (a server's key, one batch after another):
+ * mpb_rsa_key_create checks it once as mpb_batch_rsa_crt does (key_rows 1: n = p*q, p and q
+ * odd and > 1, dp < p, dq < q, qinv < p, qinv*q = 1 mod p), copies n, p, q, dp, dq and qinv,
+ * and builds what every call would otherwise build again (the Montgomery contexts of p and q,
+ * qinv in Montgomery form, R^2 mod p and mod q for the 8-lane kernels), in memory that
+ * mpb_rsa_key_destroy wipes. On error *key is not written. The key is read-only afterwards:
+ * calls on several threads may share it. mpb_batch_rsa_crt_key computes what
+ * mpb_batch_rsa_crt(ctx, out, c, n, p, q, dp, dq, qinv, width, half_width, 1, count, info)
+ * does (the same checks of c, the same backends), without the per-call key work.
+ * e (e_width limbs, odd, >= 3; NULL with e_width 0: none): the public exponent. Then every
+ * result is checked before any is released, out^e mod n == c (a fault in either CRT half or in
+ * the recombination would otherwise give the factors away): when one fails, every output row
+ * is zeroed and the call returns MPB_EFAULT naming the first such item. The key's creation
+ * checks that e belongs to it (one private operation, MPB_EVAL with MPB_ARG_E if not). */
+typedef struct mpb_rsa_key mpb_rsa_key;
+MPB_API int mpb_rsa_key_create(mpb_ctx *ctx, mpb_rsa_key **key, const uint64_t *n,
+                               const uint64_t *p, const uint64_t *q, const uint64_t *dp,
+                               const uint64_t *dq, const uint64_t *qinv, const uint64_t *e,
+                               size_t e_width, size_t width, size_t half_width,
+                               mpb_call_info *info);
+MPB_API void mpb_rsa_key_destroy(mpb_rsa_key *key); /* NULL: nothing */
+MPB_API int mpb_batch_rsa_crt_key(mpb_ctx *ctx, const mpb_rsa_key *key, uint64_t *out,
+                                  const uint64_t *c, size_t count, mpb_call_info *info);
+
 /* ---- Diffie-Hellman -----------------------------------------------------------------------
  * Keygen: r = g^x mod p for every item (g a small generator, 2 <= g < p). p: one odd modulus
  * of `width` limbs shared by the batch (p > 3). x: count rows of x_width limbs.

@@ -34,7 +34,9 @@ typedef enum mpb_status {
   MPB_ESHAPE = -6,        /* batch shapes do not match (width, count, stride) */
   MPB_EDEVICE = -7,       /* a CUDA/driver error, or the requested device is not usable */
   MPB_EUNSUPPORTED = -8,  /* the requested backend or feature is not built in */
-  MPB_ENOTINV = -9        /* an element is not invertible (batch inverse) */
+  MPB_ENOTINV = -9,       /* an element is not invertible (batch inverse) */
+  MPB_EFAULT = -10        /* a computed result failed its check (an RSA result with the public
+                             exponent: a hardware or software fault); no result is released */
 } mpb_status;
 
 /* A short English description of a status code (never NULL). */

@@ -19,6 +19,7 @@ raises on any nonzero status with the library's own message (mpb_strerror):
   MPB_EDEVICE                                              -> DeviceError
   MPB_EUNSUPPORTED                                         -> UnsupportedError (a DeviceError
                                                               and a NotImplementedError)
+  MPB_EFAULT                                               -> RuntimeError
 Every raised exception carries ``.status`` (the C code) and ``.function`` (the C name).
 """
 from __future__ import annotations
@@ -43,10 +44,11 @@ MPB_ESHAPE = -6
 MPB_EDEVICE = -7
 MPB_EUNSUPPORTED = -8
 MPB_ENOTINV = -9
+MPB_EFAULT = -10
 
 _STATUS_NAMES = {0: "MPB_OK", -2: "MPB_EMEM", -3: "MPB_EVAL", -4: "MPB_ERANGE",
                  -5: "MPB_ENULL", -6: "MPB_ESHAPE", -7: "MPB_EDEVICE",
-                 -8: "MPB_EUNSUPPORTED", -9: "MPB_ENOTINV"}
+                 -8: "MPB_EUNSUPPORTED", -9: "MPB_ENOTINV", -10: "MPB_EFAULT"}
 
 
 class DeviceError(RuntimeError):
@@ -74,6 +76,8 @@ def status_error(status: int, function: str = "", detail: str = "") -> Exception
         exc = DeviceError(text)
     elif status == MPB_EUNSUPPORTED:
         exc = UnsupportedError(text)
+    elif status == MPB_EFAULT:
+        exc = RuntimeError(text)
     else:
         exc = ValueError(text)
     exc.status = status  # type: ignore[attr-defined]

@@ -130,7 +130,7 @@ def test_versions():
 @pytest.mark.parametrize("code,exc", [(-2, MemoryError), (-3, ValueError), (-4, ValueError),
                                       (-5, ValueError), (-6, ValueError), (-9, ValueError),
                                       (-7, mpbatch.DeviceError), (-8, mpbatch.DeviceError),
-                                      (-8, NotImplementedError)])
+                                      (-8, NotImplementedError), (-10, RuntimeError)])
 def test_status_mapping(code, exc):
     e = _lib.status_error(code, "mpb_x")
     assert isinstance(e, exc)

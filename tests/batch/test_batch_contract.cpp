@@ -259,6 +259,69 @@ TEST_CASE("RSA-CRT bad keys: each check with its key index, outputs untouched", 
     REQUIRE(info.bad_arg == cs.arg);
     REQUIRE(untouched(out));
   }
+  // the prepared key refuses the same bad keys (key index 0: one key) and writes no key
+  for (Case cs : {Case{0, 2, MPB_ARG_M}, Case{1, 3, MPB_ARG_P}, Case{2, 1, MPB_ARG_Q}, Case{3, 4, MPB_ARG_DP},
+                  Case{4, 5, MPB_ARG_DQ}, Case{5, 0, MPB_ARG_QINV}, Case{7, 2, MPB_ARG_QINV}}) {
+    Rows n2 = n, p2 = p, q2 = q, dp2 = dp, dq2 = dq, qi2 = qi;
+    const size_t i = cs.idx;
+    switch (cs.which) {
+      case 0: n2[i * w] ^= 2; break;
+      case 1: p2[i * hw] &= ~1ull; break;
+      case 2: q2[i * hw] = 0, q2[i * hw + 1] = 0; break;
+      case 3: std::copy(&p[i * hw], &p[i * hw] + hw, &dp2[i * hw]); break;
+      case 4: std::copy(&q[i * hw], &q[i * hw] + hw, &dq2[i * hw]); break;
+      case 5: std::copy(&p[i * hw], &p[i * hw] + hw, &qi2[i * hw]); break;
+      case 7: qi2[i * hw] ^= 4; break;
+    }
+    INFO("prepared key, case " << cs.which);
+    mpb_rsa_key *k = reinterpret_cast<mpb_rsa_key *>(&info);  // a sentinel that must stay
+    REQUIRE(mpb_rsa_key_create(ctx.c, &k, &n2[i * w], &p2[i * hw], &q2[i * hw], &dp2[i * hw], &dq2[i * hw],
+                               &qi2[i * hw], nullptr, 0, w, hw, &info) == MPB_EVAL);
+    REQUIRE(info.bad_index == 0);
+    REQUIRE(info.bad_arg == cs.arg);
+    REQUIRE(k == reinterpret_cast<mpb_rsa_key *>(&info));
+  }
+  {
+    mpb_rsa_key *k = nullptr;
+    const uint64_t e = 65537, e_even = 65536, e_one = 1, e_wrong = 65539, e2[2] = {65537, 0};
+    auto create = [&](mpb_rsa_key **kk, const uint64_t *pp, const uint64_t *ee, size_t ew, size_t h) {
+      return mpb_rsa_key_create(ctx.c, kk, &n[0], pp, &q[0], &dp[0], &dq[0], &qi[0], ee, ew, w, h, &info);
+    };
+    REQUIRE(create(nullptr, &p[0], &e, 1, hw) == MPB_ENULL);
+    REQUIRE(create(&k, nullptr, &e, 1, hw) == MPB_ENULL);
+    REQUIRE(info.bad_arg == MPB_ARG_P);
+    REQUIRE(create(&k, &p[0], &e, 1, w + 1) == MPB_ERANGE);
+    REQUIRE(create(&k, &p[0], nullptr, 1, hw) == MPB_ENULL);
+    REQUIRE(info.bad_arg == MPB_ARG_E);
+    REQUIRE(create(&k, &p[0], &e, MPB_BATCH_MAX_WIDTH + 1, hw) == MPB_ERANGE);
+    for (const uint64_t *bad_e : {&e_even, &e_one}) {
+      REQUIRE(create(&k, &p[0], bad_e, 1, hw) == MPB_EVAL);
+      REQUIRE(info.bad_arg == MPB_ARG_E);
+    }
+    REQUIRE(create(&k, &p[0], &e_wrong, 1, hw) == MPB_EVAL);  // odd, but not the key's
+    REQUIRE(info.bad_arg == MPB_ARG_E);
+    REQUIRE(k == nullptr);
+    REQUIRE(create(&k, &p[0], e2, 2, hw) == MPB_OK);  // e in two limbs (a zero top limb)
+    mpb_rsa_key_destroy(k);
+    k = nullptr;
+    REQUIRE(create(&k, &p[0], &e, 1, hw) == MPB_OK);
+    REQUIRE(k != nullptr);
+    // c >= n (item 1), NULL rows, a NULL key: errors, nothing written
+    Rows c2(c.begin(), c.begin() + 3 * w);
+    std::copy(&n[0], &n[0] + w, &c2[w]);
+    Rows out3(3 * w, CANARY);
+    REQUIRE(mpb_batch_rsa_crt_key(ctx.c, k, out3.data(), c2.data(), 3, &info) == MPB_EVAL);
+    REQUIRE(info.bad_index == 1);
+    REQUIRE(info.bad_arg == MPB_ARG_A);
+    REQUIRE(mpb_batch_rsa_crt_key(ctx.c, k, nullptr, c2.data(), 3, &info) == MPB_ENULL);
+    REQUIRE(mpb_batch_rsa_crt_key(ctx.c, k, out3.data(), nullptr, 3, &info) == MPB_ENULL);
+    REQUIRE(mpb_batch_rsa_crt_key(ctx.c, nullptr, out3.data(), c2.data(), 3, &info) == MPB_ENULL);
+    REQUIRE(mpb_batch_rsa_crt_key(nullptr, k, out3.data(), c2.data(), 3, &info) != MPB_OK);
+    REQUIRE(untouched(out3));
+    REQUIRE(mpb_batch_rsa_crt_key(ctx.c, k, nullptr, nullptr, 0, &info) == MPB_OK);  // empty batch
+    mpb_rsa_key_destroy(k);
+    mpb_rsa_key_destroy(nullptr);
+  }
   REQUIRE(mpb_batch_rsa_crt(ctx.c, out.data(), c.data(), n.data(), p.data(), q.data(), dp.data(), dq.data(),
                             qi.data(), w, w + 1, cnt, cnt, &info) == MPB_ERANGE);
   REQUIRE(mpb_batch_rsa_crt(ctx.c, out.data(), c.data(), n.data(), p.data(), q.data(), dp.data(), dq.data(),

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 
 #include <mpbatch/mpbatch.h>
 
@@ -218,6 +219,22 @@ static void rsa_random_case(mpb_ctx *ctx, std::mt19937_64 &rng, size_t pbits, si
                             kr.dq.data(), kr.qi.data(), w, hw, per_item ? cnt : 1, cnt, &info) == MPB_OK);
   INFO(info.reason);
   REQUIRE(info.constant_time == (ct == MPB_CT_OFF ? 0 : 1));
+  if (!per_item) {  // the same key prepared once, without and with e: the same results and backend
+    const uint64_t e = 65537;
+    for (size_t ew : {0, 1}) {
+      mpb_rsa_key *key = nullptr;
+      REQUIRE(mpb_rsa_key_create(ctx, &key, kr.n.data(), kr.p.data(), kr.q.data(), kr.dp.data(), kr.dq.data(),
+                                 kr.qi.data(), ew ? &e : nullptr, ew, w, hw, nullptr) == MPB_OK);
+      Rows out2(w * cnt + 1, CANARY);
+      mpb_call_info info2;
+      REQUIRE(mpb_batch_rsa_crt_key(ctx, key, out2.data(), c.data(), cnt, &info2) == MPB_OK);
+      INFO(info2.reason << " e_width " << ew);
+      REQUIRE(info2.backend == info.backend);
+      REQUIRE(info2.constant_time == info.constant_time);
+      REQUIRE(out2 == out);
+      mpb_rsa_key_destroy(key);
+    }
+  }
   Z zc, zm;
   for (size_t i = 0; i < cnt; i++) {
     size_t k = per_item ? i : 0;
@@ -247,7 +264,83 @@ TEST_CASE("RSA-CRT batch with random keys matches mpz_powm(c, d, n)", "[batch][r
     }
   }
   rsa_random_case(ctx, rng, 256, 256, 1000, false, MPB_BACKEND_AUTO, MPB_CT_DEFAULT);
+  rsa_random_case(ctx, rng, 1024, 1020, 13, false, MPB_BACKEND_AUTO, MPB_CT_DEFAULT);  // p's digit count > q's
   rsa_random_case(ctx, rng, 1536, 1536, 9, false, MPB_BACKEND_AUTO, MPB_CT_DEFAULT);
   rsa_random_case(ctx, rng, 2048, 2048, 3, false, MPB_BACKEND_AUTO, MPB_CT_DEFAULT);
+  mpb_ctx_destroy(ctx);
+}
+
+TEST_CASE("a prepared RSA key shared by 4 threads at once", "[batch][rsa][threads]") {
+  auto rng = mpbt::make_rng(77);
+  Z n, d, p, q;
+  random_key(rng, 1024, 1024, n, d, p, q);
+  const size_t w = 32, hw = 16, cnt = 21;
+  KeyRows kr{w, hw, {}, {}, {}, {}, {}, {}, {}, {}};
+  fill_key(kr, n, d, p, q);
+  mpb_ctx *ctx;
+  REQUIRE(mpb_ctx_create(&ctx) == MPB_OK);
+  REQUIRE(mpb_ctx_set_threads(ctx, 1) == MPB_OK);
+  mpb_rsa_key *key = nullptr;
+  const uint64_t e = 65537;
+  REQUIRE(mpb_rsa_key_create(ctx, &key, kr.n.data(), kr.p.data(), kr.q.data(), kr.dp.data(), kr.dq.data(),
+                             kr.qi.data(), &e, 1, w, hw, nullptr) == MPB_OK);
+  std::vector<Rows> c(4, Rows(w * cnt)), out(4, Rows(w * cnt));
+  for (auto &ci : c)
+    for (size_t i = 0; i < cnt; i++) rand_below(rng, &ci[i * w], kr.n.data(), w);
+  std::vector<std::thread> th;
+  std::vector<int> st(4, -1);
+  for (int t = 0; t < 4; t++)
+    th.emplace_back([&, t] { st[t] = mpb_batch_rsa_crt_key(ctx, key, out[t].data(), c[t].data(), cnt, nullptr); });
+  for (auto &x : th) x.join();
+  Z zc, zm;
+  for (int t = 0; t < 4; t++) {
+    REQUIRE(st[t] == MPB_OK);
+    for (size_t i = 0; i < cnt; i++) {
+      row_to_mpz(zc, &c[t][i * w], w);
+      mpz_powm(zm, zc, d, n);
+      REQUIRE(mpbt::limbs_of(zm, w) == Rows(out[t].begin() + i * w, out[t].begin() + (i + 1) * w));
+    }
+  }
+  mpb_rsa_key_destroy(key);
+  mpb_ctx_destroy(ctx);
+}
+
+namespace mpb {
+namespace batch {
+namespace testing {
+void rsa_key_flip_dp(mpb_rsa_key *key);  // cpu/batch/rsa_crt.cpp
+}
+}
+}
+
+TEST_CASE("a prepared RSA key with e releases no faulty result", "[batch][rsa][fault]") {
+  auto rng = mpbt::make_rng(91);
+  Z n, d, p, q;
+  random_key(rng, 512, 512, n, d, p, q);
+  const size_t w = 16, hw = 8;
+  KeyRows kr{w, hw, {}, {}, {}, {}, {}, {}, {}, {}};
+  fill_key(kr, n, d, p, q);
+  mpb_ctx *ctx;
+  REQUIRE(mpb_ctx_create(&ctx) == MPB_OK);
+  const uint64_t e = 65537;
+  for (int backend : {MPB_BACKEND_AUTO, MPB_BACKEND_CPU_SCALAR, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_CPU_AVX512}) {
+    if (!mpb_backend_available(backend)) continue;
+    REQUIRE(mpb_ctx_set_backend(ctx, backend) == MPB_OK);
+    for (size_t cnt : {1, 5, 8, 11}) {
+      mpb_rsa_key *key = nullptr;
+      REQUIRE(mpb_rsa_key_create(ctx, &key, kr.n.data(), kr.p.data(), kr.q.data(), kr.dp.data(), kr.dq.data(),
+                                 kr.qi.data(), &e, 1, w, hw, nullptr) == MPB_OK);
+      mpb::batch::testing::rsa_key_flip_dp(key);  // a fault in the p half from now on
+      Rows c(w * cnt), out(w * cnt, CANARY);
+      for (size_t i = 0; i < cnt; i++) rand_below(rng, &c[i * w], kr.n.data(), w);
+      mpb_call_info info;
+      INFO("backend " << backend << " count " << cnt);
+      REQUIRE(mpb_batch_rsa_crt_key(ctx, key, out.data(), c.data(), cnt, &info) == MPB_EFAULT);
+      REQUIRE(info.bad_index == 0);
+      REQUIRE(info.bad_arg == MPB_ARG_R);
+      REQUIRE(out == Rows(w * cnt, 0));  // every row zeroed, none released
+      mpb_rsa_key_destroy(key);
+    }
+  }
   mpb_ctx_destroy(ctx);
 }

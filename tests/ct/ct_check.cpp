@@ -126,8 +126,10 @@ struct Key {
   ~Key() { mpz_clears(zn, zd, nullptr); }
 };
 
-// RSA-CRT: one key for the batch, or one key per item; the key rows are secret.
-void rsa(unsigned bits, size_t count, bool per_item) {
+// RSA-CRT: one key for the batch, or one key per item, or one key prepared ahead
+// (mpb_rsa_key_create: its contexts and lane R^2 values are built from the secret rows); the key
+// rows are secret.
+void rsa(unsigned bits, size_t count, bool per_item, bool prepared = false) {
   const size_t w = bits / 64, hw = w / 2;
   std::vector<Key *> keys;
   for (size_t i = 0; i < (per_item ? count : 1); i++) keys.push_back(new Key(bits));
@@ -151,8 +153,20 @@ void rsa(unsigned bits, size_t count, bool per_item) {
   for (const Rows *r : {&P, &Q, &DP, &DQ, &QI}) secret(r->data(), r->size() * 8);
   Ctx ctx(MPB_CT_DEFAULT);
   mpb_call_info info;
-  int st = mpb_batch_rsa_crt(ctx.c, R.data(), C.data(), N.data(), P.data(), Q.data(), DP.data(), DQ.data(),
-                             QI.data(), w, hw, per_item ? count : 1, count, &info);
+  int st;
+  if (prepared) {
+    mpb_rsa_key *key = nullptr;
+    const uint64_t e = 65537;
+    st = mpb_rsa_key_create(ctx.c, &key, N.data(), P.data(), Q.data(), DP.data(), DQ.data(), QI.data(), &e, 1, w, hw,
+                            &info);
+    reveal(st);
+    check(st == MPB_OK, "rsa key status");
+    st = mpb_batch_rsa_crt_key(ctx.c, key, R.data(), C.data(), count, &info);
+    mpb_rsa_key_destroy(key);
+  } else {
+    st = mpb_batch_rsa_crt(ctx.c, R.data(), C.data(), N.data(), P.data(), Q.data(), DP.data(), DQ.data(),
+                           QI.data(), w, hw, per_item ? count : 1, count, &info);
+  }
   reveal(st);
   check_backend(info, count);
   reveal_rows(R);
@@ -350,7 +364,7 @@ void lanes(unsigned bits, const char *name, bool avail, size_t itch, Fn fn, bool
   uint64_t *r[L];
   const uint64_t *bp[L], *ep[L];
   for (int l = 0; l < L; l++) r[l] = &R[l * w], bp[l] = &B[l * w], ep[l] = &E[l * w];
-  int st = fn(r, bp, ep, w, M.data(), w, ct, ws.data());
+  int st = fn(r, bp, ep, w, M.data(), w, ct, ws.data(), nullptr);
   reveal(st);
   reveal_rows(R);
   check(st == MPB_OK, name);
@@ -383,6 +397,8 @@ int main(int argc, char **argv) {
     rsa(1024, 3, false), rsa(2048, 2, false), rsa(4096, 1, false);
   } else if (what == "rsa_per_item_key") {
     rsa(1024, 3, true), rsa(2048, 2, true);
+  } else if (what == "rsa_prepared_key") {
+    rsa(1024, 3, false, true), rsa(2048, 9, false, true);
   } else if (what == "powm_odd") {
     powm(512, 2, false, MPB_CT_ON), powm(2048, 1, false, MPB_CT_ON);
   } else if (what == "powm_even") {
@@ -404,7 +420,7 @@ int main(int argc, char **argv) {
   } else if (what == "sanity_ifma_variable_time") {
     ifma_lanes(1024, false);  // the same on the IFMA lanes (MemorySanitizer only)
   } else {
-    std::fprintf(stderr, "usage: ct_check rsa|rsa_per_item_key|powm_odd|powm_even|dh|exptmod|invmod|"
+    std::fprintf(stderr, "usage: ct_check rsa|rsa_per_item_key|rsa_prepared_key|powm_odd|powm_even|dh|exptmod|invmod|"
                          "avx2_lanes|avx512f_lanes|ifma_lanes|sanity_variable_time|sanity_ifma_variable_time [cpu|cpu_ifma]\n");
     return 2;
   }

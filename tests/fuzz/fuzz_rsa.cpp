@@ -55,8 +55,25 @@ void run(Input &in) {
   const size_t count = 1 + in.u8() % 3;
   Rows c = in.rows(16 * count), out(16 * count, CANARY);
   mpb_call_info info;
-  const int st = mpb_batch_rsa_crt(ctx.c, out.data(), c.data(), k.n.data(), k.p.data(), k.q.data(), k.dp.data(),
-                                   k.dq.data(), k.qinv.data(), 16, 8, 1, count, &info);
+  // the same call, or through a key prepared first (mpb_rsa_key_create), with or without e: a
+  // key with e must refuse a damaged exponent or coefficient at creation or give no result
+  const int how = in.u8() % 3;
+  int st;
+  if (how == 0) {
+    st = mpb_batch_rsa_crt(ctx.c, out.data(), c.data(), k.n.data(), k.p.data(), k.q.data(), k.dp.data(),
+                           k.dq.data(), k.qinv.data(), 16, 8, 1, count, &info);
+  } else {
+    const uint64_t e = 65537;
+    mpb_rsa_key *pk = reinterpret_cast<mpb_rsa_key *>(&info);  // must stay on error
+    st = mpb_rsa_key_create(ctx.c, &pk, k.n.data(), k.p.data(), k.q.data(), k.dp.data(), k.dq.data(),
+                            k.qinv.data(), how == 2 ? &e : nullptr, how == 2 ? 1 : 0, 16, 8, &info);
+    if (st != MPB_OK) expect(pk == reinterpret_cast<mpb_rsa_key *>(&info), "rsa key written on error");
+    if (st == MPB_OK) {
+      st = mpb_batch_rsa_crt_key(ctx.c, pk, out.data(), c.data(), count, &info);
+      mpb_rsa_key_destroy(pk);
+      if (st == MPB_EFAULT) return expect(out == Rows(16 * count, 0), "rsa released a result that failed its check");
+    }
+  }
   if (st != MPB_OK) return expect(untouched(out), "rsa wrote on error");
   Z zc, zp, zq, zdp, zdq, zqi, m1, m2, h;
   to_z(zp, k.p.data(), 8), to_z(zq, k.q.data(), 8), to_z(zqi, k.qinv.data(), 8);

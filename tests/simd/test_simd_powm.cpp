@@ -18,14 +18,15 @@ using Limbs = std::vector<uint64_t>;
 
 namespace {
 
+using mpb::simd::LaneR2;
 using MultiFn = int (*)(uint64_t *const *, const uint64_t *const *, const uint64_t *const *, size_t,
-                        const uint64_t *const *, size_t, bool, uint64_t *);
+                        const uint64_t *const *, size_t, bool, uint64_t *, const LaneR2 *);
 using SharedFn = int (*)(uint64_t *const *, const uint64_t *const *, const uint64_t *const *, size_t,
-                         const uint64_t *, size_t, bool, uint64_t *);
+                         const uint64_t *, size_t, bool, uint64_t *, const LaneR2 *);
 
 struct Path {
   const char *name;
-  unsigned L;
+  unsigned L, K;
   bool (*avail)();
   size_t (*itch)(size_t);
   MultiFn multi;
@@ -33,11 +34,11 @@ struct Path {
 };
 
 const Path kPaths[] = {
-    {"ifma_x8", 8, mpb::simd::ifma_available, mpb::simd::powm_x8_itch, mpb::simd::powm_x8_multi,
+    {"ifma_x8", 8, 52, mpb::simd::ifma_available, mpb::simd::powm_x8_itch, mpb::simd::powm_x8_multi,
      mpb::simd::powm_x8},
-    {"avx512f_x8", 8, mpb::simd::avx512f_available, mpb::simd::powm_x8f_itch, mpb::simd::powm_x8f_multi,
+    {"avx512f_x8", 8, 26, mpb::simd::avx512f_available, mpb::simd::powm_x8f_itch, mpb::simd::powm_x8f_multi,
      mpb::simd::powm_x8f},
-    {"avx2_x4", 4, mpb::simd::avx2_available, mpb::simd::powm_x4_itch, mpb::simd::powm_x4_multi,
+    {"avx2_x4", 4, 26, mpb::simd::avx2_available, mpb::simd::powm_x4_itch, mpb::simd::powm_x4_multi,
      mpb::simd::powm_x4},
 };
 
@@ -83,8 +84,8 @@ void check_call(const Path &p, const std::vector<Limbs> &mods, bool shared,
     m[l] = shared ? mods[0].data() : mods[l].data();
   }
   Limbs scratch(p.itch(n), 0x5a5a5a5a5a5a5a5aULL);
-  int rc = shared ? p.shared(r, b, e, en, mods[0].data(), n, ct, scratch.data())
-                  : p.multi(r, b, e, en, m, n, ct, scratch.data());
+  int rc = shared ? p.shared(r, b, e, en, mods[0].data(), n, ct, scratch.data(), nullptr)
+                  : p.multi(r, b, e, en, m, n, ct, scratch.data(), nullptr);
   REQUIRE(rc == MPB_OK);
   for (unsigned l = 0; l < L; ++l) {
     if (!used[l]) {
@@ -271,6 +272,75 @@ TEST_CASE("simd powm: window widths by exponent length, all-zero windows", "[sim
   }
 }
 
+TEST_CASE("simd powm: R^2 given ahead (LaneR2), lanes_r2 against GMP", "[simd][powm]") {
+  auto rng = mpbt::make_rng(3141);
+  for (const Path &p : kPaths) {
+    if (!usable(p)) continue;
+    for (size_t bits : {64, 500, 1024, 1031}) {
+      const size_t n = (bits + 63) / 64 + 1;  // a spare top limb: N from the bit length, not n
+      std::vector<Limbs> mods, bases, exps, r2v(p.L);
+      for (unsigned l = 0; l < p.L; ++l) {
+        mods.push_back(odd_modulus(rng, bits - (l & 1), n));
+        bases.push_back(below(rng, mods[l]));
+        exps.push_back(hard_bits(rng, 128));
+      }
+      size_t mbits = 0;
+      for (auto &m : mods) {
+        Z zm;
+        to_mpz(zm, m.data(), n);
+        mbits = std::max(mbits, (size_t)mpz_sizeinbase(zm, 2));
+      }
+      const size_t N = mpb::simd::lanes_digits(p.K, mbits);
+      CHECK(N == (mbits + 2 + p.K - 1) / p.K);
+      Limbs ws(mpb::simd::lanes_r2_itch(n));
+      for (unsigned l = 0; l < p.L; ++l) {  // lanes_r2 = 2^(2KN) mod m, as GMP computes it
+        r2v[l].assign(n, 0);
+        mpb::simd::lanes_r2(r2v[l].data(), mods[l].data(), n, p.K, N, ws.data());
+        Z zm, z2;
+        to_mpz(zm, mods[l].data(), n);
+        mpz_setbit(z2, 2 * p.K * N);
+        mpz_mod(z2, z2, zm);
+        REQUIRE(r2v[l] == limbs_of(z2, n));
+      }
+      auto run = [&](const LaneR2 *given, bool ct) {
+        std::vector<Limbs> out(p.L, Limbs(n));
+        uint64_t *r[8] = {};
+        const uint64_t *b[8] = {}, *e[8] = {}, *m[8] = {};
+        for (unsigned l = 0; l < p.L; ++l) r[l] = out[l].data(), b[l] = bases[l].data(), e[l] = exps[l].data(), m[l] = mods[l].data();
+        Limbs scratch(p.itch(n));
+        REQUIRE(p.multi(r, b, e, 2, m, n, ct, scratch.data(), given) == MPB_OK);
+        return out;
+      };
+      std::vector<Limbs> expect(p.L);
+      for (unsigned l = 0; l < p.L; ++l) {
+        Z zb, ze, zm, zr;
+        to_mpz(zb, bases[l].data(), n);
+        to_mpz(ze, exps[l].data(), 2);
+        to_mpz(zm, mods[l].data(), n);
+        mpz_powm(zr, zb, ze, zm);
+        expect[l] = limbs_of(zr, n);
+      }
+      for (bool ct : {false, true}) {
+        LaneR2 g;
+        g.K = p.K, g.N = N;
+        for (unsigned l = 0; l < p.L; ++l) g.v[l] = (l % 3 == 2) ? nullptr : r2v[l].data();  // some lanes compute theirs
+        CHECK(run(&g, ct) == expect);
+        // the given values are used: another lane's R^2 (matching K, N) changes lane 0's result
+        LaneR2 wrong = g;
+        wrong.v[0] = r2v[1].data();
+        CHECK(run(&wrong, ct)[0] != expect[0]);
+        // values for another digit count (or digit size) are ignored
+        LaneR2 other = wrong;
+        other.N = N + 1;
+        CHECK(run(&other, ct) == expect);
+        other = wrong;
+        other.K = p.K == 52 ? 26 : 52;
+        CHECK(run(&other, ct) == expect);
+      }
+    }
+  }
+}
+
 TEST_CASE("simd powm: unused lanes and aliasing", "[simd][powm]") {
   for (const Path &p : kPaths) {
     if (!usable(p)) continue;
@@ -297,7 +367,7 @@ TEST_CASE("simd powm: unused lanes and aliasing", "[simd][powm]") {
     // no lane used at all: nothing happens
     uint64_t *r[8] = {};
     const uint64_t *b[8] = {}, *e[8] = {};
-    REQUIRE(p.shared(r, b, e, 1, mods[0].data(), n, true, nullptr) == MPB_OK);
+    REQUIRE(p.shared(r, b, e, 1, mods[0].data(), n, true, nullptr, nullptr) == MPB_OK);
   }
 }
 
@@ -315,21 +385,21 @@ TEST_CASE("simd powm: bad input gives an error and writes nothing", "[simd][powm
     for (unsigned l = 0; l < L; ++l) { r[l] = out[l].data(); b[l] = bases[l].data(); e[l] = exps[l].data(); ms[l] = m.data(); }
     auto untouched = [&] { for (auto &o : out) REQUIRE(o == Limbs(n, 7)); };
     Limbs even = m; even[0] &= ~1ULL;
-    REQUIRE(p.shared(r, b, e, n, even.data(), n, false, scratch.data()) == MPB_EVAL);
+    REQUIRE(p.shared(r, b, e, n, even.data(), n, false, scratch.data(), nullptr) == MPB_EVAL);
     Limbs zero(n, 0);
-    REQUIRE(p.shared(r, b, e, n, zero.data(), n, false, scratch.data()) == MPB_EVAL);
+    REQUIRE(p.shared(r, b, e, n, zero.data(), n, false, scratch.data(), nullptr) == MPB_EVAL);
     Limbs big = m;  // base == m
     b[L - 1] = big.data();
-    REQUIRE(p.shared(r, b, e, n, m.data(), n, true, scratch.data()) == MPB_EVAL);
+    REQUIRE(p.shared(r, b, e, n, m.data(), n, true, scratch.data(), nullptr) == MPB_EVAL);
     b[L - 1] = bases[L - 1].data();
-    REQUIRE(p.shared(r, b, e, n, m.data(), 0, false, scratch.data()) == MPB_ERANGE);
-    REQUIRE(p.shared(r, b, e, n, m.data(), 257, false, scratch.data()) == MPB_ERANGE);  // > 16384 bits
-    REQUIRE(p.shared(r, b, e, n, nullptr, n, false, scratch.data()) == MPB_ENULL);
-    REQUIRE(p.shared(r, b, e, n, m.data(), n, false, nullptr) == MPB_ENULL);
+    REQUIRE(p.shared(r, b, e, n, m.data(), 0, false, scratch.data(), nullptr) == MPB_ERANGE);
+    REQUIRE(p.shared(r, b, e, n, m.data(), 257, false, scratch.data(), nullptr) == MPB_ERANGE);  // > 16384 bits
+    REQUIRE(p.shared(r, b, e, n, nullptr, n, false, scratch.data(), nullptr) == MPB_ENULL);
+    REQUIRE(p.shared(r, b, e, n, m.data(), n, false, nullptr, nullptr) == MPB_ENULL);
     ms[2] = even.data();
-    REQUIRE(p.multi(r, b, e, n, ms, n, false, scratch.data()) == MPB_EVAL);
+    REQUIRE(p.multi(r, b, e, n, ms, n, false, scratch.data(), nullptr) == MPB_EVAL);
     ms[2] = nullptr;
-    REQUIRE(p.multi(r, b, e, n, ms, n, false, scratch.data()) == MPB_ENULL);
+    REQUIRE(p.multi(r, b, e, n, ms, n, false, scratch.data(), nullptr) == MPB_ENULL);
     untouched();
   }
 }
