@@ -1,7 +1,9 @@
 // cpu/mpn/mod/mont_reduce.cpp: r = c mod m for a c of any length, in constant time in the values
-// of c and m (only the lengths steer it): Horner over the n-limb chunks of c from the top,
+// of c and m (only the lengths steer it): the top 2n limbs first (one REDC, any value < R^2,
+// then times R^2 by one Montgomery multiplication), then Horner over the n-limb chunks below,
 // acc = (acc * 2^(64n) + chunk) mod m as REDC of the 2n-limb concatenation (acc, chunk) < m R,
-// then times R^2 by one Montgomery multiplication, then one masked subtraction. Used where the
+// then times R^2, each step ending with a masked subtraction (mont_canon). A c of 2n limbs
+// (RSA's c mod p) takes one step. Used where the
 // divisor is secret (RSA: c mod p, m2 mod p, the key check qinv*q mod p).
 #include "mpn/mod/mont.h"
 
@@ -17,14 +19,21 @@ void mont_reduce(limb *rp, const limb *cp, size_t cn, const MontCtx &ctx, limb *
   const size_t n = ctx.n;
   MPB_ASSERT(cn >= 1);
   limb *t = scratch, *ws = t + 2 * n;
-  zero(rp, n);
-  for (size_t j = (cn + n - 1) / n; j-- > 0;) {
-    const size_t lo = j * n, len = cn - lo < n ? cn - lo : n;
-    copy(t, cp + lo, len);
-    zero(t + len, n - len);
-    copy(t + n, rp, n);                // acc * R + chunk < m R
-    mont_redc(rp, t, ctx);             // (acc R + chunk) / R mod m, < 2m
-    mont_mul(rp, rp, ctx.r2, ctx, ws); // * R: acc R + chunk (mod m), < 2m
+  // The top two n-limb chunks (all of c when cn <= 2n) first, as one value V < R^2: REDC takes
+  // any V < R^2 to V/R mod m (< R), and times R^2 by one Montgomery multiplication gives V mod m.
+  size_t j = (cn + n - 1) / n;  // chunks
+  j = j > 2 ? j - 2 : 0;        // the lowest chunk of V
+  const size_t len = cn - j * n;
+  copy(t, cp + j * n, len);
+  zero(t + len, 2 * n - len);
+  mont_redc(rp, t, ctx);              // V / R mod m, < R
+  mont_mul(rp, rp, ctx.r2, ctx, ws);  // V mod m, < R
+  mont_canon(rp, rp, ctx, ws);
+  while (j-- > 0) {  // the chunks below, from the top: acc = (acc R + chunk) mod m
+    copy(t, cp + j * n, n);
+    copy(t + n, rp, n);                 // acc * R + chunk < m R
+    mont_redc(rp, t, ctx);              // (acc R + chunk) / R mod m, < 2m
+    mont_mul(rp, rp, ctx.r2, ctx, ws);  // * R: acc R + chunk (mod m), < 2m
     mont_canon(rp, rp, ctx, ws);
   }
 }
