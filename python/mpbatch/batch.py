@@ -24,11 +24,11 @@ from .context import BACKENDS, Context, backend_available, default_context
 from .convert import MAX_WIDTH, ints_to_limbs, limbs_to_ints
 from .gf2x import gf2x_inv, gf2x_mul, gf2x_mulmod, gf2x_sqr
 from .limbs import mul_limbs, mulmod_limbs, powmod_limbs, sqr_limbs
-from .modular import RSAKey, dh, mulmod, powmod, rsa_private
+from .modular import PreparedRSAKey, RSAKey, dh, mulmod, powmod, rsa_private
 from .pipeline import release_scratch
 
-__all__ = ["Context", "RSAKey", "default_context", "backend_available", "BACKENDS",
-           "mul", "sqr", "mulmod", "powmod", "rsa_private", "dh",
+__all__ = ["Context", "RSAKey", "PreparedRSAKey", "default_context", "backend_available",
+           "BACKENDS", "mul", "sqr", "mulmod", "powmod", "rsa_private", "dh",
            "divmod_batch", "gcd_batch", "invmod_batch",
            "gf2x_mul", "gf2x_sqr", "gf2x_mulmod", "gf2x_inv",
            "mul_limbs", "sqr_limbs", "mulmod_limbs", "powmod_limbs",

@@ -2,6 +2,7 @@
 operations by CRT and finite-field Diffie-Hellman."""
 from __future__ import annotations
 
+import ctypes
 from typing import List, NamedTuple, Optional
 
 import numpy as np
@@ -80,12 +81,76 @@ class RSAKey(NamedTuple):
     qinv: int
 
 
+def _rsa_rows(keys):
+    """(w, hw, N, [p, q, dp, dq, qinv] rows) of a list of RSAKeys."""
+    cols = {f: [getattr(k, f) for k in keys] for f in ("n", "p", "q", "dp", "dq", "qinv")}
+    w = _limbs_needed(cols["n"], "key.n")
+    _check_width(w, "the RSA modulus")
+    hw = max(_limbs_needed(cols[f], "key." + f) for f in ("p", "q", "dp", "dq", "qinv"))
+    if hw > w:
+        raise ValueError("key components p, q, dp, dq, qinv must not be wider than n")
+    N = ints_to_limbs(cols["n"], w, "key.n")
+    half = [ints_to_limbs(cols[f], hw, "key." + f) for f in ("p", "q", "dp", "dq", "qinv")]
+    return w, hw, N, half
+
+
+class PreparedRSAKey:
+    """One RSAKey checked and set up once by the library (mpb_rsa_key_create) for many
+    rsa_private calls: no per-call key work, and every result is checked with the key's public
+    exponent e before any is returned (out ** e == c mod n; a result that fails, a fault,
+    raises RuntimeError with status MPB_EFAULT and no result of that call is returned).
+    The key must be valid and e must belong to it (ValueError otherwise). close(), the end of a
+    ``with`` block or the object's collection wipes and frees the library's copy; calls on
+    several threads may share the key while it is open."""
+
+    def __init__(self, key: RSAKey, ctx: Optional[Context] = None):
+        if not isinstance(key, RSAKey):
+            raise TypeError(f"key must be an mpbatch.RSAKey, not {type(key).__name__}")
+        self._ptr = None
+        w, hw, N, half = _rsa_rows([key])
+        if key.e < 3:
+            raise ValueError("key.e must be odd and >= 3")
+        ew = _limbs_needed([key.e], "key.e")
+        E = ints_to_limbs([key.e], ew, "key.e")
+        handle = ctypes.c_void_p()
+        _Call.run(_ctx(ctx), C.mpb_rsa_key_create, ctypes.byref(handle), _ptr(N), *map(_ptr, half),
+                  _ptr(E), ew, w, hw)
+        self._ptr, self.n, self.width = handle, key.n, w
+
+    def close(self) -> None:
+        if self._ptr is not None:
+            C.mpb_rsa_key_destroy(self._ptr)
+            self._ptr = None
+
+    def __enter__(self) -> "PreparedRSAKey":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # pragma: no cover - interpreter shutdown
+            pass
+
+
 def rsa_private(c, key, ctx: Optional[Context] = None) -> List[int]:
-    """[c[i] ** d mod n] by CRT, with one RSAKey for the batch or a list of one key per item.
+    """[c[i] ** d mod n] by CRT, with one RSAKey for the batch, a list of one key per item, or
+    one PreparedRSAKey (set up once, results checked with e).
     The library checks every key (n = p*q, dp < p, dq < q, qinv*q = 1 mod p, ...) and every
     c[i] < n; a bad one raises ValueError naming the item."""
     c = _as_list(c, "c")
     count = len(c)
+    if isinstance(key, PreparedRSAKey):
+        if key._ptr is None:
+            raise ValueError("the PreparedRSAKey is closed")
+        if count == 0:
+            return []
+        Cm = ints_to_limbs(c, key.width, "c", " (ciphertexts must be < n)")
+        R = np.empty((count, key.width), dtype=np.uint64)
+        _Call.run(_ctx(ctx), C.mpb_batch_rsa_crt_key, key._ptr, _ptr(R), _ptr(Cm), count)
+        return limbs_to_ints(R)
     if isinstance(key, RSAKey):
         keys, key_rows = [key], 1
     elif isinstance(key, tuple) and all(isinstance(v, int) for v in key):
@@ -98,14 +163,7 @@ def rsa_private(c, key, ctx: Optional[Context] = None) -> List[int]:
             raise TypeError(f"key[{i}] must be an mpbatch.RSAKey, not {type(k).__name__}")
     if count == 0:
         return []
-    cols = {f: [getattr(k, f) for k in keys] for f in ("n", "p", "q", "dp", "dq", "qinv")}
-    w = _limbs_needed(cols["n"], "key.n")
-    _check_width(w, "the RSA modulus")
-    hw = max(_limbs_needed(cols[f], "key." + f) for f in ("p", "q", "dp", "dq", "qinv"))
-    if hw > w:
-        raise ValueError("key components p, q, dp, dq, qinv must not be wider than n")
-    N = ints_to_limbs(cols["n"], w, "key.n")
-    half = [ints_to_limbs(cols[f], hw, "key." + f) for f in ("p", "q", "dp", "dq", "qinv")]
+    w, hw, N, half = _rsa_rows(keys)
     Cm = ints_to_limbs(c, w, "c", " (ciphertexts must be < n)")
     cx = _ctx(ctx)
     R = np.empty((count, w), dtype=np.uint64)

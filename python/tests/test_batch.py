@@ -261,6 +261,29 @@ def test_rsa_small_and_errors():
         rsa_private([1], (1, 2, 3))
 
 
+def test_rsa_prepared_key():
+    need("mpb_rsa_key_create", "mpb_batch_rsa_crt_key", "mpb_rsa_key_destroy")
+    k = _small_key()
+    cs = [0, 1, 2, 12345, k.n - 1] + [(7 ** i) % k.n for i in range(20)]
+    want = [pow(c, k.d, k.n) for c in cs]
+    with mpbatch.PreparedRSAKey(k) as pk:
+        assert rsa_private(cs, pk) == want
+        assert rsa_private([], pk) == []
+        for ctx in (Context("cpu_scalar"), Context("cpu")):
+            assert rsa_private(cs, pk, ctx=ctx) == want
+        with pytest.raises(ValueError):
+            rsa_private([k.n], pk)  # c >= n
+    with pytest.raises(ValueError, match="closed"):
+        rsa_private([5], pk)
+    pk.close()  # again: nothing
+    with pytest.raises(ValueError):  # e that does not belong to the key
+        mpbatch.PreparedRSAKey(k._replace(e=k.e + 2))
+    with pytest.raises(ValueError):  # an inconsistent key
+        mpbatch.PreparedRSAKey(k._replace(qinv=(k.qinv + 1) % k.p))
+    with pytest.raises(TypeError, match="RSAKey"):
+        mpbatch.PreparedRSAKey((k.n, k.e))
+
+
 def test_dh_small_and_errors():
     need("mpb_batch_dh_keygen", "mpb_batch_dh_shared")
     p = 2**127 - 1
