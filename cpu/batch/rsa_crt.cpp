@@ -46,6 +46,15 @@ struct Key {
 };
 constexpr unsigned kLaneK[2] = {52, 26};
 
+constexpr size_t kNoMemory = ~(size_t)0;
+
+// a == b over n limbs without a branch on their values (only the outcome is public)
+bool equal_rows(const limb *a, const limb *b, size_t n) {
+  limb d = 0;
+  for (size_t i = 0; i < n; i++) d |= a[i] ^ b[i];
+  return declassify(d == 0);
+}
+
 size_t key_store_itch(size_t hw) { return 2 * mpn::mont_ctx_itch(hw) + hw; }
 
 // Builds the key contexts inside `store` (key_store_itch(hw) limbs). ws: work_itch limbs.
@@ -168,8 +177,8 @@ class RsaItems final : public ExpItems {
         const int v1 = exp_lanes(l1, shared_->ew, one_run ? nullptr : r_.p, hw, false, b.ws, isa_);
         const int v2 = one_run ? MPB_OK : exp_lanes(l2, shared_->ew, r_.q, hw, false, b.ws, isa_);
         for (size_t l = 0; l < cnt; l++)
-          if (v1 != MPB_OK || v2 != MPB_OK || !equal_ct(b.m1 + l * hw, b.cp + l * hw, hw) ||
-              !equal_ct(b.m2 + l * hw, b.cq + l * hw, hw))
+          if (v1 != MPB_OK || v2 != MPB_OK || !equal_rows(b.m1 + l * hw, b.cp + l * hw, hw) ||
+              !equal_rows(b.m2 + l * hw, b.cq + l * hw, hw))
             note_fault(first + l);
       } else {
         unchecked_.store(true);
@@ -201,12 +210,6 @@ class RsaItems final : public ExpItems {
   struct Bufs {
     limb *kstore, *cp, *cq, *m1, *m2, *xp, *xq, *t, *h, *prod, *ws;
   };
-  // a == b over n limbs, without a branch on their values (only the outcome is public)
-  static bool equal_ct(const limb *a, const limb *b, size_t n) {
-    limb d = 0;
-    for (size_t i = 0; i < n; i++) d |= a[i] ^ b[i];
-    return declassify(d == 0);
-  }
   void note_fault(size_t i) {
     size_t cur = fault_.load();
     while (i < cur && !fault_.compare_exchange_weak(cur, i)) {
@@ -272,13 +275,6 @@ namespace mpb {
 namespace batch {
 namespace {
 
-constexpr size_t kNoMemory = ~(size_t)0;
-
-bool equal_rows(const limb *a, const limb *b, size_t n) {  // no branch on the values
-  limb d = 0;
-  for (size_t i = 0; i < n; i++) d |= a[i] ^ b[i];
-  return declassify(d == 0);
-}
 
 // The first item i < count whose out_i^e mod n differs from c_i, count when there is none, or
 // kNoMemory. Groups of 8 on the lanes where the CPU has them (R^2 mod n from the key; their
