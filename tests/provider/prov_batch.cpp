@@ -2,6 +2,7 @@
 // their wait fds, and a paused job whose wait ctx is freed before it is resumed.
 #include <catch2/catch.hpp>
 
+#include <dlfcn.h>
 #include <poll.h>
 
 #include <atomic>
@@ -263,4 +264,34 @@ TEST_CASE("a paused job whose wait ctx is freed: no crash, no leak", "[provider]
     g_orphans.push_back(j.job);
     release(j); // the Lib's destructor unloads the provider within the 30 ms flush delay
   }
+}
+
+TEST_CASE("the module stays mapped after the provider is unloaded (NODELETE)", "[provider][batch]") {
+  // Batches from several threads (and, after its delay, from the flush thread) leave OpenMP
+  // workers that may still be running libgomp code when the provider is unloaded; mpbatch.so
+  // is linked -z nodelete so that neither it nor libgomp is unmapped under them.
+  const std::string path = module_dir() + "/mpbatch.so";
+  {
+    Lib lib("flush_delay_us = 100\n");
+    Pkey k = load_private_pem(lib, key_pem(2048));
+    REQUIRE(k);
+    std::vector<std::thread> ts;
+    std::atomic<int> bad{0};
+    for (int t = 0; t < 4; t++)
+      ts.emplace_back([&, t] {
+        Bytes dg = sha256("unload " + std::to_string(t));
+        PCtx c(EVP_PKEY_CTX_new_from_pkey(lib.ctx, k.get(), "provider=mpbatch"));
+        Bytes sig(256);
+        size_t len = sig.size();
+        if (!(c && EVP_PKEY_sign_init(c.get()) == 1 &&
+              EVP_PKEY_CTX_set_signature_md(c.get(), EVP_sha256()) == 1 &&
+              EVP_PKEY_sign(c.get(), sig.data(), &len, dg.data(), dg.size()) == 1))
+          bad++;
+      });
+    for (auto &t : ts) t.join();
+    CHECK(bad == 0);
+  } // the Lib's destructor unloads the provider and frees its library context
+  void *h = dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  CHECK(h != nullptr); // still loaded
+  if (h) dlclose(h);
 }
