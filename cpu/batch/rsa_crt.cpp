@@ -34,9 +34,10 @@ struct Key {
   mpn::MontCtx cp, cq;
   limb *qinv_r2;  // qinv * R^2 mod p (pn limbs), so mont_from(mont_mul(t, qinv_r2)) = t*qinv mod p
   // A prepared key (mpb_rsa_key): R^2 mod p and mod q for the 8-lane kernels, [0] IFMA (52-bit
-  // digits), [1] AVX-512F (26-bit), at lane_N[i] digits (0: not computed).
+  // digits), [1] AVX-512F (lane_K[1] = 26..28-bit), at lane_N[i] digits (0: not computed).
   const limb *lane_r2p[2] = {}, *lane_r2q[2] = {};
   size_t lane_N[2] = {};
+  unsigned lane_K[2] = {};
   // A prepared key with the public exponent e (ew limbs; 0: none): results are checked. With
   // half_check[i] (p and q have the same digit count lane_N[i]) the groups check them in their
   // own 8-lane runs, mod p and mod q.
@@ -44,7 +45,8 @@ struct Key {
   size_t ew = 0;
   bool half_check[2] = {};
 };
-constexpr unsigned kLaneK[2] = {52, 26};
+// digit bits of the 8-lane engines ([0] IFMA, [1] AVX-512F) for moduli of `bits` bits
+unsigned lane_k(int i, size_t bits) { return i == 0 ? 52 : simd::narrow_digit_bits(bits); }
 
 constexpr size_t kNoMemory = ~(size_t)0;
 
@@ -151,7 +153,7 @@ class RsaItems final : public ExpItems {
     const bool pre = shared_ && shared_->lane_N[ii];
     simd::LaneR2 g1, g2;
     simd::LaneR2 &gq = one_run ? g1 : g2;
-    g1.K = g2.K = kLaneK[ii];
+    g1.K = g2.K = pre ? shared_->lane_K[ii] : 0;
     g1.N = g2.N = pre ? shared_->lane_N[ii] : 0;
     for (size_t l = 0; l < cnt; l++) {
       l1.r[l] = b.m1 + l * hw, l1.b[l] = b.cp + l * hw, l1.e[l] = kp[l]->dp, l1.m[l] = kp[l]->p;
@@ -268,6 +270,7 @@ struct mpb_rsa_key {
   mpb::mpn::MontCtx cn;
   const mpb::batch::limb *n_r2[2] = {};
   size_t n_lane_N[2] = {};
+  unsigned n_lane_K[2] = {};
   mpb_rsa_key(size_t w, size_t h, size_t limbs) : width(w), hw(h), store(limbs, true) {}
 };
 
@@ -298,7 +301,7 @@ size_t check_results(const Settings &s, const mpb_rsa_key &k, const limb *out, c
     if (lanes) {
       Lanes l;
       simd::LaneR2 r2;
-      r2.K = ii ? 26 : 52;
+      r2.K = k.n_lane_K[ii];
       r2.N = k.n_lane_N[ii];
       for (size_t i = i0; i < i1; i++) {
         l.r[i - i0] = res + (i - i0) * w, l.b[i - i0] = out + i * w, l.e[i - i0] = k.e;
@@ -441,24 +444,29 @@ extern "C" MPB_API int mpb_rsa_key_create(mpb_ctx *ctx, mpb_rsa_key **key, const
     limb *rp = r2 + i * (2 * hw + width), *rq = rp + hw, *rn = rq + hw;
     if (!have[i]) continue;
     if (hw <= 256) {
-      const size_t N = simd::lanes_digits(kLaneK[i], bits);
-      simd::lanes_r2(rp, k->p, hw, kLaneK[i], N, ws);
-      simd::lanes_r2(rq, k->q, hw, kLaneK[i], N, ws);
-      k->key.lane_r2p[i] = rp, k->key.lane_r2q[i] = rq, k->key.lane_N[i] = N;
+      const unsigned K = lane_k(i, bits);
+      const size_t N = simd::lanes_digits(K, bits);
+      simd::lanes_r2(rp, k->p, hw, K, N, ws);
+      simd::lanes_r2(rq, k->q, hw, K, N, ws);
+      k->key.lane_r2p[i] = rp, k->key.lane_r2q[i] = rq, k->key.lane_N[i] = N, k->key.lane_K[i] = K;
     }
     if (e_width && width <= 256) {
-      const size_t N = simd::lanes_digits(kLaneK[i], nbits);
-      simd::lanes_r2(rn, k->n, width, kLaneK[i], N, ws);
-      k->n_r2[i] = rn, k->n_lane_N[i] = N;
+      const unsigned K = lane_k(i, nbits);
+      const size_t N = simd::lanes_digits(K, nbits);
+      simd::lanes_r2(rn, k->n, width, K, N, ws);
+      k->n_r2[i] = rn, k->n_lane_N[i] = N, k->n_lane_K[i] = K;
     }
   }
   if (e_width) {
     mpn::mont_ctx_init(k->cn, k->n, nn, cns);
     k->key.e = k->e, k->key.ew = e_width;
     const size_t pb = declassify(mpn::sec_bit_length(k->p, hw)), qb = declassify(mpn::sec_bit_length(k->q, hw));
+    // (the run mod p alone has the digit size and count of the run with both primes)
     for (int i = 0; i < 2; i++)
-      k->key.half_check[i] = k->key.lane_N[i] && simd::lanes_digits(kLaneK[i], pb) == k->key.lane_N[i] &&
-                             simd::lanes_digits(kLaneK[i], qb) == k->key.lane_N[i];
+      k->key.half_check[i] = k->key.lane_N[i] && lane_k(i, pb) == k->key.lane_K[i] &&
+                             lane_k(i, qb) == k->key.lane_K[i] &&
+                             simd::lanes_digits(k->key.lane_K[i], pb) == k->key.lane_N[i] &&
+                             simd::lanes_digits(k->key.lane_K[i], qb) == k->key.lane_N[i];
   }
   secure_zero(ws, work * sizeof(limb));
   call.set_ct(true);

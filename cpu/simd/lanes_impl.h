@@ -32,10 +32,10 @@ static constexpr unsigned window_for(size_t bits) {
 }
 
 // Everything a kernel needs. Digit arrays are lane-interleaved: digit d of lane l is at
-// [d * L + l]; all arrays are aligned to 64 bytes. Digits are < 2^K (K = 52 or 26).
+// [d * L + l]; all arrays are aligned to 64 bytes. Digits are < 2^K (K = 52, or 26..28).
 struct Job {
   unsigned L = 0;          // lanes (8 or 4)
-  unsigned K = 0;          // digit bits (52 or 26)
+  unsigned K = 0;          // digit bits (52, or 26..28: narrow_digit_bits)
   size_t N = 0;            // digits per number; 2^(K*N) > 4 * every modulus
   size_t ebits = 0;        // exponent bits processed (from the top), same for all lanes
   unsigned win = kWindow;  // window width (window_for(ebits)): the table holds 2^win entries
@@ -79,8 +79,8 @@ static inline bool window_zero_all(const Job &job, size_t pos, unsigned len) {
 #if defined(__x86_64__)
 #define MPB_HAVE_X86_LANES 1
 void ifma_kernel(const Job &job);
-void avx512f_kernel(const Job &job);  // 8 lanes, K = 26 (cpu/simd/powm_avx512.cpp)
-void avx2_kernel(const Job &job);
+void avx512f_kernel(const Job &job);  // 8 lanes, K = 26..28 (cpu/simd/powm_avx512.cpp)
+void avx2_kernel(const Job &job);     // 4 lanes, K = 26..28 (cpu/simd/powm_avx2.cpp)
 #endif
 
 } // namespace detail

@@ -1,19 +1,24 @@
-// cpu/simd/lanes_loop.h: the radix-2^26 lane kernels' arithmetic and exponentiation
-// (cpu/simd/powm_avx2.cpp: 4 lanes, cpu/simd/powm_avx512.cpp: 8 lanes), written once over the
-// instruction set K:
+// cpu/simd/lanes_loop.h: the lane kernels' arithmetic and exponentiation with 32-bit
+// multipliers (cpu/simd/powm_avx2.cpp: 4 lanes, cpu/simd/powm_avx512.cpp: 8 lanes), written
+// once over the instruction set K:
 //   K::V                        the vector type (one item per 64-bit lane)
+//   K::kBits                    the digit size (26, 27 or 28 bits: narrow_digit_bits)
 //   K::zero(), K::load(p)       a zero vector, an aligned load of L limbs
 //   K::add(a, b), K::mul(a, b)  64-bit lane sums, 32x32 -> 64-bit products of the low halves
-//   K::low26(a), K::high26(a)   a & (2^26 - 1), a >> 26
+//   K::lowk(a), K::highk(a)     a & (2^kBits - 1), a >> kBits
 //   K::kRows4                   four rows per pass (rows4) fit the registers (32 of them)
 //   K::select(out, tab, N, idx) constant-time selection of table entry idx (per lane)
 //   K::window(job, pos, len)    each lane's exponent bits [pos, pos+len)
-// Numbers are N digits of 26 bits, lane-interleaved; products by VPMULUDQ are exact 52-bit
-// values. Word-by-word almost-Montgomery multiplication with lazy carries: each accumulator
-// digit receives at most 2 products of < 2^52 per multiplier digit over N digits (< 2^63 for
-// N < 1000; the driver allows N <= 631), only the low digits' carries move during a pass, and
-// the result is normalised once at the end. Inputs in [0, 2m) give outputs in [0, 2m) because
-// R = 2^(26N) > 4m. 1024..4096-bit moduli (N = 40, 60, 79, 119, 158) get compile-time N.
+// Numbers are N digits of k = kBits bits, lane-interleaved; products by VPMULUDQ are exact
+// 2k-bit values. Word-by-word almost-Montgomery multiplication with lazy carries: each
+// accumulator digit receives at most 2 products of < 2^(2k) per multiplier digit over N digits
+// (the square: < 3N such terms), only the low digits' carries move during a pass, and the
+// result is normalised once at the end: 3N * 2^(2k) < 2^63 bounds N (k = 28: N <= 42, moduli
+// up to 1174 bits; k = 27: N <= 170, up to 4588 bits; k = 26: N <= 682, the driver allows
+// N <= 631). The widest k a modulus allows is the fastest (fewer digits: at 1024 bits 37 digits
+// of 28 bits instead of 40 of 26, (40/37)^2 = 1.17x fewer products). Inputs in [0, 2m) give
+// outputs in [0, 2m) because R = 2^(kN) > 4m. The common moduli (1024 bits at k = 28;
+// 1536/2048/3072/4096 bits at k = 27: N = 37, 57, 76, 114, 152) get compile-time N.
 // Included by each kernel file after its target pragma, so that these functions are compiled
 // for that instruction set; internal linkage only (cpu/simd/lanes_impl.h).
 #pragma once
@@ -26,14 +31,14 @@ namespace simd {
 namespace detail {
 namespace {
 
-// r = the N lazy digits x as 26-bit digits (the carries propagated once, low to high).
+// r = the N lazy digits x as k-bit digits (the carries propagated once, low to high).
 template <class K>
 inline void normalize(typename K::V *r, const typename K::V *x, size_t N) {
   typename K::V c = K::zero();
   for (size_t k = 0; k < N; ++k) {
     const typename K::V v = K::add(x[k], c);
-    c = K::high26(v);
-    r[k] = K::low26(v);
+    c = K::highk(v);
+    r[k] = K::lowk(v);
   }
 }
 
@@ -48,8 +53,8 @@ inline typename K::V pa(typename K::V acc, const typename K::V *a, size_t j, typ
 // One pass of four rows over the in-memory accumulator ti (positions i.. of t): with PROD the
 // product terms a*b_k of the four multiplier digits b[0..3] and the Montgomery terms m*q_k, else
 // (the square's reduction) the Montgomery terms alone. q_k is made once position k of the pass
-// is complete; positions 0..3 are then zero mod 2^26 and their carry moves to position 4. Each
-// position receives at most 8 products of < 2^52 per pass, 2N over the N/4 passes (the bound of
+// is complete; positions 0..3 are then zero mod 2^k and their carry moves to position 4. Each
+// position receives at most 8 products of < 2^(2k) per pass, 2N over the N/4 passes (the bound of
 // the two-row passes). Needs N >= 4.
 template <class K, bool PROD>
 inline void rows4(typename K::V *ti, const typename K::V *a, const typename K::V *b, const typename K::V *m,
@@ -58,21 +63,21 @@ inline void rows4(typename K::V *ti, const typename K::V *a, const typename K::V
   V b0 = K::zero(), b1 = b0, b2 = b0, b3 = b0;
   if constexpr (PROD) b0 = b[0], b1 = b[1], b2 = b[2], b3 = b[3];
   V x0 = pa<K, PROD>(ti[0], a, 0, b0);
-  const V q0 = K::low26(K::mul(x0, minv));  // the low 32 bits of x0 suffice
-  x0 = K::add(x0, K::mul(m[0], q0));           // low 26 bits now zero
-  V x1 = K::add(K::add(ti[1], K::high26(x0)), K::mul(m[1], q0));
+  const V q0 = K::lowk(K::mul(x0, minv));  // the low 32 bits of x0 suffice
+  x0 = K::add(x0, K::mul(m[0], q0));          // low k bits now zero
+  V x1 = K::add(K::add(ti[1], K::highk(x0)), K::mul(m[1], q0));
   x1 = pa<K, PROD>(pa<K, PROD>(x1, a, 1, b0), a, 0, b1);
-  const V q1 = K::low26(K::mul(x1, minv));
+  const V q1 = K::lowk(K::mul(x1, minv));
   x1 = K::add(x1, K::mul(m[0], q1));
-  V x2 = K::add(K::add(ti[2], K::high26(x1)), K::add(K::mul(m[2], q0), K::mul(m[1], q1)));
+  V x2 = K::add(K::add(ti[2], K::highk(x1)), K::add(K::mul(m[2], q0), K::mul(m[1], q1)));
   x2 = pa<K, PROD>(pa<K, PROD>(pa<K, PROD>(x2, a, 2, b0), a, 1, b1), a, 0, b2);
-  const V q2 = K::low26(K::mul(x2, minv));
+  const V q2 = K::lowk(K::mul(x2, minv));
   x2 = K::add(x2, K::mul(m[0], q2));
-  V x3 = K::add(K::add(ti[3], K::high26(x2)), K::add(K::add(K::mul(m[3], q0), K::mul(m[2], q1)), K::mul(m[1], q2)));
+  V x3 = K::add(K::add(ti[3], K::highk(x2)), K::add(K::add(K::mul(m[3], q0), K::mul(m[2], q1)), K::mul(m[1], q2)));
   x3 = pa<K, PROD>(pa<K, PROD>(pa<K, PROD>(pa<K, PROD>(x3, a, 3, b0), a, 2, b1), a, 1, b2), a, 0, b3);
-  const V q3 = K::low26(K::mul(x3, minv));
+  const V q3 = K::lowk(K::mul(x3, minv));
   x3 = K::add(x3, K::mul(m[0], q3));
-  const V c3 = K::high26(x3);
+  const V c3 = K::highk(x3);
 #pragma GCC unroll 4
   for (size_t j = 4; j < N; ++j) {
     V s = K::add(K::add(K::mul(m[j], q0), K::mul(m[j - 1], q1)), K::add(K::mul(m[j - 2], q2), K::mul(m[j - 3], q3)));
@@ -100,13 +105,13 @@ inline void rows2(typename K::V *ti, const typename K::V *a, const typename K::V
   V b0 = K::zero(), b1 = b0;
   if constexpr (PROD) b0 = b[0], b1 = b[1];
   V x0 = pa<K, PROD>(ti[0], a, 0, b0);
-  const V q0 = K::low26(K::mul(x0, minv));
+  const V q0 = K::lowk(K::mul(x0, minv));
   x0 = K::add(x0, K::mul(m[0], q0));
-  V x1 = K::add(K::add(ti[1], K::high26(x0)), K::mul(m[1], q0));
+  V x1 = K::add(K::add(ti[1], K::highk(x0)), K::mul(m[1], q0));
   x1 = pa<K, PROD>(pa<K, PROD>(x1, a, 1, b0), a, 0, b1);
-  const V q1 = K::low26(K::mul(x1, minv));
+  const V q1 = K::lowk(K::mul(x1, minv));
   x1 = K::add(x1, K::mul(m[0], q1));
-  const V c1 = K::high26(x1);
+  const V c1 = K::highk(x1);
   for (size_t j = 2; j < N; ++j) {
     V s = K::add(K::mul(m[j], q0), K::mul(m[j - 1], q1));
     if constexpr (PROD) s = K::add(s, K::add(K::mul(a[j], b0), K::mul(a[j - 1], b1)));
@@ -125,9 +130,9 @@ inline void row1(typename K::V *ti, const typename K::V *a, const typename K::V 
   using V = typename K::V;
   const V bi = PROD ? b[0] : K::zero();
   V x = pa<K, PROD>(ti[0], a, 0, bi);
-  const V q = K::low26(K::mul(x, minv));
+  const V q = K::lowk(K::mul(x, minv));
   x = K::add(x, K::mul(m[0], q));
-  const V carry = K::high26(x);
+  const V carry = K::highk(x);
   for (size_t j = 1; j < N; ++j) ti[j] = K::add(ti[j], pa<K, PROD>(K::mul(m[j], q), a, j, bi));
   ti[1] = K::add(ti[1], carry);
 }
@@ -156,7 +161,7 @@ void amm(typename K::V *r, const typename K::V *a, const typename K::V *b, const
 
 // r = a^2/R mod m (almost), as amm(r, a, a, ...): the off-diagonal products once (two rows per
 // pass: four gained nothing measurable), doubled, the diagonal added, then the reduction.
-// Digits stay < 3N * 2^52 (< 2^63 for N < 680; the driver allows N <= 631).
+// Digits stay < 3N * 2^(2k) (see the top of this file).
 template <class K, size_t NC>
 void ams(typename K::V *r, const typename K::V *a, const typename K::V *m, typename K::V minv, typename K::V *t,
          size_t Nrt) {
@@ -226,16 +231,26 @@ void window_exp(const Job &job) {
   amm<K, NC>(ACC, ACC, ONE, M, minv, T, N);
 }
 
-// window_exp with compile-time digit counts for 1024/1536/2048/3072/4096-bit moduli.
-template <class K>
+// window_exp with compile-time digit counts for the common moduli at each digit size (the
+// driver chose job.K = narrow_digit_bits(the moduli's bit length)); A<k> is the instruction
+// set with k-bit digits.
+template <template <unsigned> class A>
 void window_exp_any(const Job &job) {
-  switch (job.N) {
-    case 40: window_exp<K, 40>(job); break;
-    case 60: window_exp<K, 60>(job); break;
-    case 79: window_exp<K, 79>(job); break;
-    case 119: window_exp<K, 119>(job); break;
-    case 158: window_exp<K, 158>(job); break;
-    default: window_exp<K, 0>(job); break;
+  switch (job.K) {
+    case 28:
+      if (job.N == 37) window_exp<A<28>, 37>(job);  // 1024 bits
+      else window_exp<A<28>, 0>(job);
+      break;
+    case 27:
+      switch (job.N) {
+        case 57: window_exp<A<27>, 57>(job); break;    // 1536 bits
+        case 76: window_exp<A<27>, 76>(job); break;    // 2048
+        case 114: window_exp<A<27>, 114>(job); break;  // 3072
+        case 152: window_exp<A<27>, 152>(job); break;  // 4096
+        default: window_exp<A<27>, 0>(job); break;
+      }
+      break;
+    default: window_exp<A<26>, 0>(job); break;  // beyond 4588 bits
   }
 }
 

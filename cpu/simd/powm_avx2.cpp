@@ -1,9 +1,9 @@
 // cpu/simd/powm_avx2.cpp: 4-lane Montgomery exponentiation with AVX2.
 //
-// The radix-2^26 lane arithmetic of cpu/simd/lanes_loop.h (shared with the AVX-512F engine) on
-// 256-bit vectors: VPMULUDQ products (32x32 -> 64, exact 52-bit products), two rows per pass
+// The lane arithmetic of cpu/simd/lanes_loop.h (shared with the AVX-512F engine; 26- to 28-bit
+// digits by the modulus size) on 256-bit vectors: VPMULUDQ products (32x32 -> 64, exact), two rows per pass
 // over the in-memory accumulator (AVX2 has 16 registers: no four-row passes, no
-// register-resident variant), a dedicated squaring, a fixed 5-bit window.
+// register-resident variant), a dedicated squaring.
 //
 // The whole file is compiled for avx2; it only runs after the caller checked cpu::has_avx2().
 #if defined(__x86_64__)  // the whole file: x86-64 only (cpu/simd/lanes_impl.h)
@@ -25,16 +25,18 @@ namespace simd {
 namespace detail {
 namespace {
 
-// The instruction set as lanes_loop.h takes it.
+// The instruction set as lanes_loop.h takes it, with KB-bit digits.
+template <unsigned KB>
 struct Arith {
+  static constexpr unsigned kBits = KB;
   using V = __m256i;
   static constexpr bool kRows4 = false;
   static V zero() { return _mm256_setzero_si256(); }
   static V load(const uint64_t *p) { return _mm256_load_si256(reinterpret_cast<const V *>(p)); }
   static V add(V a, V b) { return _mm256_add_epi64(a, b); }
   static V mul(V a, V b) { return _mm256_mul_epu32(a, b); }
-  static V low26(V a) { return _mm256_and_si256(a, _mm256_set1_epi64x((1ll << 26) - 1)); }
-  static V high26(V a) { return _mm256_srli_epi64(a, 26); }
+  static V lowk(V a) { return _mm256_and_si256(a, _mm256_set1_epi64x((1ll << KB) - 1)); }
+  static V highk(V a) { return _mm256_srli_epi64(a, KB); }
   static void select(V *out, const V *tab, size_t N, V idx, unsigned entries) {
     for (size_t d = 0; d < N; ++d) out[d] = zero();
     for (unsigned e = 0; e < entries; ++e) {

@@ -1,8 +1,8 @@
 // cpu/simd/powm_avx512.cpp: 8-lane Montgomery exponentiation with AVX-512F alone (no IFMA:
 // Skylake-SP / Cascade Lake servers, or an IFMA CPU with avx512ifma masked).
 //
-// The radix-2^26 lane arithmetic of cpu/simd/lanes_loop.h (shared with the AVX2 engine) on
-// 512-bit vectors: VPMULUDQ products, and with 32 registers four rows per pass over the
+// The lane arithmetic of cpu/simd/lanes_loop.h (shared with the AVX2 engine; 26- to 28-bit
+// digits by the modulus size) on 512-bit vectors: VPMULUDQ products, and with 32 registers four rows per pass over the
 // in-memory accumulator (rows4: the product and the square's reduction), on the Intel Xeon of
 // bench/results (IFMA masked) 1.19-1.27x two rows per pass; the inner loop unrolled by 4
 // (+5-10% there). The table selection is a masked move per entry (AVX-512 mask registers), the
@@ -29,16 +29,18 @@ namespace simd {
 namespace detail {
 namespace {
 
-// The instruction set as lanes_loop.h takes it.
+// The instruction set as lanes_loop.h takes it, with KB-bit digits.
+template <unsigned KB>
 struct Arith {
+  static constexpr unsigned kBits = KB;
   using V = __m512i;
   static constexpr bool kRows4 = true;
   static V zero() { return _mm512_setzero_si512(); }
   static V load(const uint64_t *p) { return _mm512_load_si512(reinterpret_cast<const V *>(p)); }
   static V add(V a, V b) { return _mm512_add_epi64(a, b); }
   static V mul(V a, V b) { return _mm512_mul_epu32(a, b); }
-  static V low26(V a) { return _mm512_and_si512(a, _mm512_set1_epi64((1ll << 26) - 1)); }
-  static V high26(V a) { return _mm512_srli_epi64(a, 26); }
+  static V lowk(V a) { return _mm512_and_si512(a, _mm512_set1_epi64((1ll << KB) - 1)); }
+  static V highk(V a) { return _mm512_srli_epi64(a, KB); }
   static void select(V *out, const V *tab, size_t N, V idx, unsigned entries) {
     for (size_t d = 0; d < N; ++d) out[d] = zero();
     for (unsigned e = 0; e < entries; ++e) {

@@ -1,5 +1,6 @@
 // cpu/simd/powm_lanes.cpp: the lane-parallel exponentiation driver shared by the IFMA (8 lanes,
-// radix 2^52), AVX-512F (8 lanes, radix 2^26) and AVX2 (4 lanes, radix 2^26) kernels: argument checks, scratch layout,
+// radix 2^52), AVX-512F (8 lanes) and AVX2 (4 lanes) kernels (radix 2^26..2^28 by the moduli's
+// size: narrow_digit_bits): argument checks, scratch layout,
 // conversion between 64-bit limbs and lane-interleaved K-bit digits, R^2 mod m (mpn::pow2_mod:
 // constant time in m, no division; mpn::pow2_divrem in variable time), the window width by the
 // exponent's length (detail::window_for), the final conditional subtraction, and the public
@@ -90,6 +91,7 @@ uint64_t *align64(uint64_t *p) {
   return reinterpret_cast<uint64_t *>((u + 63) & ~uintptr_t(63));
 }
 
+// K: the digit bits, or 0 for narrow_digit_bits(the largest modulus's bit length).
 [[maybe_unused]] int run(unsigned L, unsigned K, void (*kernel)(const Job &), uint64_t *const r[],
         const uint64_t *const base[], const uint64_t *const exp[], size_t en,
         const uint64_t *const m[], size_t n, bool ct, uint64_t *scratch, const LaneR2 *r2 = nullptr) {
@@ -110,6 +112,8 @@ uint64_t *align64(uint64_t *p) {
   }
   if (first < 0) return MPB_OK;
   if (!scratch) return MPB_ENULL;
+  const unsigned kitch = K ? K : 26;  // the digit size the caller's scratch was sized for
+  if (K == 0) K = narrow_digit_bits(mbits);
   const size_t N = lanes_digits(K, mbits);
   if (r2 && (r2->K != K || r2->N != N)) r2 = nullptr;  // computed for another digit size
   uint64_t *const sbase = scratch;
@@ -179,13 +183,20 @@ uint64_t *align64(uint64_t *p) {
     uint64_t keep = 0 - borrow;  // all ones: keep a
     for (size_t i = 0; i < n; ++i) r[l][i] = (a[i] & keep) | (d[i] & ~keep);
   }
-  if (ct) secure_zero(sbase, itch(L, K, n) * sizeof(uint64_t));
+  if (ct) secure_zero(sbase, itch(L, kitch, n) * sizeof(uint64_t));
   return MPB_OK;
 }
 
 }  // namespace
 
 size_t lanes_digits(unsigned K, size_t mbits) { return (mbits + 2 + K - 1) / K; }
+
+unsigned narrow_digit_bits(size_t mbits) {
+  // 3N terms of < 2^(2K) per accumulator digit stay < 2^63 (cpu/simd/lanes_loop.h)
+  for (unsigned K = 28; K > 26; --K)
+    if (3 * lanes_digits(K, mbits) < (size_t(1) << (63 - 2 * K))) return K;
+  return 26;
+}
 
 size_t lanes_r2_itch(size_t n) { return n + mpn::pow2_mod_itch(n); }
 
@@ -196,7 +207,7 @@ void lanes_r2(uint64_t *r2, const uint64_t *m, size_t n, unsigned K, size_t N, u
 }
 
 size_t powm_x8_itch(size_t n) { return itch(8, 52, n); }
-size_t powm_x8f_itch(size_t n) { return itch(8, 26, n); }
+size_t powm_x8f_itch(size_t n) { return itch(8, 26, n); }  // (26: the most digits)
 size_t powm_x4_itch(size_t n) { return itch(4, 26, n); }
 
 int powm_x8_multi(uint64_t *const r[8], const uint64_t *const base[8],
@@ -223,7 +234,7 @@ int powm_x8f_multi(uint64_t *const r[8], const uint64_t *const base[8],
                    bool constant_time, uint64_t *scratch, const LaneR2 *r2) {
   if (!avx512f_available()) return MPB_EUNSUPPORTED;
 #ifdef MPB_HAVE_X86_LANES
-  return run(8, 26, detail::avx512f_kernel, r, base, exp, en, m, n, constant_time, scratch, r2);
+  return run(8, 0, detail::avx512f_kernel, r, base, exp, en, m, n, constant_time, scratch, r2);
 #else
   (void)r, (void)base, (void)exp, (void)en, (void)m, (void)n, (void)constant_time, (void)scratch, (void)r2;
   return MPB_EUNSUPPORTED;
@@ -242,7 +253,7 @@ int powm_x4_multi(uint64_t *const r[4], const uint64_t *const base[4],
                   bool constant_time, uint64_t *scratch, const LaneR2 *r2) {
   if (!avx2_available()) return MPB_EUNSUPPORTED;
 #ifdef MPB_HAVE_X86_LANES
-  return run(4, 26, detail::avx2_kernel, r, base, exp, en, m, n, constant_time, scratch, r2);
+  return run(4, 0, detail::avx2_kernel, r, base, exp, en, m, n, constant_time, scratch, r2);
 #else
   (void)r, (void)base, (void)exp, (void)en, (void)m, (void)n, (void)constant_time, (void)scratch, (void)r2;
   return MPB_EUNSUPPORTED;

@@ -41,7 +41,8 @@ bool avx512f_available();  // AVX-512F
 bool avx2_available();     // AVX2
 
 // R^2 mod m per lane computed ahead (e.g. once per RSA key, cpu/batch/rsa_crt.cpp), R =
-// 2^(K*N) for K-bit digits (IFMA 52, AVX-512F 26) and N = lanes_digits(K, the largest modulus
+// 2^(K*N) for K-bit digits (IFMA 52, AVX-512F narrow_digit_bits(the largest modulus bit length
+// of the call)) and N = lanes_digits(K, the largest modulus
 // bit length of the call): lane l uses v[l] when it is not null and (K, N) are the call's, and
 // computes R^2 as usual otherwise (an unused lane takes the first used lane's). Each v[l] has n
 // limbs and must be R^2 mod that lane's modulus.
@@ -51,6 +52,10 @@ struct LaneR2 {
   const uint64_t *v[8] = {};
 };
 size_t lanes_digits(unsigned K, size_t mbits);
+// The digit bits of the AVX-512F and AVX2 engines (32-bit multipliers) for moduli of at most
+// mbits bits: 28 up to 1174 bits, 27 up to 4588, else 26 (the widest whose lazy accumulators
+// stay < 2^63, cpu/simd/lanes_loop.h).
+unsigned narrow_digit_bits(size_t mbits);
 // r2 (n limbs) = R^2 mod m for R = 2^(K*N), constant time in m (its limb count is public).
 // scratch: lanes_r2_itch(n) limbs.
 size_t lanes_r2_itch(size_t n);

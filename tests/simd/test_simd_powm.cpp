@@ -36,9 +36,10 @@ struct Path {
 const Path kPaths[] = {
     {"ifma_x8", 8, 52, mpb::simd::ifma_available, mpb::simd::powm_x8_itch, mpb::simd::powm_x8_multi,
      mpb::simd::powm_x8},
-    {"avx512f_x8", 8, 26, mpb::simd::avx512f_available, mpb::simd::powm_x8f_itch, mpb::simd::powm_x8f_multi,
+    // K 0: the narrow engines' digit size depends on the moduli (narrow_digit_bits)
+    {"avx512f_x8", 8, 0, mpb::simd::avx512f_available, mpb::simd::powm_x8f_itch, mpb::simd::powm_x8f_multi,
      mpb::simd::powm_x8f},
-    {"avx2_x4", 4, 26, mpb::simd::avx2_available, mpb::simd::powm_x4_itch, mpb::simd::powm_x4_multi,
+    {"avx2_x4", 4, 0, mpb::simd::avx2_available, mpb::simd::powm_x4_itch, mpb::simd::powm_x4_multi,
      mpb::simd::powm_x4},
 };
 
@@ -180,7 +181,9 @@ TEST_CASE("simd powm: hard moduli, bases and exponents", "[simd][powm]") {
     if (!usable(p)) continue;
     auto rng = make_rng(0x51D3 + p.L);
     const unsigned L = p.L;
-    for (size_t bits : {64, 512, 1000, 1024, 1100, 2048}) {
+    // (1174/1175 and 4588/4589 bits: the narrow engines' digit size changes there, 28 -> 27 -> 26
+    // bits, each side at its largest accumulator bound with all-ones digits)
+    for (size_t bits : {64, 512, 1000, 1024, 1100, 1174, 1175, 2048, 4588, 4589}) {
       const size_t n = (bits + 63) / 64;
       std::vector<Limbs> hard_mods;
       Z z;
@@ -199,7 +202,7 @@ TEST_CASE("simd powm: hard moduli, bases and exponents", "[simd][powm]") {
       for (const Limbs &m : hard_mods) {
         Z zm; to_mpz(zm, m.data(), n);
         std::vector<Limbs> bases, exps;
-        const size_t en = n + 1;
+        const size_t en = bits > 2048 ? 4 : n + 1;  // (the accumulator bounds hold per product)
         for (unsigned l = 0; l < L; ++l) {
           Z zb;
           switch (l % 4) {
@@ -272,6 +275,25 @@ TEST_CASE("simd powm: window widths by exponent length, all-zero windows", "[sim
   }
 }
 
+TEST_CASE("simd powm: the narrow engines' digit size by modulus length", "[simd][powm]") {
+  // the widest digits whose lazy accumulators stay < 2^63: 3N terms of < 2^(2K)
+  using mpb::simd::lanes_digits;
+  using mpb::simd::narrow_digit_bits;
+  for (size_t bits : {1, 64, 1024, 1100, 1174}) CHECK(narrow_digit_bits(bits) == 28);
+  for (size_t bits : {1175, 1536, 2048, 3072, 4096, 4588}) CHECK(narrow_digit_bits(bits) == 27);
+  for (size_t bits : {4589, 8192, 16384}) CHECK(narrow_digit_bits(bits) == 26);
+  for (size_t bits = 1; bits <= 16384; ++bits) {
+    const unsigned K = narrow_digit_bits(bits);
+    const size_t N = lanes_digits(K, bits);
+    CHECK(K * N >= bits + 2);                              // R > 4m
+    CHECK(3 * N < (size_t(1) << (63 - 2 * K)));              // the accumulator bound
+    if (K < 28) CHECK(3 * lanes_digits(K + 1, bits) >= (size_t(1) << (61 - 2 * K)));  // the widest
+  }
+  CHECK(lanes_digits(28, 1024) == 37);
+  CHECK(lanes_digits(27, 2048) == 76);
+  CHECK(lanes_digits(27, 4096) == 152);
+}
+
 TEST_CASE("simd powm: R^2 given ahead (LaneR2), lanes_r2 against GMP", "[simd][powm]") {
   auto rng = mpbt::make_rng(3141);
   for (const Path &p : kPaths) {
@@ -290,15 +312,16 @@ TEST_CASE("simd powm: R^2 given ahead (LaneR2), lanes_r2 against GMP", "[simd][p
         to_mpz(zm, m.data(), n);
         mbits = std::max(mbits, (size_t)mpz_sizeinbase(zm, 2));
       }
-      const size_t N = mpb::simd::lanes_digits(p.K, mbits);
-      CHECK(N == (mbits + 2 + p.K - 1) / p.K);
+      const unsigned K = p.K ? p.K : mpb::simd::narrow_digit_bits(mbits);
+      const size_t N = mpb::simd::lanes_digits(K, mbits);
+      CHECK(N == (mbits + 2 + K - 1) / K);
       Limbs ws(mpb::simd::lanes_r2_itch(n));
       for (unsigned l = 0; l < p.L; ++l) {  // lanes_r2 = 2^(2KN) mod m, as GMP computes it
         r2v[l].assign(n, 0);
-        mpb::simd::lanes_r2(r2v[l].data(), mods[l].data(), n, p.K, N, ws.data());
+        mpb::simd::lanes_r2(r2v[l].data(), mods[l].data(), n, K, N, ws.data());
         Z zm, z2;
         to_mpz(zm, mods[l].data(), n);
-        mpz_setbit(z2, 2 * p.K * N);
+        mpz_setbit(z2, 2 * K * N);
         mpz_mod(z2, z2, zm);
         REQUIRE(r2v[l] == limbs_of(z2, n));
       }
@@ -322,7 +345,7 @@ TEST_CASE("simd powm: R^2 given ahead (LaneR2), lanes_r2 against GMP", "[simd][p
       }
       for (bool ct : {false, true}) {
         LaneR2 g;
-        g.K = p.K, g.N = N;
+        g.K = K, g.N = N;
         for (unsigned l = 0; l < p.L; ++l) g.v[l] = (l % 3 == 2) ? nullptr : r2v[l].data();  // some lanes compute theirs
         CHECK(run(&g, ct) == expect);
         // the given values are used: another lane's R^2 (matching K, N) changes lane 0's result
@@ -334,7 +357,7 @@ TEST_CASE("simd powm: R^2 given ahead (LaneR2), lanes_r2 against GMP", "[simd][p
         other.N = N + 1;
         CHECK(run(&other, ct) == expect);
         other = wrong;
-        other.K = p.K == 52 ? 26 : 52;
+        other.K = K == 52 ? 26 : 52;
         CHECK(run(&other, ct) == expect);
       }
     }
