@@ -10,16 +10,16 @@
 namespace mpb {
 namespace tuning {
 
-constexpr double BATCH_PARALLEL_MIN_WORK = 13819.3;  // a batch of less work (64x64 products) runs on one thread | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (665243b+dirty)
+constexpr double BATCH_PARALLEL_MIN_WORK = 13141.8;  // a batch of less work (64x64 products) runs on one thread | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (09fc900)
 constexpr double BATCH_GRAIN_WORK = 20000.0;  // work per dynamic-schedule grab (~10 us) | AMD EPYC Zen 4 2 vCPU, 2026-11-21, pipelined Python list path 1.52x -> 1.38x the C API time (python_overhead)
-constexpr int BATCH_MULTIPARTITE_MIN_LIMBS = 256;  // AUTO: multipartite from this modulus size when count < threads | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (665243b+dirty)
+constexpr int BATCH_MULTIPARTITE_MIN_LIMBS = 256;  // AUTO: multipartite from this modulus size when count < threads | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (09fc900)
 constexpr int BATCH_IFMA_MIN_LIMBS = 1;  // AUTO: IFMA groups from this width | the kernel's range (1..256 limbs), not a measured crossover
 constexpr int BATCH_IFMA_MAX_LIMBS = 256;  // AUTO: IFMA groups up to this width | the kernel's range (1..256 limbs), not a measured crossover
-constexpr size_t BATCH_IFMA_COST_LIMBS[] = {2, 4, 6, 8, 16, 32, 64, 96, 128, 192, 256};  // widths of the lane-cost table | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (665243b+dirty)
-constexpr double BATCH_IFMA_LANE_COST[] = {0.37, 0.34, 0.31, 0.35, 0.20, 0.28, 0.28, 0.28, 0.28, 0.28, 0.27};  // one IFMA lane / one scalar item, one thread | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (665243b+dirty)
-constexpr double BATCH_IFMA_LANE_COST_CT[] = {0.31, 0.30, 0.30, 0.30, 0.18, 0.24, 0.24, 0.23, 0.22, 0.23, 0.21};  // the same in constant time (fixed windows, masked table scans on both paths) | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (665243b+dirty)
-constexpr double BATCH_AVX512F_LANE_COST[] = {0.46, 0.63, 0.67, 0.78, 0.91, 0.91, 0.93, 0.97, 0.97, 1.14, 1.16};  // one AVX-512F lane (no IFMA: radix 2^26, VPMULUDQ) / one scalar item, one thread, at BATCH_IFMA_COST_LIMBS | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (78f8a90 + the AVX-512F engine, uncommitted then)
-constexpr double BATCH_AVX512F_LANE_COST_CT[] = {0.48, 0.59, 0.59, 0.71, 0.81, 0.78, 0.82, 0.82, 0.79, 0.84, 0.91};  // the same in constant time | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (78f8a90 + the AVX-512F engine, uncommitted then)
+constexpr size_t BATCH_IFMA_COST_LIMBS[] = {2, 4, 6, 8, 16, 32, 64, 96, 128, 192, 256};  // widths of the lane-cost table | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (09fc900)
+constexpr double BATCH_IFMA_LANE_COST[] = {0.38, 0.33, 0.30, 0.33, 0.20, 0.28, 0.28, 0.28, 0.26, 0.27, 0.28};  // one IFMA lane / one scalar item, one thread | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (09fc900)
+constexpr double BATCH_IFMA_LANE_COST_CT[] = {0.33, 0.30, 0.25, 0.28, 0.18, 0.24, 0.24, 0.23, 0.23, 0.21, 0.21};  // the same in constant time (fixed windows, masked table scans on both paths) | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (09fc900)
+constexpr double BATCH_AVX512F_LANE_COST[] = {0.57, 0.69, 0.71, 0.86, 0.78, 0.84, 0.87, 0.90, 0.96, 1.10, 1.18};  // one AVX-512F lane (no IFMA: 26..28-bit digits, VPMULUDQ) / one scalar item, one thread, at BATCH_IFMA_COST_LIMBS | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (09fc900)
+constexpr double BATCH_AVX512F_LANE_COST_CT[] = {0.30, 0.41, 0.53, 0.82, 0.60, 0.68, 0.73, 0.79, 0.74, 0.84, 0.88};  // the same in constant time | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (09fc900)
 constexpr double BATCH_IFMA_MARGIN = 0.97;  // more IFMA groups only below this fraction of the estimate with fewer | hysteresis, set 2026-11-21 with bench_auto (bench/results/auto-cpu-2026-11-21.md)
 constexpr int BATCH_EVEN_SPLIT_CHUNK = 4096;  // items per chunk of a shared even modulus (caps the residue block) | a memory bound, NOT MEASURED as a speed threshold
 // AUTO's GPU model (how it was fitted: docs/TUNING.md): on a batch of b items the GPU does about
