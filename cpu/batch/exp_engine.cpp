@@ -121,7 +121,7 @@ size_t lanes_itch(size_t width, LaneIsa isa) {
 }
 
 int exp_lanes(const Lanes &l, size_t ew, const limb *shared_m, size_t width, bool ct, limb *ws, LaneIsa isa) {
-  if (isa == LaneIsa::Avx512f)  // radix 2^26 lanes (cpu/simd/powm_avx512.cpp)
+  if (isa == LaneIsa::Avx512f)  // 26..28-bit digit lanes (cpu/simd/powm_avx512.cpp)
     return shared_m ? simd::powm_x8f(l.r, l.b, l.e, ew, shared_m, width, ct, ws, l.r2)
                     : simd::powm_x8f_multi(l.r, l.b, l.e, ew, l.m, width, ct, ws, l.r2);
   return shared_m ? simd::powm_x8(l.r, l.b, l.e, ew, shared_m, width, ct, ws, l.r2)

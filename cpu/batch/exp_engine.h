@@ -40,7 +40,7 @@ struct ExpPlan {
 };
 
 // The 8-lane engines: AVX-512 IFMA (radix 2^52, cpu/simd/powm_ifma.cpp) and AVX-512F alone
-// (radix 2^26, cpu/simd/powm_avx512.cpp), backends MPB_BACKEND_CPU_IFMA / _CPU_AVX512.
+// (26..28-bit digits, cpu/simd/powm_avx512.cpp), backends MPB_BACKEND_CPU_IFMA / _CPU_AVX512.
 enum class LaneIsa { Ifma, Avx512f };
 
 struct ExpChoice {

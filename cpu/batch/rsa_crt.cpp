@@ -57,6 +57,13 @@ bool equal_rows(const limb *a, const limb *b, size_t n) {
   return declassify(d == 0);
 }
 
+// first = min(first, i), from any thread (the first failing item of a batch)
+void atomic_min(std::atomic<size_t> &first, size_t i) {
+  size_t cur = first.load();
+  while (i < cur && !first.compare_exchange_weak(cur, i)) {
+  }
+}
+
 size_t key_store_itch(size_t hw) { return 2 * mpn::mont_ctx_itch(hw) + hw; }
 
 // Builds the key contexts inside `store` (key_store_itch(hw) limbs). ws: work_itch limbs.
@@ -212,11 +219,7 @@ class RsaItems final : public ExpItems {
   struct Bufs {
     limb *kstore, *cp, *cq, *m1, *m2, *xp, *xq, *t, *h, *prod, *ws;
   };
-  void note_fault(size_t i) {
-    size_t cur = fault_.load();
-    while (i < cur && !fault_.compare_exchange_weak(cur, i)) {
-    }
-  }
+  void note_fault(size_t i) { atomic_min(fault_, i); }
   // per-item keys: storage for the 8 keys of a group
   size_t kst() const { return shared_ ? 0 : 8 * key_store_itch(r_.hw); }
   Bufs bufs(limb *base) {
@@ -315,11 +318,7 @@ size_t check_results(const Settings &s, const mpb_rsa_key &k, const limb *out, c
       bool ok;
       if (done) ok = true;
       else if ((ok = less_than(out + i * w, w, k.n, w))) exp_one(r, w, out + i * w, k.e, ew, k.cn, true, wk);
-      if (!ok || !equal_rows(r, c + i * w, w)) {
-        size_t cur = bad.load();
-        while (i < cur && !bad.compare_exchange_weak(cur, i)) {
-        }
-      }
+      if (!ok || !equal_rows(r, c + i * w, w)) atomic_min(bad, i);
     }
   });
   return bad.load();

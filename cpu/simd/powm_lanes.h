@@ -1,8 +1,9 @@
 // cpu/simd/powm_lanes.h: modular exponentiation of several items at once, one item per SIMD lane.
 //
 //  - powm_x8*: AVX-512 IFMA (VPMADD52LUQ/HUQ), 8 lanes, radix 2^52 digits.
-//  - powm_x8f*: AVX-512F alone (VPMULUDQ on 512-bit vectors), 8 lanes, radix 2^26 digits.
-//  - powm_x4*: AVX2 (VPMULUDQ), 4 lanes, radix 2^26 digits.
+//  - powm_x8f*: AVX-512F alone (VPMULUDQ on 512-bit vectors), 8 lanes, digits of 26..28 bits
+//    (narrow_digit_bits).
+//  - powm_x4*: AVX2 (VPMULUDQ), 4 lanes, digits of 26..28 bits.
 // Both use almost-Montgomery multiplication (operands kept in [0, 2m), carries propagated
 // once per multiplication) and a fixed 5-bit window with a lane-interleaved table. All lanes
 // run in lock-step: the exponents share one length `en` (pad the shorter ones with zero limbs).

@@ -44,7 +44,7 @@ typedef enum mpb_backend {
   MPB_BACKEND_CUDA = 4,         /* GPU (not built into this CPU backend: MPB_EUNSUPPORTED) */
   MPB_BACKEND_CPU_SCALAR = 5,   /* scalar limb kernels only (MULX/ADX or portable C), items
                                    spread over OpenMP threads: for tests and benchmarks */
-  MPB_BACKEND_CPU_AVX512 = 6    /* AVX-512F 8-lane kernels without IFMA (radix 2^26, VPMULUDQ:
+  MPB_BACKEND_CPU_AVX512 = 6    /* AVX-512F 8-lane kernels without IFMA (VPMULUDQ:
                                    Skylake-SP / Cascade Lake), rest scalar; AUTO's lanes on a
                                    CPU with AVX-512F but no IFMA */
 } mpb_backend;
