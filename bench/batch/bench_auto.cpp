@@ -57,6 +57,7 @@ int main(int argc, char **argv) {
   std::vector<Backend> forced = {{MPB_BACKEND_CPU, "cpu"}, {MPB_BACKEND_CPU_SCALAR, "cpu-scalar"}};
   if (mpb::cpu::has_avx512ifma()) forced.push_back({MPB_BACKEND_CPU_IFMA, "cpu-ifma"});
   if (mpb::cpu::has_avx512f()) forced.push_back({MPB_BACKEND_CPU_AVX512, "cpu-avx512"});
+  if (mpb::cpu::has_avx2()) forced.push_back({MPB_BACKEND_CPU_AVX2, "cpu-avx2"});
   forced.push_back({MPB_BACKEND_MULTIPARTITE, "multipartite"});
 
   mpbench::Report rep(ct ? "auto-cpu-ct" : "auto-cpu", dir);

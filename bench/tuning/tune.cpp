@@ -158,12 +158,14 @@ int tune_batch(const std::string &cmd, bool verbose) {
   //    tuning::BATCH_IFMA_COST_LIMBS (AUTO's IFMA / scalar split, cpu/batch/ctx.cpp).
   //    Once in variable time, once in constant time (the scalar path's fixed windows and masked
   //    table scans cost it more than the lanes, whose schedule is the same in both modes).
-  // The lane costs of both 8-lane engines where the CPU has them: AVX-512 IFMA (backend
-  // CPU_IFMA, BATCH_IFMA_LANE_COST[_CT]) and AVX-512F alone (CPU_AVX512, what AUTO uses on a CPU
-  // without IFMA: BATCH_AVX512F_LANE_COST[_CT]).
+  // The lane costs of the 8-lane engines where the CPU has them: AVX-512 IFMA (backend
+  // CPU_IFMA, BATCH_IFMA_LANE_COST[_CT]), AVX-512F alone (CPU_AVX512, what AUTO uses on a CPU
+  // without IFMA: BATCH_AVX512F_LANE_COST[_CT]) and AVX2 (CPU_AVX2, on a CPU without AVX-512:
+  // BATCH_AVX2_LANE_COST[_CT]).
   struct Engine { int backend; const char *name, *table; std::vector<double> cost, cost_ct; };
   std::vector<Engine> engines = {{MPB_BACKEND_CPU_IFMA, "IFMA", "BATCH_IFMA_LANE_COST", {}, {}},
-                                 {MPB_BACKEND_CPU_AVX512, "AVX-512F", "BATCH_AVX512F_LANE_COST", {}, {}}};
+                                 {MPB_BACKEND_CPU_AVX512, "AVX-512F", "BATCH_AVX512F_LANE_COST", {}, {}},
+                                 {MPB_BACKEND_CPU_AVX2, "AVX2", "BATCH_AVX2_LANE_COST", {}, {}}};
   for (Engine &eng : engines) {
     if (!mpb_backend_available(eng.backend)) continue;
     mpb_ctx_set_threads(ctx, 1);

@@ -160,6 +160,7 @@ MPB_API const char *mpb_backend_name(int backend) {
     case MPB_BACKEND_CUDA: return "cuda";
     case MPB_BACKEND_CPU_SCALAR: return "cpu-scalar";
     case MPB_BACKEND_CPU_AVX512: return "cpu-avx512";
+    case MPB_BACKEND_CPU_AVX2: return "cpu-avx2";
     default: return "unknown";
   }
 }

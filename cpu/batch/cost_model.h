@@ -35,11 +35,14 @@ struct IfmaSplit {
   bool partial = false;
   size_t groups() const { return full + (partial ? 1 : 0); }
 };
-// constant_time: the lane cost of constant-time runs (tuning::BATCH_IFMA_LANE_COST_CT); on a
-// CPU with AVX-512F but no IFMA the AVX-512F engine's costs (BATCH_AVX512F_LANE_COST[_CT]).
-// ifma: the IFMA engine's lane costs, else the AVX-512F engine's.
+// The 8-lane engines: AVX-512 IFMA (radix 2^52, cpu/simd/powm_ifma.cpp), AVX-512F alone
+// (26..28-bit digits, cpu/simd/powm_avx512.cpp) and AVX2 (two 4-lane runs per group of 8,
+// cpu/simd/powm_avx2.cpp), backends MPB_BACKEND_CPU_IFMA / _CPU_AVX512 / _CPU_AVX2.
+enum class LaneIsa { Ifma, Avx512f, Avx2 };
+// constant_time: the lane cost of constant-time runs (tuning::BATCH_IFMA_LANE_COST_CT); isa: whose
+// lane costs (BATCH_IFMA_LANE_COST, BATCH_AVX512F_LANE_COST, BATCH_AVX2_LANE_COST [_CT]).
 IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_per_item, bool forced,
-                     bool constant_time = false, bool ifma = true, bool halves = false);
+                     bool constant_time = false, LaneIsa isa = LaneIsa::Ifma, bool halves = false);
 
 } // namespace batch
 } // namespace mpb

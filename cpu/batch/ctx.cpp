@@ -48,7 +48,7 @@ MPB_API int mpb_ctx_get_threads(const mpb_ctx *ctx) {
 }
 
 MPB_API int mpb_ctx_set_backend(mpb_ctx *ctx, int backend) {
-  return set_in_range(ctx, &mpb_ctx::backend, backend, MPB_BACKEND_AUTO, MPB_BACKEND_CPU_AVX512);
+  return set_in_range(ctx, &mpb_ctx::backend, backend, MPB_BACKEND_AUTO, MPB_BACKEND_CPU_AVX2);
 }
 
 MPB_API int mpb_ctx_get_backend(const mpb_ctx *ctx) { return ctx ? ctx->backend.load() : MPB_BACKEND_AUTO; }
@@ -95,6 +95,7 @@ MPB_API int mpb_backend_available(int backend) {
     case MPB_BACKEND_MULTIPARTITE: return 1;
     case MPB_BACKEND_CPU_IFMA: return mpb::cpu::has_avx512ifma() ? 1 : 0;
     case MPB_BACKEND_CPU_AVX512: return mpb::cpu::has_avx512f() ? 1 : 0;
+    case MPB_BACKEND_CPU_AVX2: return mpb::cpu::has_avx2() ? 1 : 0;
     case MPB_BACKEND_CUDA: return mpb::batch::gpu_usable() ? 1 : 0;
     default: return 0;
   }

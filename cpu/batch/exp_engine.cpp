@@ -1,6 +1,6 @@
 // cpu/batch/exp_engine.cpp: the exponentiation engine (cpu/batch/exp_engine.h): the CPU
 // backend choice for powm / DH / RSA-CRT, the task loop over the threads, and the kernels as
-// the items call them (8 lanes: AVX-512 IFMA, else AVX-512F; or one scalar Montgomery
+// the items call them (8 lanes: AVX-512 IFMA, else AVX-512F, else AVX2; or one scalar Montgomery
 // exponentiation).
 #include <omp.h>
 
@@ -23,30 +23,41 @@ ExpChoice choose_exp_backend(const Settings &s, const ExpPlan &p) {
   ExpChoice c;
   c.backend = s.backend;
   const bool lanes_ok = lanes_available();
-  const LaneIsa auto_isa = lanes_ifma() ? LaneIsa::Ifma : LaneIsa::Avx512f;
-  const bool ifma = auto_isa == LaneIsa::Ifma;
+  const LaneIsa auto_isa = lanes_best();
+  const int ii = (int)auto_isa;
+  LaneIsa forced_isa = LaneIsa::Ifma;
+  const bool forced_lanes = lanes_backend_isa(s.backend, &forced_isa);
   if (chooses_cpu(s)) {
     const bool lanes_width = p.lane_limbs >= (size_t)tuning::BATCH_IFMA_MIN_LIMBS &&
                              p.lane_limbs <= (size_t)tuning::BATCH_IFMA_MAX_LIMBS;
     if (lanes_ok && lanes_width)
-      c.split = ifma_split(s, p.count, p.lane_limbs, p.work_per_item, false, p.secret, ifma, p.halves);
+      c.split = ifma_split(s, p.count, p.lane_limbs, p.work_per_item, false, p.secret, auto_isa, p.halves);
     if (p.multipartite && !p.secret && p.shared_modulus && p.count < (size_t)s.threads && s.threads > 1 &&
         p.max_n >= (size_t)tuning::BATCH_MULTIPARTITE_MIN_LIMBS) {
       c.backend = MPB_BACKEND_MULTIPARTITE;
       c.why = "auto: fewer items than threads and a huge modulus -> multipartite";
     } else if (c.split.use) {
-      c.backend = ifma ? MPB_BACKEND_CPU_IFMA : MPB_BACKEND_CPU_AVX512;
+      c.backend = lanes_backend(auto_isa);
       c.isa = auto_isa;
-      c.why = ifma ? (c.split.partial ? "auto: AVX-512 IFMA, groups of 8 items (last one partial)"
-                                      : "auto: AVX-512 IFMA, groups of 8 items, rest scalar")
-                   : (c.split.partial ? "auto: AVX-512F lanes (no IFMA), groups of 8 items (last one partial)"
-                                      : "auto: AVX-512F lanes (no IFMA), groups of 8 items, rest scalar");
+      static const char *const kPartial[] = {"auto: AVX-512 IFMA, groups of 8 items (last one partial)",
+                                             "auto: AVX-512F lanes (no IFMA), groups of 8 items (last one partial)",
+                                             "auto: AVX2 lanes (no AVX-512), groups of 8 items (last one partial)"};
+      static const char *const kRest[] = {"auto: AVX-512 IFMA, groups of 8 items, rest scalar",
+                                          "auto: AVX-512F lanes (no IFMA), groups of 8 items, rest scalar",
+                                          "auto: AVX2 lanes (no AVX-512), groups of 8 items, rest scalar"};
+      c.why = c.split.partial ? kPartial[ii] : kRest[ii];
     } else {
       c.backend = MPB_BACKEND_CPU_SCALAR;
-      c.why = !lanes_ok      ? "auto: scalar (no AVX-512 IFMA or AVX-512F)"
-              : !lanes_width ? "auto: scalar (width outside the lanes' range in cpu/batch/tuning.h)"
-              : ifma         ? "auto: scalar (estimated faster than IFMA groups on these threads)"
-                             : "auto: scalar (estimated faster than AVX-512F groups on these threads)";
+      if (!lanes_ok) {
+        c.why = "auto: scalar (no AVX-512 IFMA, AVX-512F or AVX2)";
+      } else if (!lanes_width) {
+        c.why = "auto: scalar (width outside the lanes' range in cpu/batch/tuning.h)";
+      } else {
+        static const char *const kScalar[] = {"auto: scalar (estimated faster than IFMA groups on these threads)",
+                                              "auto: scalar (estimated faster than AVX-512F groups on these threads)",
+                                              "auto: scalar (estimated faster than AVX2 groups on these threads)"};
+        c.why = kScalar[ii];
+      }
     }
   } else if (s.backend == MPB_BACKEND_MULTIPARTITE) {
     if (!p.multipartite) {
@@ -58,14 +69,15 @@ ExpChoice choose_exp_backend(const Settings &s, const ExpPlan &p) {
     } else {
       c.why = p.shared_modulus ? "forced multipartite" : "forced multipartite (one plan per item)";
     }
-  } else if ((s.backend == MPB_BACKEND_CPU_IFMA || s.backend == MPB_BACKEND_CPU_AVX512) && p.lane_limbs > kLanesMaxLimbs) {
+  } else if (forced_lanes && p.lane_limbs > kLanesMaxLimbs) {
     c.backend = MPB_BACKEND_CPU_SCALAR;
     c.why = "8-lane backend requested but the width exceeds the 8-lane kernels' 256 limbs: scalar";
-  } else if (s.backend == MPB_BACKEND_CPU_IFMA || s.backend == MPB_BACKEND_CPU_AVX512) {
-    const bool f = s.backend == MPB_BACKEND_CPU_AVX512;
-    c.isa = f ? LaneIsa::Avx512f : LaneIsa::Ifma;
-    c.split = ifma_split(s, p.count, p.lane_limbs, p.work_per_item, true, false, !f);
-    c.why = f ? "forced cpu-avx512" : "forced cpu-ifma";
+  } else if (forced_lanes) {
+    c.isa = forced_isa;
+    c.split = ifma_split(s, p.count, p.lane_limbs, p.work_per_item, true, false, forced_isa);
+    c.why = forced_isa == LaneIsa::Ifma      ? "forced cpu-ifma"
+            : forced_isa == LaneIsa::Avx512f ? "forced cpu-avx512"
+                                             : "forced cpu-avx2";
   } else {
     c.backend = MPB_BACKEND_CPU_SCALAR;
     c.why = "forced cpu-scalar";
@@ -113,17 +125,35 @@ int run_exp_tasks(Call &call, const Settings &s, const ExpPlan &p, const ExpChoi
   return status;
 }
 
-bool lanes_available() { return simd::ifma_available() || simd::avx512f_available(); }
-bool lanes_ifma() { return simd::ifma_available(); }
+bool lanes_available() { return simd::ifma_available() || simd::avx512f_available() || simd::avx2_available(); }
+LaneIsa lanes_best() {
+  return simd::ifma_available() ? LaneIsa::Ifma : simd::avx512f_available() ? LaneIsa::Avx512f : LaneIsa::Avx2;
+}
+int lanes_backend(LaneIsa isa) {
+  return isa == LaneIsa::Ifma ? MPB_BACKEND_CPU_IFMA : isa == LaneIsa::Avx512f ? MPB_BACKEND_CPU_AVX512 : MPB_BACKEND_CPU_AVX2;
+}
+bool lanes_backend_isa(int backend, LaneIsa *isa) {
+  switch (backend) {
+    case MPB_BACKEND_CPU_IFMA: *isa = LaneIsa::Ifma; return true;
+    case MPB_BACKEND_CPU_AVX512: *isa = LaneIsa::Avx512f; return true;
+    case MPB_BACKEND_CPU_AVX2: *isa = LaneIsa::Avx2; return true;
+    default: return false;
+  }
+}
 
 size_t lanes_itch(size_t width, LaneIsa isa) {
-  return isa == LaneIsa::Ifma ? simd::powm_x8_itch(width) : simd::powm_x8f_itch(width);
+  return isa == LaneIsa::Ifma      ? simd::powm_x8_itch(width)
+         : isa == LaneIsa::Avx512f ? simd::powm_x8f_itch(width)
+                                   : simd::powm_x4x2_itch(width);
 }
 
 int exp_lanes(const Lanes &l, size_t ew, const limb *shared_m, size_t width, bool ct, limb *ws, LaneIsa isa) {
   if (isa == LaneIsa::Avx512f)  // 26..28-bit digit lanes (cpu/simd/powm_avx512.cpp)
     return shared_m ? simd::powm_x8f(l.r, l.b, l.e, ew, shared_m, width, ct, ws, l.r2)
                     : simd::powm_x8f_multi(l.r, l.b, l.e, ew, l.m, width, ct, ws, l.r2);
+  if (isa == LaneIsa::Avx2)  // two 4-lane runs (cpu/simd/powm_avx2.cpp)
+    return shared_m ? simd::powm_x4x2(l.r, l.b, l.e, ew, shared_m, width, ct, ws, l.r2)
+                    : simd::powm_x4x2_multi(l.r, l.b, l.e, ew, l.m, width, ct, ws, l.r2);
   return shared_m ? simd::powm_x8(l.r, l.b, l.e, ew, shared_m, width, ct, ws, l.r2)
                   : simd::powm_x8_multi(l.r, l.b, l.e, ew, l.m, width, ct, ws, l.r2);
 }

@@ -39,16 +39,15 @@ struct ExpPlan {
                               // <= 4 items runs both halves in one 8-lane run (ifma_split)
 };
 
-// The 8-lane engines: AVX-512 IFMA (radix 2^52, cpu/simd/powm_ifma.cpp) and AVX-512F alone
-// (26..28-bit digits, cpu/simd/powm_avx512.cpp), backends MPB_BACKEND_CPU_IFMA / _CPU_AVX512.
-enum class LaneIsa { Ifma, Avx512f };
 
 struct ExpChoice {
-  int backend = MPB_BACKEND_CPU_SCALAR;  // MPB_BACKEND_CPU_SCALAR, _CPU_IFMA, _CPU_AVX512 or _MULTIPARTITE
+  int backend = MPB_BACKEND_CPU_SCALAR;  // MPB_BACKEND_CPU_SCALAR, _CPU_IFMA, _CPU_AVX512, _CPU_AVX2 or _MULTIPARTITE
   IfmaSplit split;                // 8-lane groups (split.use) and the scalar rest
-  LaneIsa isa = LaneIsa::Ifma;    // the groups' engine (backend _CPU_IFMA / _CPU_AVX512)
+  LaneIsa isa = LaneIsa::Ifma;    // the groups' engine (backend _CPU_IFMA / _CPU_AVX512 / _CPU_AVX2)
   const char *why = "";
-  bool lanes() const { return backend == MPB_BACKEND_CPU_IFMA || backend == MPB_BACKEND_CPU_AVX512; }
+  bool lanes() const {
+    return backend == MPB_BACKEND_CPU_IFMA || backend == MPB_BACKEND_CPU_AVX512 || backend == MPB_BACKEND_CPU_AVX2;
+  }
 };
 ExpChoice choose_exp_backend(const Settings &s, const ExpPlan &p);
 // Everything on the scalar kernels, for the reason given.
@@ -99,10 +98,14 @@ int exp_lanes(const Lanes &l, size_t ew, const limb *shared_m, size_t width, boo
 size_t scalar_itch(size_t n, size_t ew, bool ct);
 void exp_one(limb *r, size_t width, const limb *b, const limb *e, size_t ew, const mpn::MontCtx &mc, bool ct,
              limb *ws);
-// The 8-lane engine AUTO uses here (false also when masked): AVX-512 IFMA, else AVX-512F alone
-// (lanes_ifma() says which).
+// Whether this CPU has an 8-lane engine (false also when masked), and the one AUTO uses:
+// AVX-512 IFMA, else AVX-512F alone, else AVX2 (two 4-lane runs per group).
 bool lanes_available();
-bool lanes_ifma();
+LaneIsa lanes_best();
+// The forced backend of an engine, and the engine of a forced backend (_CPU_IFMA / _CPU_AVX512 /
+// _CPU_AVX2).
+int lanes_backend(LaneIsa isa);
+bool lanes_backend_isa(int backend, LaneIsa *isa);
 
 // ---- modular exponentiation on the engine (cpu/batch/powm.cpp) ----------------------------
 // r_i = base_i^e_i mod m_i for validated inputs: the GPU first (AUTO / CUDA), then odd moduli

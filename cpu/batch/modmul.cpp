@@ -70,6 +70,7 @@ extern "C" MPB_API int mpb_batch_modmul(mpb_ctx *ctx, uint64_t *r, const uint64_
   std::snprintf(buf, sizeof buf, "%s; %d threads%s", why, T,
                 s.backend == MPB_BACKEND_CPU_IFMA     ? " (no IFMA kernel for modmul)"
                 : s.backend == MPB_BACKEND_CPU_AVX512 ? " (no AVX-512 kernel for modmul)"
+                : s.backend == MPB_BACKEND_CPU_AVX2   ? " (no AVX2 kernel for modmul)"
                                                       : "");
   call.choose(MPB_BACKEND_CPU_SCALAR, T, buf);
   for_items(T, &scr, count, grain, [&](size_t i, limb *prod) {  // scratch: [prod: 2 width][rem: width][work]

@@ -67,6 +67,7 @@ int run_powm_even_shared(Call &call, const Settings &s, const PowmJob &job, cons
                      : s.backend == MPB_BACKEND_CPU_SCALAR ? "forced cpu-scalar"
                      : s.backend == MPB_BACKEND_CPU_IFMA ? "forced cpu-ifma"
                      : s.backend == MPB_BACKEND_CPU_AVX512 ? "forced cpu-avx512"
+                     : s.backend == MPB_BACKEND_CPU_AVX2 ? "forced cpu-avx2"
                                                          : "forced multipartite";
   SecretBlock ctx_store(mpn::split_ctx_itch(mn), false);
   if (!ctx_store.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for the modulus context");

@@ -34,18 +34,20 @@ struct Key {
   mpn::MontCtx cp, cq;
   limb *qinv_r2;  // qinv * R^2 mod p (pn limbs), so mont_from(mont_mul(t, qinv_r2)) = t*qinv mod p
   // A prepared key (mpb_rsa_key): R^2 mod p and mod q for the 8-lane kernels, [0] IFMA (52-bit
-  // digits), [1] AVX-512F (lane_K[1] = 26..28-bit), at lane_N[i] digits (0: not computed).
-  const limb *lane_r2p[2] = {}, *lane_r2q[2] = {};
-  size_t lane_N[2] = {};
-  unsigned lane_K[2] = {};
+  // digits), [1] AVX-512F, [2] AVX2 (lane_K[i] = 26..28-bit), at lane_N[i] digits (0: not
+  // computed); the index is LaneIsa's.
+  const limb *lane_r2p[3] = {}, *lane_r2q[3] = {};
+  size_t lane_N[3] = {};
+  unsigned lane_K[3] = {};
   // A prepared key with the public exponent e (ew limbs; 0: none): results are checked. With
   // half_check[i] (p and q have the same digit count lane_N[i]) the groups check them in their
   // own 8-lane runs, mod p and mod q.
   const limb *e = nullptr;
   size_t ew = 0;
-  bool half_check[2] = {};
+  bool half_check[3] = {};
 };
-// digit bits of the 8-lane engines ([0] IFMA, [1] AVX-512F) for moduli of `bits` bits
+// digit bits of the 8-lane engines ([0] IFMA, [1] AVX-512F, [2] AVX2; the index is LaneIsa's) for
+// moduli of `bits` bits
 unsigned lane_k(int i, size_t bits) { return i == 0 ? 52 : simd::narrow_digit_bits(bits); }
 
 constexpr size_t kNoMemory = ~(size_t)0;
@@ -156,7 +158,7 @@ class RsaItems final : public ExpItems {
     Lanes &lq = one_run ? l1 : l2;
     const size_t q0 = one_run ? cnt : 0;
     // a prepared key's R^2 values, when it has them for this engine
-    const int ii = isa_ == LaneIsa::Ifma ? 0 : 1;
+    const int ii = (int)isa_;
     const bool pre = shared_ && shared_->lane_N[ii];
     simd::LaneR2 g1, g2;
     simd::LaneR2 &gq = one_run ? g1 : g2;
@@ -267,13 +269,13 @@ struct mpb_rsa_key {
   const mpb::batch::limb *n, *p, *q, *dp, *dq, *qinv;  // in store
   mpb::batch::Key key;
   // the check out^e mod n == c (e_width 0: none): e, n's Montgomery context (scalar items) and
-  // R^2 mod n for the 8-lane kernels ([0] IFMA, [1] AVX-512F; n_lane_N 0: not computed)
+  // R^2 mod n for the 8-lane kernels ([0] IFMA, [1] AVX-512F, [2] AVX2; n_lane_N 0: not computed)
   const mpb::batch::limb *e = nullptr;
   size_t e_width = 0;
   mpb::mpn::MontCtx cn;
-  const mpb::batch::limb *n_r2[2] = {};
-  size_t n_lane_N[2] = {};
-  unsigned n_lane_K[2] = {};
+  const mpb::batch::limb *n_r2[3] = {};
+  size_t n_lane_N[3] = {};
+  unsigned n_lane_K[3] = {};
   mpb_rsa_key(size_t w, size_t h, size_t limbs) : width(w), hw(h), store(limbs, true) {}
 };
 
@@ -289,8 +291,8 @@ namespace {
 size_t check_results(const Settings &s, const mpb_rsa_key &k, const limb *out, const limb *c, size_t count) {
   const size_t w = k.width, ew = k.e_width;
   const bool lanes = lanes_available() && w <= 256;
-  const LaneIsa isa = lanes_ifma() ? LaneIsa::Ifma : LaneIsa::Avx512f;
-  const int ii = isa == LaneIsa::Ifma ? 0 : 1;
+  const LaneIsa isa = lanes_best();
+  const int ii = (int)isa;
   const size_t per = 8 * w + std::max(lanes ? lanes_itch(w, isa) : 0, scalar_itch(w, ew, true));
   const size_t groups = (count + 7) / 8;
   const int T = threads_for(s, groups, 8.0 * work_powm(w, 64 * ew));
@@ -412,9 +414,9 @@ extern "C" MPB_API int mpb_rsa_key_create(mpb_ctx *ctx, mpb_rsa_key **key, const
   const size_t nn = mpn::normalized_size(n, width);  // n is public
   const size_t work = std::max({mpn::mont_sqr_itch(hw), mpn::mont_mul_itch(hw), simd::lanes_r2_itch(width),
                                 mpn::mont_ctx_itch(width)});
-  // n, p, q, dp, dq, qinv, e, the contexts, the lanes' R^2 (2 engines x (2 primes + n)), n's
+  // n, p, q, dp, dq, qinv, e, the contexts, the lanes' R^2 (3 engines x (2 primes + n)), n's
   // context, work
-  const size_t limbs = width + 5 * hw + e_width + key_store_itch(hw) + 2 * (2 * hw + width) +
+  const size_t limbs = width + 5 * hw + e_width + key_store_itch(hw) + 3 * (2 * hw + width) +
                        mpn::mont_ctx_itch(width) + work;
   mpb_rsa_key *k = new (std::nothrow) mpb_rsa_key(width, hw, limbs);
   if (!k || !k->store.ok()) {
@@ -431,15 +433,15 @@ extern "C" MPB_API int mpb_rsa_key_create(mpb_ctx *ctx, mpb_rsa_key **key, const
   k->n = take(n, width), k->p = take(p, hw), k->q = take(q, hw), k->dp = take(dp, hw), k->dq = take(dq, hw);
   k->qinv = take(qinv, hw);
   k->e = take(e, e_width), k->e_width = e_width;
-  limb *kstore = take(nullptr, key_store_itch(hw)), *r2 = take(nullptr, 2 * (2 * hw + width));
+  limb *kstore = take(nullptr, key_store_itch(hw)), *r2 = take(nullptr, 3 * (2 * hw + width));
   limb *cns = take(nullptr, mpn::mont_ctx_itch(width)), *ws = a;
   key_init(k->key, k->p, k->q, k->dp, k->dq, k->qinv, hw, kstore, ws);
   // R^2 for the lanes at the digit count of the larger prime (the primes' lengths are public),
   // and mod n, for each 8-lane engine this CPU has
   const size_t bits = std::max(declassify(mpn::sec_bit_length(k->p, hw)), declassify(mpn::sec_bit_length(k->q, hw)));
   const size_t nbits = mpn::sec_bit_length(k->n, width);
-  const bool have[2] = {simd::ifma_available(), simd::avx512f_available()};
-  for (int i = 0; i < 2; i++) {
+  const bool have[3] = {simd::ifma_available(), simd::avx512f_available(), simd::avx2_available()};
+  for (int i = 0; i < 3; i++) {
     limb *rp = r2 + i * (2 * hw + width), *rq = rp + hw, *rn = rq + hw;
     if (!have[i]) continue;
     if (hw <= 256) {
@@ -461,7 +463,7 @@ extern "C" MPB_API int mpb_rsa_key_create(mpb_ctx *ctx, mpb_rsa_key **key, const
     k->key.e = k->e, k->key.ew = e_width;
     const size_t pb = declassify(mpn::sec_bit_length(k->p, hw)), qb = declassify(mpn::sec_bit_length(k->q, hw));
     // (the run mod p alone has the digit size and count of the run with both primes)
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 3; i++)
       k->key.half_check[i] = k->key.lane_N[i] && lane_k(i, pb) == k->key.lane_K[i] &&
                              lane_k(i, qb) == k->key.lane_K[i] &&
                              simd::lanes_digits(k->key.lane_K[i], pb) == k->key.lane_N[i] &&

@@ -10,16 +10,18 @@
 namespace mpb {
 namespace tuning {
 
-constexpr double BATCH_PARALLEL_MIN_WORK = 13141.8;  // a batch of less work (64x64 products) runs on one thread | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (09fc900)
+constexpr double BATCH_PARALLEL_MIN_WORK = 14790.6;  // a batch of less work (64x64 products) runs on one thread | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (f0c61ed+dirty)
 constexpr double BATCH_GRAIN_WORK = 20000.0;  // work per dynamic-schedule grab (~10 us) | AMD EPYC Zen 4 2 vCPU, 2026-11-21, pipelined Python list path 1.52x -> 1.38x the C API time (python_overhead)
-constexpr int BATCH_MULTIPARTITE_MIN_LIMBS = 256;  // AUTO: multipartite from this modulus size when count < threads | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (09fc900)
+constexpr int BATCH_MULTIPARTITE_MIN_LIMBS = 256;  // AUTO: multipartite from this modulus size when count < threads | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (f0c61ed+dirty)
 constexpr int BATCH_IFMA_MIN_LIMBS = 1;  // AUTO: IFMA groups from this width | the kernel's range (1..256 limbs), not a measured crossover
 constexpr int BATCH_IFMA_MAX_LIMBS = 256;  // AUTO: IFMA groups up to this width | the kernel's range (1..256 limbs), not a measured crossover
-constexpr size_t BATCH_IFMA_COST_LIMBS[] = {2, 4, 6, 8, 16, 32, 64, 96, 128, 192, 256};  // widths of the lane-cost table | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (09fc900)
-constexpr double BATCH_IFMA_LANE_COST[] = {0.38, 0.33, 0.30, 0.33, 0.20, 0.28, 0.28, 0.28, 0.26, 0.27, 0.28};  // one IFMA lane / one scalar item, one thread | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (09fc900)
-constexpr double BATCH_IFMA_LANE_COST_CT[] = {0.33, 0.30, 0.25, 0.28, 0.18, 0.24, 0.24, 0.23, 0.23, 0.21, 0.21};  // the same in constant time (fixed windows, masked table scans on both paths) | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (09fc900)
-constexpr double BATCH_AVX512F_LANE_COST[] = {0.57, 0.69, 0.71, 0.86, 0.78, 0.84, 0.87, 0.90, 0.96, 1.10, 1.18};  // one AVX-512F lane (no IFMA: 26..28-bit digits, VPMULUDQ) / one scalar item, one thread, at BATCH_IFMA_COST_LIMBS | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (09fc900)
-constexpr double BATCH_AVX512F_LANE_COST_CT[] = {0.30, 0.41, 0.53, 0.82, 0.60, 0.68, 0.73, 0.79, 0.74, 0.84, 0.88};  // the same in constant time | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (09fc900)
+constexpr size_t BATCH_IFMA_COST_LIMBS[] = {2, 4, 6, 8, 16, 32, 64, 96, 128, 192, 256};  // widths of the lane-cost table | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (f0c61ed+dirty)
+constexpr double BATCH_IFMA_LANE_COST[] = {0.37, 0.31, 0.28, 0.31, 0.20, 0.25, 0.24, 0.27, 0.25, 0.25, 0.27};  // one IFMA lane / one scalar item, one thread | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (f0c61ed+dirty)
+constexpr double BATCH_IFMA_LANE_COST_CT[] = {0.26, 0.23, 0.24, 0.28, 0.18, 0.22, 0.22, 0.22, 0.21, 0.20, 0.20};  // the same in constant time (fixed windows, masked table scans on both paths) | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (f0c61ed+dirty)
+constexpr double BATCH_AVX512F_LANE_COST[] = {0.45, 0.60, 0.51, 0.69, 0.76, 0.80, 0.83, 0.91, 0.88, 1.00, 1.08};  // one AVX-512F lane (no IFMA: 26..28-bit digits, VPMULUDQ) / one scalar item, one thread, at BATCH_IFMA_COST_LIMBS | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (f0c61ed+dirty)
+constexpr double BATCH_AVX512F_LANE_COST_CT[] = {0.44, 0.52, 0.47, 0.62, 0.65, 0.68, 0.73, 0.79, 0.74, 0.80, 0.78};  // the same in constant time | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (f0c61ed+dirty)
+constexpr double BATCH_AVX2_LANE_COST[] = {1.10, 1.09, 0.89, 1.16, 1.20, 1.33, 1.28, 1.38, 1.36, 1.37, 1.49};  // one AVX2 lane (two 4-lane runs per group of 8, 26..28-bit digits) / one scalar item, one thread, at BATCH_IFMA_COST_LIMBS | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (f0c61ed+dirty)
+constexpr double BATCH_AVX2_LANE_COST_CT[] = {0.78, 0.84, 0.71, 0.92, 1.03, 1.14, 1.10, 1.13, 1.12, 1.08, 1.12};  // the same in constant time | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (f0c61ed+dirty)
 constexpr double BATCH_IFMA_MARGIN = 0.97;  // more IFMA groups only below this fraction of the estimate with fewer | hysteresis, set 2026-11-21 with bench_auto (bench/results/auto-cpu-2026-11-21.md)
 constexpr int BATCH_EVEN_SPLIT_CHUNK = 4096;  // items per chunk of a shared even modulus (caps the residue block) | a memory bound, NOT MEASURED as a speed threshold
 // AUTO's GPU model (how it was fitted: docs/TUNING.md): on a batch of b items the GPU does about
@@ -101,6 +103,13 @@ constexpr double batch_avx512f_lane_cost(size_t limbs, bool constant_time = fals
 static_assert(sizeof BATCH_AVX512F_LANE_COST == sizeof BATCH_IFMA_LANE_COST &&
                   sizeof BATCH_AVX512F_LANE_COST_CT == sizeof BATCH_IFMA_LANE_COST,
               "one AVX-512F lane cost per width");
+// The same for the AVX2 engine (CPUs without AVX-512).
+constexpr double batch_avx2_lane_cost(size_t limbs, bool constant_time = false) {
+  return lane_cost_at(constant_time ? BATCH_AVX2_LANE_COST_CT : BATCH_AVX2_LANE_COST, limbs);
+}
+static_assert(sizeof BATCH_AVX2_LANE_COST == sizeof BATCH_IFMA_LANE_COST &&
+                  sizeof BATCH_AVX2_LANE_COST_CT == sizeof BATCH_IFMA_LANE_COST,
+              "one AVX2 lane cost per width");
 
 } // namespace tuning
 } // namespace mpb

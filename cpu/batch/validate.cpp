@@ -48,6 +48,8 @@ int check_backend(Call &call, const Settings &s, bool gpu_ok) {
     return call.fail(MPB_EUNSUPPORTED, MPB_ARG_CTX, -1, "CPU_IFMA forced but the CPU has no AVX-512 IFMA");
   if (s.backend == MPB_BACKEND_CPU_AVX512 && !cpu::has_avx512f())
     return call.fail(MPB_EUNSUPPORTED, MPB_ARG_CTX, -1, "CPU_AVX512 forced but the CPU has no AVX-512F");
+  if (s.backend == MPB_BACKEND_CPU_AVX2 && !cpu::has_avx2())
+    return call.fail(MPB_EUNSUPPORTED, MPB_ARG_CTX, -1, "CPU_AVX2 forced but the CPU has no AVX2");
   return MPB_OK;
 }
 

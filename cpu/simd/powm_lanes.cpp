@@ -260,6 +260,53 @@ int powm_x4_multi(uint64_t *const r[4], const uint64_t *const base[4],
 #endif
 }
 
+size_t powm_x4x2_itch(size_t n) { return powm_x4_itch(n); }
+
+int powm_x4x2_multi(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],
+                    size_t en, const uint64_t *const m[8], size_t n, bool constant_time, uint64_t *scratch,
+                    const LaneR2 *r2) {
+  if (!avx2_available()) return MPB_EUNSUPPORTED;
+  // every lane's arguments checked first, in run()'s order, so that a bad lane in the second
+  // half leaves the first half's outputs unwritten too
+  if (!r) return MPB_ENULL;
+  if (n == 0 || n > kMaxLimbs) return MPB_ERANGE;
+  bool any = false;
+  for (unsigned l = 0; l < 8; ++l) {
+    if (!r[l]) continue;
+    any = true;
+    if (!base || !m || !base[l] || !m[l] || (en && (!exp || !exp[l]))) return MPB_ENULL;
+    if (declassify(mpn::sec_bit_length(m[l], n)) == 0 || declassify(m[l][0] & 1) == 0) return MPB_EVAL;
+  }
+  if (!any) return MPB_OK;
+  if (!scratch) return MPB_ENULL;
+  for (unsigned l = 0; l < 8; ++l) {
+    if (!r[l]) continue;
+    if (declassify(mpn::sub_n(scratch, base[l], m[l], n)) == 0) return MPB_EVAL;
+  }
+  for (unsigned h = 0; h < 2; ++h) {
+    uint64_t *rh[4];
+    bool used = false;
+    for (unsigned l = 0; l < 4; ++l) rh[l] = r[4 * h + l], used = used || rh[l];
+    if (!used) continue;
+    LaneR2 g;
+    if (r2) {
+      g.K = r2->K, g.N = r2->N;
+      for (unsigned l = 0; l < 4; ++l) g.v[l] = r2->v[4 * h + l];
+    }
+    const int st = powm_x4_multi(rh, base + 4 * h, exp ? exp + 4 * h : nullptr, en, m + 4 * h, n,
+                                 constant_time, scratch, r2 ? &g : nullptr);
+    if (st != MPB_OK) return st;
+  }
+  return MPB_OK;
+}
+
+int powm_x4x2(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8], size_t en,
+              const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch, const LaneR2 *r2) {
+  if (!m) return MPB_ENULL;
+  const uint64_t *ms[8] = {m, m, m, m, m, m, m, m};
+  return powm_x4x2_multi(r, base, exp, en, ms, n, constant_time, scratch, r2);
+}
+
 int powm_x4(uint64_t *const r[4], const uint64_t *const base[4], const uint64_t *const exp[4],
             size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch, const LaneR2 *r2) {
   if (!m) return MPB_ENULL;

@@ -90,6 +90,16 @@ int powm_x4(uint64_t *const r[4], const uint64_t *const base[4], const uint64_t 
 int powm_x4_multi(uint64_t *const r[4], const uint64_t *const base[4],
                   const uint64_t *const exp[4], size_t en, const uint64_t *const m[4], size_t n,
                   bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr);
+// The AVX2 engine behind the 8-lane interface (what the batch layer's groups of 8 call): lanes
+// 0..3 and 4..7 as two 4-lane runs (a half with no used lane is skipped), every lane's
+// arguments checked before either runs; r2 as for the 8-lane engines (K = the AVX2 digit size).
+size_t powm_x4x2_itch(size_t n);
+int powm_x4x2(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],
+              size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch,
+              const LaneR2 *r2 = nullptr);
+int powm_x4x2_multi(uint64_t *const r[8], const uint64_t *const base[8],
+                    const uint64_t *const exp[8], size_t en, const uint64_t *const m[8], size_t n,
+                    bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr);
 
 } // namespace simd
 } // namespace mpb

@@ -44,9 +44,12 @@ typedef enum mpb_backend {
   MPB_BACKEND_CUDA = 4,         /* GPU (not built into this CPU backend: MPB_EUNSUPPORTED) */
   MPB_BACKEND_CPU_SCALAR = 5,   /* scalar limb kernels only (MULX/ADX or portable C), items
                                    spread over OpenMP threads: for tests and benchmarks */
-  MPB_BACKEND_CPU_AVX512 = 6    /* AVX-512F 8-lane kernels without IFMA (VPMULUDQ:
+  MPB_BACKEND_CPU_AVX512 = 6,   /* AVX-512F 8-lane kernels without IFMA (VPMULUDQ:
                                    Skylake-SP / Cascade Lake), rest scalar; AUTO's lanes on a
                                    CPU with AVX-512F but no IFMA */
+  MPB_BACKEND_CPU_AVX2 = 7      /* AVX2 4-lane kernels (two runs per group of 8), rest scalar;
+                                   AUTO's lanes on a CPU with AVX2 but no AVX-512 (Zen 2/3,
+                                   Haswell..Comet Lake), where its cost model finds them faster */
 } mpb_backend;
 /* mpb_call_info.backend names the backend that ran: CPU_SCALAR, CPU_IFMA, CPU_AVX512,
  * MULTIPARTITE or CUDA (never AUTO or CPU, which choose). */

@@ -25,7 +25,8 @@ def _forward(name: str):
 
 
 # "cpu": the best CPU path (AUTO's choice without the GPU); "cpu_scalar": the scalar kernels only
-BACKENDS = {"auto": 0, "cpu": 1, "cpu_ifma": 2, "multipartite": 3, "cuda": 4, "cpu_scalar": 5, "cpu_avx512": 6}
+BACKENDS = {"auto": 0, "cpu": 1, "cpu_ifma": 2, "multipartite": 3, "cuda": 4, "cpu_scalar": 5, "cpu_avx512": 6,
+            "cpu_avx2": 7}
 _BACKEND_NAMES = {v: k for k, v in BACKENDS.items()}
 _CT_MODES = {None: -1, "default": -1, False: 0, "off": 0, True: 1, "on": 1}
 
@@ -48,12 +49,12 @@ def _backend_code(backend) -> int:
 class Context:
     """A library context (mpb_ctx): backend, thread count and constant-time mode.
 
-    Context(backend="auto" | "cpu" | "cpu_scalar" | "cpu_ifma" | "cpu_avx512" | "multipartite" | "cuda",
+    Context(backend="auto" | "cpu" | "cpu_scalar" | "cpu_ifma" | "cpu_avx512" | "cpu_avx2" | "multipartite" | "cuda",
             threads=None, devices=None, constant_time=None)
 
     "cpu" is the best CPU path (the cost model's choice among scalar, IFMA and multipartite,
     never the GPU); "cpu_scalar" forces the scalar kernels (tests, benchmarks).  After a call,
-    info()["backend"] names what ran: "cpu_scalar", "cpu_ifma", "cpu_avx512", "multipartite" or "cuda".
+    info()["backend"] names what ran: "cpu_scalar", "cpu_ifma", "cpu_avx512", "cpu_avx2", "multipartite" or "cuda".
 
     threads=None uses all cores.  devices selects GPUs for the CUDA backend: a list of device
     ordinals (None: every visible device).  Asking for "cuda" when the loaded

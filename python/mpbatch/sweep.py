@@ -481,7 +481,7 @@ def main(argv=None) -> int:
     ap.add_argument("--bits", default="256,1024,2048,4096", help="operand sizes in bits")
     ap.add_argument("--batch", default="1,16,256,4096", help="batch sizes")
     ap.add_argument("--backends", default=None,
-                    help="comma-separated from auto,cpu,cpu_scalar,cpu_ifma,cpu_avx512,multipartite,cuda "
+                    help="comma-separated from auto,cpu,cpu_scalar,cpu_ifma,cpu_avx512,cpu_avx2,multipartite,cuda "
                          "(default: cpu, plus cuda when available)")
     ap.add_argument("--threads", type=int, default=None, help="CPU threads (default: all)")
     ap.add_argument("--constant-time", choices=["default", "on", "off"], default="default")

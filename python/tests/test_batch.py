@@ -112,7 +112,7 @@ def test_mul_sqr(rng, cpu):
         assert mul(a, b, ctx=cpu) == [x * y for x, y in zip(a, b)]
         assert sqr(a, ctx=cpu) == [x * x for x in a]
         assert mul(a, b) == [x * y for x, y in zip(a, b)]  # default context
-        assert cpu.info()["backend"] in ("cpu_scalar", "cpu_ifma", "cpu_avx512", "multipartite")
+        assert cpu.info()["backend"] in ("cpu_scalar", "cpu_ifma", "cpu_avx512", "cpu_avx2", "multipartite")
     # mixed sizes in one batch
     a = [rng.getrandbits(rng.randrange(1, 3000)) for _ in range(40)]
     b = [rng.getrandbits(rng.randrange(1, 3000)) for _ in range(40)]
@@ -445,7 +445,7 @@ def test_limbs_out(rng, cpu):
 
 def test_forced_backends():
     need("mpb_ctx_create", "mpb_batch_mul")
-    for name in ("cpu_ifma", "cpu_avx512", "multipartite"):
+    for name in ("cpu_ifma", "cpu_avx512", "cpu_avx2", "multipartite"):
         if mpbatch.backend_available(name):
             with Context(name) as ctx:
                 assert ctx.backend == name

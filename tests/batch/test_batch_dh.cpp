@@ -32,9 +32,9 @@ TEST_CASE("DH batches over the RFC groups match mpz_powm", "[batch][dh]") {
     size_t w = (mpz_sizeinbase(p, 2) + 63) / 64;
     Rows pr = mpbt::limbs_of(p, w);
     groups++;
-    for (int backend : {MPB_BACKEND_AUTO, MPB_BACKEND_CPU_SCALAR, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_CPU_AVX512}) {
+    for (int backend : {MPB_BACKEND_AUTO, MPB_BACKEND_CPU_SCALAR, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_CPU_AVX512, MPB_BACKEND_CPU_AVX2}) {
       if (!mpb_backend_available(backend)) continue;
-      if ((backend == MPB_BACKEND_CPU_IFMA || backend == MPB_BACKEND_CPU_AVX512) && w > 64) continue;
+      if ((backend == MPB_BACKEND_CPU_IFMA || backend == MPB_BACKEND_CPU_AVX512 || backend == MPB_BACKEND_CPU_AVX2) && w > 64) continue;
       for (int ct : {MPB_CT_DEFAULT, MPB_CT_OFF}) {
         REQUIRE(mpb_ctx_set_backend(ctx, backend) == MPB_OK);
         REQUIRE(mpb_ctx_set_constant_time(ctx, ct) == MPB_OK);

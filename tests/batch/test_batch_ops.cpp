@@ -157,7 +157,7 @@ TEST_CASE("batch powm matches mpz_powm (scalar backend, CT off and on)", "[batch
   }
 }
 
-TEST_CASE("batch powm on the IFMA and AVX-512F backends and AUTO", "[batch][powm][ifma]") {
+TEST_CASE("batch powm on the IFMA, AVX-512F and AVX2 backends and AUTO", "[batch][powm][ifma]") {
   Ctx ctx;
   auto rng = mpbt::make_rng(104);
   if (mpb_backend_available(MPB_BACKEND_CPU_IFMA)) {
@@ -175,23 +175,27 @@ TEST_CASE("batch powm on the IFMA and AVX-512F backends and AUTO", "[batch][powm
     Rows m{7}, b{3}, e{5}, r{0};
     REQUIRE(mpb_batch_powm(ctx.c, r.data(), b.data(), e.data(), 1, 1, m.data(), 1, 1, 1, nullptr) == MPB_EUNSUPPORTED);
   }
-  // the AVX-512F 8-lane engine (no IFMA; AUTO's lanes on such CPUs), forced
-  if (mpb_backend_available(MPB_BACKEND_CPU_AVX512)) {
-    REQUIRE(mpb_ctx_set_backend(ctx.c, MPB_BACKEND_CPU_AVX512) == MPB_OK);
-    for (int ct = 0; ct < 2; ct++) {
-      REQUIRE(mpb_ctx_set_constant_time(ctx.c, ct ? MPB_CT_ON : MPB_CT_OFF) == MPB_OK);
-      for (size_t w : {1, 2, 4, 8, 16, 32})
-        for (size_t cnt : {1, 7, 8, 9, 17}) {
-          check_powm(ctx.c, rng, w, w <= 8 ? w : 2, cnt, true, false, MPB_BACKEND_CPU_AVX512);
-          check_powm(ctx.c, rng, w, w <= 8 ? w : 2, cnt, false, true, MPB_BACKEND_CPU_AVX512);
-        }
+  // the AVX-512F 8-lane engine (no IFMA) and the AVX2 one (two 4-lane runs per group; no
+  // AVX-512), AUTO's lanes on such CPUs, forced (counts 1..4: the AVX2 group's second run skipped)
+  for (int backend : {MPB_BACKEND_CPU_AVX512, MPB_BACKEND_CPU_AVX2}) {
+    INFO("backend " << mpb_backend_name(backend));
+    if (mpb_backend_available(backend)) {
+      REQUIRE(mpb_ctx_set_backend(ctx.c, backend) == MPB_OK);
+      for (int ct = 0; ct < 2; ct++) {
+        REQUIRE(mpb_ctx_set_constant_time(ctx.c, ct ? MPB_CT_ON : MPB_CT_OFF) == MPB_OK);
+        for (size_t w : {1, 2, 4, 8, 16, 32})
+          for (size_t cnt : {1, 4, 5, 7, 8, 9, 17}) {
+            check_powm(ctx.c, rng, w, w <= 8 ? w : 2, cnt, true, false, backend);
+            check_powm(ctx.c, rng, w, w <= 8 ? w : 2, cnt, false, true, backend);
+          }
+      }
+      REQUIRE(mpb_ctx_set_constant_time(ctx.c, MPB_CT_DEFAULT) == MPB_OK);
+    } else {  // not on this CPU (or masked): forcing it is refused, the output untouched
+      REQUIRE(mpb_ctx_set_backend(ctx.c, backend) == MPB_OK);
+      Rows m{7}, b{3}, e{5}, r{0};
+      REQUIRE(mpb_batch_powm(ctx.c, r.data(), b.data(), e.data(), 1, 1, m.data(), 1, 1, 1, nullptr) == MPB_EUNSUPPORTED);
+      REQUIRE(r[0] == 0);
     }
-    REQUIRE(mpb_ctx_set_constant_time(ctx.c, MPB_CT_DEFAULT) == MPB_OK);
-  } else {  // no AVX-512F (or masked): forcing it is refused, the output untouched
-    REQUIRE(mpb_ctx_set_backend(ctx.c, MPB_BACKEND_CPU_AVX512) == MPB_OK);
-    Rows m{7}, b{3}, e{5}, r{0};
-    REQUIRE(mpb_batch_powm(ctx.c, r.data(), b.data(), e.data(), 1, 1, m.data(), 1, 1, 1, nullptr) == MPB_EUNSUPPORTED);
-    REQUIRE(r[0] == 0);
   }
   REQUIRE(mpb_ctx_set_backend(ctx.c, MPB_BACKEND_AUTO) == MPB_OK);
   for (size_t w : {1, 8, 16, 32, 64, 128})

@@ -120,7 +120,7 @@ TEST_CASE("batch powm with even moduli matches GMP (shared, per item, mixed pari
                   MPB_OK);
           // the odd part q of a shared modulus may run on the 8-lane kernels
           REQUIRE((info.backend == MPB_BACKEND_CPU_SCALAR || info.backend == MPB_BACKEND_CPU_IFMA ||
-                   info.backend == MPB_BACKEND_CPU_AVX512));
+                   info.backend == MPB_BACKEND_CPU_AVX512 || info.backend == MPB_BACKEND_CPU_AVX2));
           REQUIRE(info.constant_time == ct);
           REQUIRE(std::strstr(info.reason, "even") != nullptr);
           check_rows(r, base, e, ew, cnt, m, 1, w, cnt);
@@ -155,7 +155,7 @@ TEST_CASE("batch powm with even moduli: every backend setting, and the contract"
     hard_exp(rng, &e[i * w], w, i);
   }
   // the Montgomery-only engines hand the batch to the scalar path
-  for (int b : {MPB_BACKEND_CPU_SCALAR, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_CPU_AVX512, MPB_BACKEND_MULTIPARTITE}) {
+  for (int b : {MPB_BACKEND_CPU_SCALAR, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_CPU_AVX512, MPB_BACKEND_CPU_AVX2, MPB_BACKEND_MULTIPARTITE}) {
     if (!mpb_backend_available(b)) continue;
     REQUIRE(mpb_ctx_set_backend(ctx.c, b) == MPB_OK);
     mpb_call_info info;
@@ -277,7 +277,7 @@ TEST_CASE("batch powm, shared even modulus: forced backends run the odd part the
   auto rng = mpbt::make_rng(4545);
   const size_t w = 6, cnt = 13, ew = 6;
   for (auto [s, qbits] : {std::pair<size_t, size_t>{1, 300}, {70, 200}, {64, 64}, {300, 0}, {5, 3}})
-    for (int b : {MPB_BACKEND_CPU_SCALAR, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_CPU_AVX512, MPB_BACKEND_MULTIPARTITE})
+    for (int b : {MPB_BACKEND_CPU_SCALAR, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_CPU_AVX512, MPB_BACKEND_CPU_AVX2, MPB_BACKEND_MULTIPARTITE})
       for (int ct : {0, 1}) {
         if (!mpb_backend_available(b)) continue;
         REQUIRE(mpb_ctx_set_backend(ctx.c, b) == MPB_OK);

@@ -183,7 +183,7 @@ TEST_CASE("RSA-CRT batch reproduces the Wycheproof RSA-2048 keys (m = c^d mod n)
   }
   REQUIRE(total + rejected == 67);
   size_t cnt = allc.size() / w;
-  for (int backend : {MPB_BACKEND_AUTO, MPB_BACKEND_CPU_SCALAR, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_CPU_AVX512}) {
+  for (int backend : {MPB_BACKEND_AUTO, MPB_BACKEND_CPU_SCALAR, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_CPU_AVX512, MPB_BACKEND_CPU_AVX2}) {
     if (!mpb_backend_available(backend)) continue;
     REQUIRE(mpb_ctx_set_backend(ctx, backend) == MPB_OK);
     Rows out(w * cnt);
@@ -248,7 +248,7 @@ TEST_CASE("RSA-CRT batch with random keys matches mpz_powm(c, d, n)", "[batch][r
   mpb_ctx *ctx;
   REQUIRE(mpb_ctx_create(&ctx) == MPB_OK);
   auto rng = mpbt::make_rng(201);
-  for (int backend : {MPB_BACKEND_CPU_SCALAR, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_CPU_AVX512, MPB_BACKEND_AUTO}) {
+  for (int backend : {MPB_BACKEND_CPU_SCALAR, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_CPU_AVX512, MPB_BACKEND_CPU_AVX2, MPB_BACKEND_AUTO}) {
     if (!mpb_backend_available(backend)) continue;
     for (int ct : {MPB_CT_DEFAULT, MPB_CT_OFF}) {
       // 1..4 items (and 9..12) run both CRT halves in one 8-lane run, 5..8 in two runs
@@ -323,7 +323,7 @@ TEST_CASE("a prepared RSA key with e releases no faulty result", "[batch][rsa][f
   mpb_ctx *ctx;
   REQUIRE(mpb_ctx_create(&ctx) == MPB_OK);
   const uint64_t e = 65537;
-  for (int backend : {MPB_BACKEND_AUTO, MPB_BACKEND_CPU_SCALAR, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_CPU_AVX512}) {
+  for (int backend : {MPB_BACKEND_AUTO, MPB_BACKEND_CPU_SCALAR, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_CPU_AVX512, MPB_BACKEND_CPU_AVX2}) {
     if (!mpb_backend_available(backend)) continue;
     REQUIRE(mpb_ctx_set_backend(ctx, backend) == MPB_OK);
     for (size_t cnt : {1, 5, 8, 11}) {

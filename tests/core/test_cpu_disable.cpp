@@ -46,6 +46,7 @@ TEST_CASE("MPBATCH_CPU_DISABLE in effect in this process", "[core][cpu_disable]"
     if (masked & f) CHECK_FALSE(has(f));
   if (masked & F_AVX512IFMA) CHECK(mpb_backend_available(MPB_BACKEND_CPU_IFMA) == 0);
   if (masked & F_AVX512F) CHECK(mpb_backend_available(MPB_BACKEND_CPU_AVX512) == 0);
+  if (masked & F_AVX2) CHECK(mpb_backend_available(MPB_BACKEND_CPU_AVX2) == 0);
   if (described.find(" (masked by MPBATCH_CPU_DISABLE: ") == std::string::npos)
     CHECK((detail::parse_disabled("all", nullptr) & masked & ~detected()) == masked);  // nothing to mask here
 }

@@ -12,7 +12,7 @@ void run(Input &in) {
   static Ctx ctx;
   const int op = in.u8() % 10;
   const size_t w = 1 + in.u8() % 9, count = in.u8() % 5;
-  const int backends[] = {MPB_BACKEND_AUTO, MPB_BACKEND_CPU, MPB_BACKEND_CPU_SCALAR, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_CPU_AVX512, MPB_BACKEND_MULTIPARTITE};
+  const int backends[] = {MPB_BACKEND_AUTO, MPB_BACKEND_CPU, MPB_BACKEND_CPU_SCALAR, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_CPU_AVX512, MPB_BACKEND_CPU_AVX2, MPB_BACKEND_MULTIPARTITE};
   const int backend = backends[in.u8() % (sizeof backends / sizeof backends[0])];
   if (mpb_ctx_set_backend(ctx.c, backend) != MPB_OK) return;  // not on this machine
   (void)mpb_ctx_set_threads(ctx.c, 1 + in.u8() % 2);
