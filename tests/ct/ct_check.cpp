@@ -375,6 +375,10 @@ void lanes(unsigned bits, const char *name, bool avail, size_t itch, Fn fn, bool
 void avx2_lanes(unsigned bits) {
   lanes<4>(bits, "AVX2 4 lanes", mpb::simd::avx2_available(), mpb::simd::powm_x4_itch(bits / 64), mpb::simd::powm_x4);
 }
+void avx2_x2_lanes(unsigned bits) {  // the batch engine's AVX2 groups: two 4-lane runs
+  lanes<8>(bits, "AVX2 2x4 lanes", mpb::simd::avx2_available(), mpb::simd::powm_x4x2_itch(bits / 64),
+           mpb::simd::powm_x4x2);
+}
 void avx512f_lanes(unsigned bits) {
   lanes<8>(bits, "AVX-512F 8 lanes", mpb::simd::avx512f_available(), mpb::simd::powm_x8f_itch(bits / 64),
            mpb::simd::powm_x8f);
@@ -411,6 +415,7 @@ int main(int argc, char **argv) {
     invmod(256, 2), invmod(1024, 2);
   } else if (what == "avx2_lanes") {
     avx2_lanes(1024), avx2_lanes(2048);
+    avx2_x2_lanes(1024);
   } else if (what == "avx512f_lanes") {
     avx512f_lanes(1024), avx512f_lanes(2048);
   } else if (what == "ifma_lanes") {
