@@ -2,7 +2,9 @@
  *
  * Configuration (openssl.cnf, the provider's section):
  *   batch_size     = items per batch call            (default 8 x the library threads: `threads`,
- *                                                      else the CPUs of the process's affinity)
+ *                                                      else the CPUs of the process's affinity;
+ *                                                      when the library would use a GPU, at
+ *                                                      least the RSA-2048 batch it starts at) 
  *   flush_delay_us = longest wait of an ASYNC request (default 200)
  *   threads        = library threads per call, 0 = all cores (default 0)
  *   backend        = auto | cpu | cuda               (default auto) */
@@ -235,6 +237,7 @@ static int read_config(mpbp_provctx *pc) {
   pc->batch_size = 8 * cpu_threads;
   if ((r = parse_uint(batch_size, "batch_size", 1u << 20, &v)) < 0) return 0;
   if (r) pc->batch_size = v ? v : 1;
+  pc->batch_size_set = r;
   pc->flush_delay_us = 200;
   if ((r = parse_uint(delay, "flush_delay_us", 10000000ul, &v)) < 0) return 0;
   if (r) pc->flush_delay_us = (unsigned)v;
@@ -345,6 +348,14 @@ __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HA
     MPBP_ERR_DATA(MPBP_R_BAD_CONFIG, "backend %s / threads %d not accepted by the library",
                   backend_name(pc->backend), pc->threads);
     goto fail;
+  }
+  if (!pc->batch_size_set) {
+    /* With a GPU the library takes over from the CPU only at large batches (RSA-2048 on an H200
+       beside 16 CPU threads: ~950 items, cpu/batch/tuning.h): a batch as large as that lets a
+       queue that grew while the previous batch ran reach the GPU in one call. The flush delay
+       still bounds a request's wait; whole lane groups of 8. */
+    const size_t g = mpb_rsa_gpu_min_batch(pc->mpb, 32);
+    if (g > pc->batch_size) pc->batch_size = (g + MPBP_LANE_GROUP - 1) / MPBP_LANE_GROUP * MPBP_LANE_GROUP;
   }
   pc->batcher = mpbp_batcher_new(pc->batch_size, pc->flush_delay_us, pc->mpb);
   if (!pc->batcher) {

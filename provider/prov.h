@@ -32,6 +32,7 @@ typedef struct mpbp_provctx {
   mpb_ctx *mpb_pub;      /* the same, constant time off: public-exponent work (RSA fault checks) */
   mpbp_batcher *batcher;
   size_t batch_size;
+  int batch_size_set;    /* batch_size came from the configuration */
   unsigned flush_delay_us;
   int threads;           /* 0: all cores */
   int backend;           /* MPB_BACKEND_AUTO / CPU / CUDA */

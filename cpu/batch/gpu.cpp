@@ -123,6 +123,15 @@ int GpuAttempt::result(Call &call) const {
 bool gpu_built() { return gpu::built(); }
 bool gpu_usable() { return gpu::built() && usable_devices(nullptr) > 0; }
 
+size_t rsa_gpu_min_batch(const Settings &s, size_t width) {
+  if (s.backend != MPB_BACKEND_AUTO && s.backend != MPB_BACKEND_CUDA) return 0;
+  if (width == 0 || width % 2 || !gpu::built() || !gpu::rsa_half_width_supported(width / 2)) return 0;
+  if (usable_devices(nullptr) == 0) return 0;
+  if (s.backend == MPB_BACKEND_CUDA) return 1;
+  const size_t b = tuning::gpu_min_batch(tuning::gpu_fit(tuning::GPU_FIT_RSA, width), s.threads);
+  return b == (size_t)-1 ? 0 : b;
+}
+
 GpuAttempt gpu_try_powm(Call &call, const Settings &s, limb *r, const limb *base, size_t base_stride,
                         const limb *e, size_t ew, size_t e_stride, const limb *m, size_t m_stride,
                         size_t width, size_t count, bool ct) {

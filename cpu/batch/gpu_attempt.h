@@ -47,6 +47,8 @@ GpuAttempt gpu_try_modmul(Call &call, const Settings &s, limb *r, const limb *a,
 bool gpu_built();
 // Whether a CUDA device is usable now.
 bool gpu_usable();
+// mpb_rsa_gpu_min_batch (batch.h) for these settings.
+size_t rsa_gpu_min_batch(const Settings &s, size_t width);
 
 } // namespace batch
 } // namespace mpb

@@ -508,6 +508,10 @@ extern "C" MPB_API int mpb_batch_rsa_crt_key(mpb_ctx *ctx, const mpb_rsa_key *ke
   return rsa_body(call, s, out, c, key->p, key->q, key->dp, key->dq, key->qinv, key->width, key->hw, 1, count, key);
 }
 
+extern "C" MPB_API size_t mpb_rsa_gpu_min_batch(const mpb_ctx *ctx, size_t width) {
+  return ctx ? rsa_gpu_min_batch(snapshot(ctx), width) : 0;
+}
+
 namespace mpb {
 namespace batch {
 namespace testing {

@@ -218,6 +218,12 @@ MPB_API int mpb_rsa_key_create(mpb_ctx *ctx, mpb_rsa_key **key, const uint64_t *
 MPB_API void mpb_rsa_key_destroy(mpb_rsa_key *key); /* NULL: nothing */
 MPB_API int mpb_batch_rsa_crt_key(mpb_ctx *ctx, const mpb_rsa_key *key, uint64_t *out,
                                   const uint64_t *c, size_t count, mpb_call_info *info);
+/* For callers that size their batches (a server's queue): the smallest count of RSA-CRT items
+ * with `width`-limb moduli (half_width = width / 2) that this context would run on the GPU
+ * (backend AUTO: the measured crossover against the context's CPU threads, cpu/batch/tuning.h;
+ * CUDA: 1), or 0 when it would not run them there at any count (no usable GPU, a CPU backend,
+ * no GPU kernel at this width, or the CPU threads out-run the GPU). NULL ctx: 0. */
+MPB_API size_t mpb_rsa_gpu_min_batch(const mpb_ctx *ctx, size_t width);
 
 /* ---- Diffie-Hellman -----------------------------------------------------------------------
  * Keygen: r = g^x mod p for every item (g a small generator, 2 <= g < p). p: one odd modulus

@@ -42,6 +42,32 @@ TEST_CASE("context settings and call info", "[batch][contract]") {
   REQUIRE(mpb_ctx_set_backend(ctx.c, MPB_BACKEND_AUTO) == MPB_OK);
   REQUIRE(mpb_backend_available(MPB_BACKEND_CPU) == 1);
   REQUIRE(mpb_backend_available(MPB_BACKEND_CPU_SCALAR) == 1);
+  // the RSA batch from which the context would use the GPU (0: never)
+  {
+    REQUIRE(mpb_rsa_gpu_min_batch(nullptr, 32) == 0);
+    const bool gpu = mpb_backend_available(MPB_BACKEND_CUDA) == 1;
+    REQUIRE(mpb_ctx_set_backend(ctx.c, MPB_BACKEND_AUTO) == MPB_OK);
+    if (!gpu) REQUIRE(mpb_rsa_gpu_min_batch(ctx.c, 32) == 0);
+    REQUIRE(mpb_rsa_gpu_min_batch(ctx.c, 0) == 0);
+    REQUIRE(mpb_rsa_gpu_min_batch(ctx.c, 33) == 0);  // odd width: no half width
+    for (int b : {MPB_BACKEND_CPU, MPB_BACKEND_CPU_SCALAR, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_MULTIPARTITE}) {
+      REQUIRE(mpb_ctx_set_backend(ctx.c, b) == MPB_OK);
+      REQUIRE(mpb_rsa_gpu_min_batch(ctx.c, 32) == 0);
+    }
+    REQUIRE(mpb_ctx_set_backend(ctx.c, MPB_BACKEND_CUDA) == MPB_OK);
+    REQUIRE(mpb_rsa_gpu_min_batch(ctx.c, 32) == (gpu ? 1u : 0u));
+    if (gpu) {  // AUTO: a crossover, lower with fewer CPU threads (or never: 0)
+      REQUIRE(mpb_ctx_set_backend(ctx.c, MPB_BACKEND_AUTO) == MPB_OK);
+      REQUIRE(mpb_ctx_set_threads(ctx.c, 1) == MPB_OK);
+      const size_t one = mpb_rsa_gpu_min_batch(ctx.c, 32);
+      REQUIRE(mpb_ctx_set_threads(ctx.c, 16) == MPB_OK);
+      const size_t sixteen = mpb_rsa_gpu_min_batch(ctx.c, 32);
+      CHECK(one >= 1);
+      CHECK((sixteen == 0 || sixteen >= one));
+      REQUIRE(mpb_ctx_set_threads(ctx.c, 0) == MPB_OK);
+    }
+    REQUIRE(mpb_ctx_set_backend(ctx.c, MPB_BACKEND_AUTO) == MPB_OK);
+  }
   // GPU device selection
   {
     int devs[3] = {0, 2, 1}, got[4] = {-1, -1, -1, -1};
