@@ -91,27 +91,42 @@ uint64_t *align64(uint64_t *p) {
   return reinterpret_cast<uint64_t *>((u + 63) & ~uintptr_t(63));
 }
 
+// The checks before anything is written (every entry point, in this order): MPB_OK with
+// *first (the first used lane; -1: none, nothing to do) and *mbits (the largest modulus's bit
+// length), or the error. The moduli may be secret (RSA-CRT's primes): only their bit lengths and
+// the checks' outcomes are public (declassify, cpu/core/ct.h), as in the scalar path. base < m
+// is checked through the borrow of base - m (no data-dependent branch inside), in scratch.
+int check_args(unsigned L, uint64_t *const r[], const uint64_t *const base[], const uint64_t *const exp[],
+               size_t en, const uint64_t *const m[], size_t n, uint64_t *scratch, int *first, size_t *mbits) {
+  *first = -1;
+  *mbits = 0;
+  if (!r) return MPB_ENULL;
+  if (n == 0 || n > kMaxLimbs) return MPB_ERANGE;
+  for (unsigned l = 0; l < L; ++l) {
+    if (!r[l]) continue;
+    if (!base || !m || !base[l] || !m[l] || (en && (!exp || !exp[l]))) return MPB_ENULL;
+    if (*first < 0) *first = (int)l;
+    const size_t b = declassify(mpn::sec_bit_length(m[l], n));
+    if (b == 0 || declassify(m[l][0] & 1) == 0) return MPB_EVAL;
+    if (b > *mbits) *mbits = b;
+  }
+  if (*first < 0) return MPB_OK;
+  if (!scratch) return MPB_ENULL;
+  for (unsigned l = 0; l < L; ++l) {
+    if (!r[l]) continue;
+    if (declassify(mpn::sub_n(scratch, base[l], m[l], n)) == 0) return MPB_EVAL;
+  }
+  return MPB_OK;
+}
+
 // K: the digit bits, or 0 for narrow_digit_bits(the largest modulus's bit length).
 [[maybe_unused]] int run(unsigned L, unsigned K, void (*kernel)(const Job &), uint64_t *const r[],
         const uint64_t *const base[], const uint64_t *const exp[], size_t en,
         const uint64_t *const m[], size_t n, bool ct, uint64_t *scratch, const LaneR2 *r2 = nullptr) {
-  // The moduli may be secret (RSA-CRT's primes): only their bit lengths and the checks'
-  // outcomes are public (declassify, cpu/core/ct.h), as in the scalar path.
-  if (!r) return MPB_ENULL;
-  if (n == 0 || n > kMaxLimbs) return MPB_ERANGE;
-  // ---- validation: nothing is written before all of it passes
-  int first = -1;
-  size_t mbits = 0;
-  for (unsigned l = 0; l < L; ++l) {
-    if (!r[l]) continue;
-    if (!base || !m || !base[l] || !m[l] || (en && (!exp || !exp[l]))) return MPB_ENULL;
-    if (first < 0) first = (int)l;
-    const size_t b = declassify(mpn::sec_bit_length(m[l], n));
-    if (b == 0 || declassify(m[l][0] & 1) == 0) return MPB_EVAL;
-    if (b > mbits) mbits = b;
-  }
-  if (first < 0) return MPB_OK;
-  if (!scratch) return MPB_ENULL;
+  int first;
+  size_t mbits;
+  const int st = check_args(L, r, base, exp, en, m, n, scratch, &first, &mbits);
+  if (st != MPB_OK || first < 0) return st;
   const unsigned kitch = K ? K : 26;  // the digit size the caller's scratch was sized for
   if (K == 0) K = narrow_digit_bits(mbits);
   const size_t N = lanes_digits(K, mbits);
@@ -119,11 +134,6 @@ uint64_t *align64(uint64_t *p) {
   uint64_t *const sbase = scratch;
   uint64_t *p = align64(scratch);
   uint64_t *tmp = p + vec_limbs(L, N);  // scalar area
-  // base < m, checked through the borrow of base - m (no data-dependent branch inside)
-  for (unsigned l = 0; l < L; ++l) {
-    if (!r[l]) continue;
-    if (declassify(mpn::sub_n(tmp, base[l], m[l], n)) == 0) return MPB_EVAL;
-  }
   Job job;
   job.L = L;
   job.K = K;
@@ -266,23 +276,12 @@ int powm_x4x2_multi(uint64_t *const r[8], const uint64_t *const base[8], const u
                     size_t en, const uint64_t *const m[8], size_t n, bool constant_time, uint64_t *scratch,
                     const LaneR2 *r2) {
   if (!avx2_available()) return MPB_EUNSUPPORTED;
-  // every lane's arguments checked first, in run()'s order, so that a bad lane in the second
-  // half leaves the first half's outputs unwritten too
-  if (!r) return MPB_ENULL;
-  if (n == 0 || n > kMaxLimbs) return MPB_ERANGE;
-  bool any = false;
-  for (unsigned l = 0; l < 8; ++l) {
-    if (!r[l]) continue;
-    any = true;
-    if (!base || !m || !base[l] || !m[l] || (en && (!exp || !exp[l]))) return MPB_ENULL;
-    if (declassify(mpn::sec_bit_length(m[l], n)) == 0 || declassify(m[l][0] & 1) == 0) return MPB_EVAL;
-  }
-  if (!any) return MPB_OK;
-  if (!scratch) return MPB_ENULL;
-  for (unsigned l = 0; l < 8; ++l) {
-    if (!r[l]) continue;
-    if (declassify(mpn::sub_n(scratch, base[l], m[l], n)) == 0) return MPB_EVAL;
-  }
+  // every lane checked first, so that a bad lane in the second run leaves the first run's
+  // outputs unwritten too
+  int first;
+  size_t mbits;
+  const int st = check_args(8, r, base, exp, en, m, n, scratch, &first, &mbits);
+  if (st != MPB_OK || first < 0) return st;
   for (unsigned h = 0; h < 2; ++h) {
     uint64_t *rh[4];
     bool used = false;
@@ -293,9 +292,9 @@ int powm_x4x2_multi(uint64_t *const r[8], const uint64_t *const base[8], const u
       g.K = r2->K, g.N = r2->N;
       for (unsigned l = 0; l < 4; ++l) g.v[l] = r2->v[4 * h + l];
     }
-    const int st = powm_x4_multi(rh, base + 4 * h, exp ? exp + 4 * h : nullptr, en, m + 4 * h, n,
+    const int sh = powm_x4_multi(rh, base + 4 * h, exp ? exp + 4 * h : nullptr, en, m + 4 * h, n,
                                  constant_time, scratch, r2 ? &g : nullptr);
-    if (st != MPB_OK) return st;
+    if (sh != MPB_OK) return sh;
   }
   return MPB_OK;
 }

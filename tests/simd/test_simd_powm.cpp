@@ -41,6 +41,9 @@ const Path kPaths[] = {
      mpb::simd::powm_x8f},
     {"avx2_x4", 4, 0, mpb::simd::avx2_available, mpb::simd::powm_x4_itch, mpb::simd::powm_x4_multi,
      mpb::simd::powm_x4},
+    // the batch layer's AVX2 groups of 8: two 4-lane runs behind the 8-lane interface
+    {"avx2_x4x2", 8, 0, mpb::simd::avx2_available, mpb::simd::powm_x4x2_itch, mpb::simd::powm_x4x2_multi,
+     mpb::simd::powm_x4x2},
 };
 
 bool usable(const Path &p) {
@@ -422,6 +425,12 @@ TEST_CASE("simd powm: bad input gives an error and writes nothing", "[simd][powm
     ms[2] = even.data();
     REQUIRE(p.multi(r, b, e, n, ms, n, false, scratch.data(), nullptr) == MPB_EVAL);
     ms[2] = nullptr;
+    REQUIRE(p.multi(r, b, e, n, ms, n, false, scratch.data(), nullptr) == MPB_ENULL);
+    ms[2] = m.data();
+    ms[L - 1] = even.data();  // the last lane (avx2_x4x2: in the second run; the first writes nothing either)
+    REQUIRE(p.multi(r, b, e, n, ms, n, true, scratch.data(), nullptr) == MPB_EVAL);
+    ms[L - 1] = m.data();
+    e[L - 1] = nullptr;
     REQUIRE(p.multi(r, b, e, n, ms, n, false, scratch.data(), nullptr) == MPB_ENULL);
     untouched();
   }
