@@ -345,6 +345,7 @@ _SIGNATURES = [
                             c_void_p, c_void_p, c_void_p, c_size_t, c_size_t, c_size_t, INFOP],
      c_int, _bk),
     ("mpb_rsa_key_destroy", [c_void_p], None, None),
+    ("mpb_rsa_gpu_min_batch", [c_void_p, c_size_t], c_size_t, None),
     ("mpb_batch_rsa_crt_key", [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, INFOP], c_int, _bk),
     ("mpb_batch_dh_keygen", [c_void_p, c_void_p, c_uint64, c_void_p, c_size_t, c_void_p,
                              c_size_t, c_size_t, INFOP], c_int, _bk),
