@@ -39,6 +39,12 @@ double split_time(size_t groups, size_t scalar, double c, double last, int T) {
 }
 } // namespace
 
+double lane_cost(LaneIsa isa, size_t limbs, bool constant_time) {
+  return isa == LaneIsa::Ifma      ? tuning::batch_ifma_lane_cost(limbs, constant_time)
+         : isa == LaneIsa::Avx512f ? tuning::batch_avx512f_lane_cost(limbs, constant_time)
+                                   : tuning::batch_avx2_lane_cost(limbs, constant_time);
+}
+
 IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_per_item, bool forced,
                      bool constant_time, LaneIsa isa, bool halves) {
   IfmaSplit r;
@@ -47,9 +53,7 @@ IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_
     r.use = true, r.full = full, r.partial = rem > 0;
     return r;
   }
-  const double c = 8.0 * (isa == LaneIsa::Ifma      ? tuning::batch_ifma_lane_cost(limbs, constant_time)
-                          : isa == LaneIsa::Avx512f ? tuning::batch_avx512f_lane_cost(limbs, constant_time)
-                                                    : tuning::batch_avx2_lane_cost(limbs, constant_time));
+  const double c = 8.0 * lane_cost(isa, limbs, constant_time);
   auto time_of = [&](size_t groups, size_t scalar, double last) {
     const int T = threads_for(s, groups + scalar, work_per_item * (groups ? 8.0 : 1.0));
     return split_time(groups, scalar, c, last, T);

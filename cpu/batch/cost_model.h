@@ -43,6 +43,8 @@ enum class LaneIsa { Ifma, Avx512f, Avx2 };
 // lane costs (BATCH_IFMA_LANE_COST, BATCH_AVX512F_LANE_COST, BATCH_AVX2_LANE_COST [_CT]).
 IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_per_item, bool forced,
                      bool constant_time = false, LaneIsa isa = LaneIsa::Ifma, bool halves = false);
+// One lane of isa's engine against one scalar item at `limbs` (the measured tables in tuning.h).
+double lane_cost(LaneIsa isa, size_t limbs, bool constant_time);
 
 } // namespace batch
 } // namespace mpb

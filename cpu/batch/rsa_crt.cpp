@@ -290,8 +290,10 @@ namespace {
 // constant time (mpn::powm_ct); a result >= n fails without more work.
 size_t check_results(const Settings &s, const mpb_rsa_key &k, const limb *out, const limb *c, size_t count) {
   const size_t w = k.width, ew = k.e_width;
-  const bool lanes = lanes_available() && w <= 256;
   const LaneIsa isa = lanes_best();
+  // (in variable time; only an engine whose lane costs less than a scalar item: on a CPU with
+  // only AVX2 the scalar path may be the faster one)
+  const bool lanes = lanes_available() && w <= 256 && lane_cost(isa, w, false) < 1.0;
   const int ii = (int)isa;
   const size_t per = 8 * w + std::max(lanes ? lanes_itch(w, isa) : 0, scalar_itch(w, ew, true));
   const size_t groups = (count + 7) / 8;
