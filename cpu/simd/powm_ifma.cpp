@@ -14,29 +14,27 @@
 //    products once, doubled): the 2N positions in blocks of 12 accumulator registers, the
 //    operand digits as a sliding window of registers (no memory operands on the multiplies:
 //    on the Intel machine below, VPMADD52 with a memory operand ran ~1.4x slower).
-//  - N = 30: mont_r for the square, amm_r (sliding window of N+1 accumulator registers,
-//    operands from memory) for the product.
-//  - otherwise (N > 4): amm_rows / ams_rows, operand scanning with 4 multiplier digits and 4
-//    quotient digits per pass over the in-memory accumulator, held in registers; each operand
-//    digit of a column is loaded once into a register (no memory operands on the multiplies),
-//    the product's columns are two dependency chains (product terms, Montgomery terms), and
-//    the quotient digits of a pass are made with only q -> 2 multiplies -> q serial. Loops
-//    over passes and columns are not unrolled (code size). N <= 4: amm.
+//  - otherwise (N >= 8): amm_tiles / ams_tiles, the product (or the square's off-diagonal
+//    products, doubled, plus the diagonal) and then the Montgomery reduction, each as tiles of
+//    T x T digit products (T = 6 or 8) whose 2T accumulator positions live in registers, the
+//    T row digits too, the column digits loaded once per tile column. N < 8: amm.
 //  - the table selection keeps the selected digits in registers for a compile-time N.
 // Earlier, on the Zen 4 machine (bench/results/simd-powm-*.md): register versions +20..50%
 // at N = 20/30, two rows per pass (the former amm2) +30% over one row per pass.
 // Measured on the Intel Xeon (family 6 model 167, AVX-512 IFMA, 2 cores, KVM), this machine,
 // 2026-11-25, bench_simd ifma_x8_ct, modexp/s per item: 1024 bits 15,300 -> 21,100..22,300
-// (mont_r + register selection, load average ~4); 2048 / 3072 / 4096 bits (4 rows per pass
-// instead of the former two-row amm2/ams2, load average ~2.8): 1,985..2,015 ->
-// 2,240..2,440, 605..668 -> 712..763, 286..300 -> 340..342. Kernel microbenchmark (TSC
-// cycles per call, N = 20 / 30): square 690 -> 580 / 1995 -> 1680, product 940 -> 745 /
-// 3900 -> 1900, selection 900 -> 360 / 1550 -> 900; N = 40 / 79: square 3455 -> 2860 /
-// 12560 -> 10080, product 3820 -> 3420 / 13800 -> 12560. Tried without gain here: mont_r
-// at N = 40 (-25%: code size), block widths 6..14 (10..12 best); 6 rows per pass (slower),
-// issuing the next pass's quotient digits inside the current pass, 6 or 8 rows per pass
-// for the square's products, a single dependency chain per product column (-15%).
-//
+// (mont_r + register selection). Kernel microbenchmark (TSC cycles per call, N = 20): square
+// 690 -> 580, product 940 -> 745, selection 900 -> 360. Tried without gain here: mont_r at
+// N = 40 (-25%: code size), block widths 6..14 (10..12 best).
+// 2026-11-26, the tiles replace the former row-pass kernels (4 multiplier and 4 quotient
+// digits per pass over the in-memory accumulator, a chain of 8 dependent multiplies per
+// position) and mont_r / amm_r at N = 30; TSC cycles per call, square / product:
+// N = 30 1825 / 1840 -> 1395 / 1695 (T = 6), N = 40 3225 / 3980 -> 2250..2370 / 2790..2900,
+// N = 60 6700 / 8280 -> 5200 / 6500 (T = 6), N = 79 11720 / 14930 -> 9320 / 11460 (T = 8);
+// at N = 10..24 the tiles beat the row passes too (N = 16: 650 / 690 -> 490 / 530); at N = 20
+// mont_r stays ahead (600 / 800 against 720 / 870 for the best tiles, T = 5). T = 6..8 are
+// within 5% of each other at N = 40..79.
+
 // The whole file is compiled for avx512f+avx512ifma; it only runs after the caller checked
 // cpu::has_avx512ifma(). No std templates or external-linkage inline functions live here.
 #if defined(__x86_64__)  // the whole file: x86-64 only (cpu/simd/lanes_impl.h)
@@ -107,46 +105,6 @@ template <class T>
 static inline const T *fresh(const T *p) {
   __asm__ volatile("" : "+r"(p));
   return p;
-}
-
-// Register kernels for a compile-time N. The accumulator is a window of N+1
-// registers (positions i..i+N at row i) that slides by one position per row; the operands
-// are memory operands. The quotient digit's carry uses that x + lo(m0*q) == 0 mod 2^52: the
-// carry out of position i is (x + 2^52 - 1) >> 52, known before q is.
-
-// r = a*b/R mod m (almost), as amm.
-template <size_t N>
-static void amm_r(V *r, const V *a, const V *b, const V *m, V minv) {
-  const V zero = _mm512_setzero_si512();
-  const V mask = _mm512_set1_epi64((1ll << 52) - 1);
-  V w[N + 1];
-#pragma GCC unroll 64
-  for (size_t k = 0; k <= N; ++k) w[k] = zero;
-#pragma GCC unroll 64
-  for (size_t i = 0; i < N; ++i) {
-    const V *ap = fresh(a), *mp = fresh(m);
-    const V bi = fresh(b)[i];
-    const V x = madlo(w[0], bi, ap[0]);
-    const V q = madlo(zero, x, minv);
-    const V c = _mm512_srli_epi64(_mm512_add_epi64(x, mask), 52);
-    V y = madhi(madlo(w[1], bi, ap[1]), bi, ap[0]);
-    y = _mm512_add_epi64(y, c);
-    w[0] = madhi(madlo(y, q, mp[1]), q, mp[0]);
-#pragma GCC unroll 64
-    for (size_t j = 2; j < N; ++j) {
-      V z = madhi(madlo(w[j], bi, ap[j]), bi, ap[j - 1]);
-      w[j - 1] = madhi(madlo(z, q, mp[j]), q, mp[j - 1]);
-    }
-    w[N - 1] = madhi(madhi(w[N], bi, ap[N - 1]), q, mp[N - 1]);
-    w[N] = zero;
-  }
-  V c = zero;
-#pragma GCC unroll 64
-  for (size_t k = 0; k < N; ++k) {
-    V v = _mm512_add_epi64(w[k], c);
-    c = _mm512_srli_epi64(v, 52);
-    r[k] = _mm512_and_si512(v, mask);
-  }
 }
 
 // Block kernel for compile-time N: the 2N positions of the product are processed in blocks
@@ -264,193 +222,194 @@ static void mont_r(V *r, const V *a, const V *b, const V *m, V minv) {
   for (int k = 0; k < n; ++k) r[k] = out[k];
 }
 
-// Row-block kernels for the sizes whose accumulator does not fit the registers (operand
-// scanning): R rows of the product (PROD) and R quotient rows per pass over the in-memory
-// accumulator, the R multiplier digits and R quotient digits held in registers, each
-// operand digit of a column loaded once (no memory operands on the multiplies). ti points at
-// the pass's first position; positions 0..R-1 (relative) are completed in the head, where the
-// quotient digits are made (carry (x + 2^52 - 1) >> 52 as in mont_r), and dropped; the body
-// and the tail update positions R..N+R-1. FRESH: positions N..N+R-1 hold nothing yet.
-template <int R, bool PROD, bool FRESH>
-static inline void rows_pass(V *ti, const V *a, const V *bi, const V *m, V minv, size_t N) {
-  const V zero = _mm512_setzero_si512();
-  const V mask = _mm512_set1_epi64((1ll << 52) - 1);
-  V bb[R], q[R];
-  if (PROD) {
+// Tiled kernels for the sizes other than N = 20 (N >= 8): the
+// product, the square's off-diagonal products and the Montgomery reduction all go through
+// tiles of T multiplier digits (rows, held in registers) x T column digits (loaded one at a
+// time), whose 2T accumulator positions are loaded, updated in registers and stored back.
+// Within a tile a column's T low halves, then its T high halves, go to distinct positions:
+// consecutive multiplies are independent (the former row-pass kernels chained 2R multiplies
+// per position instead). The product and the reduction are separate passes (the square needs the
+// whole product before its doubling anyway). Bounds: a position receives < 2N product halves
+// of < 2^52 from the product (2N+1 after the square's doubling and diagonal) and < 2N from
+// the reduction, plus carries: < 2^63 for N < 500.
+
+// tp[r+c] += lo(x_r * col_c), tp[r+c+1] += hi(x_r * col_c), r < T, c < CW.
+template <int T, int CW>
+static inline __attribute__((always_inline)) void tile(V *tp, const V (&x)[T], const V *col) {
+  V acc[T + CW];
+#pragma GCC unroll 32
+  for (int k = 0; k < T + CW; ++k) acc[k] = tp[k];
 #pragma GCC unroll 16
-    for (int r = 0; r < R; ++r) bb[r] = bi[r];
+  for (int c = 0; c < CW; ++c) {
+    const V y = col[c];
+#pragma GCC unroll 16
+    for (int r = 0; r < T; ++r) acc[r + c] = madlo(acc[r + c], x[r], y);
+#pragma GCC unroll 16
+    for (int r = 0; r < T; ++r) acc[r + c + 1] = madhi(acc[r + c + 1], x[r], y);
   }
-  V c = zero;
-#pragma GCC unroll 16
-  for (int k = 0; k < R; ++k) {
-    // the terms of q_(k-1) and the carry last: the serial chain is q -> 2 madds -> q
-    V x = ti[k];
-#pragma GCC unroll 16
-    for (int r = 0; r < k; ++r) {
-      if (PROD) x = madhi(madlo(x, a[k - r], bb[r]), a[k - r - 1], bb[r]);
-      if (r + 1 < k) x = madhi(madlo(x, m[k - r], q[r]), m[k - r - 1], q[r]);
-    }
-    if (PROD) x = madlo(x, a[0], bb[k]);
-    if (k) x = madhi(madlo(_mm512_add_epi64(x, c), m[1], q[k - 1]), m[0], q[k - 1]);
-    q[k] = madlo(zero, x, minv);
-    c = _mm512_srli_epi64(_mm512_add_epi64(x, mask), 52);
-  }
-  ti[R] = _mm512_add_epi64(ti[R], c);
-#pragma GCC unroll 2
-  for (size_t j = R; j < N; ++j) {
-    V ad[R + 1], md[R + 1];
-#pragma GCC unroll 16
-    for (int r = 0; r <= R; ++r) {
-      if (PROD) ad[r] = a[j - r];
-      md[r] = m[j - r];
-    }
-    V y = ti[j];
-    if (PROD) {  // two dependency chains
-      V z = zero;
-#pragma GCC unroll 16
-      for (int r = 0; r < R; ++r) {
-        y = madhi(madlo(y, ad[r], bb[r]), ad[r + 1], bb[r]);
-        z = madhi(madlo(z, md[r], q[r]), md[r + 1], q[r]);
-      }
-      y = _mm512_add_epi64(y, z);
-    } else {
-#pragma GCC unroll 16
-      for (int r = 0; r < R; ++r) {
-        if (PROD) y = madhi(madlo(y, ad[r], bb[r]), ad[r + 1], bb[r]);
-        y = madhi(madlo(y, md[r], q[r]), md[r + 1], q[r]);
-      }
-    }
-    ti[j] = y;
-  }
-#pragma GCC unroll 16
-  for (int v = 0; v < R; ++v) {  // positions N+v: the digits up to N-1
-    const size_t j = N + v;
-    V y = FRESH ? zero : ti[j];
-#pragma GCC unroll 16
-    for (int r = v; r < R; ++r) {
-      if (r > v) {
-        if (PROD) y = madlo(y, a[j - r], bb[r]);
-        y = madlo(y, m[j - r], q[r]);
-      }
-      if (PROD) y = madhi(y, a[j - r - 1], bb[r]);
-      y = madhi(y, m[j - r - 1], q[r]);
-    }
-    ti[j] = y;
+#pragma GCC unroll 32
+  for (int k = 0; k < T + CW; ++k) tp[k] = acc[k];
+}
+
+// T rows times the ncols column digits col[0..ncols): positions tp[0 .. ncols+T).
+template <int T>
+static inline __attribute__((always_inline)) void row_block(V *tp, const V (&x)[T], const V *col,
+                                                            size_t ncols) {
+  size_t c0 = 0;
+#pragma GCC unroll 1
+  for (; c0 + T <= ncols; c0 += T) tile<T, T>(tp + c0, x, col + c0);
+  static_assert(T <= 8, "remainder cases");
+  switch (ncols - c0) {
+    case 0: break;
+    case 1: tile<T, 1>(tp + c0, x, col + c0); break;
+    case 2: tile<T, (T > 2 ? 2 : 1)>(tp + c0, x, col + c0); break;
+    case 3: tile<T, (T > 3 ? 3 : 1)>(tp + c0, x, col + c0); break;
+    case 4: tile<T, (T > 4 ? 4 : 1)>(tp + c0, x, col + c0); break;
+    case 5: tile<T, (T > 5 ? 5 : 1)>(tp + c0, x, col + c0); break;
+    case 6: tile<T, (T > 6 ? 6 : 1)>(tp + c0, x, col + c0); break;
+    default: tile<T, (T > 7 ? 7 : 1)>(tp + c0, x, col + c0); break;
   }
 }
 
-// r = a*b/R mod m (almost), R rows per pass (the last N mod R rows one at a time). Needs
-// N > R. t: 2N vectors.
-template <size_t NC, int R>
-static void amm_rows(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t Nrt) {
-  const size_t N = NC ? NC : Nrt;
+// One quotient digit: t[0] (complete) is cancelled, its carry goes to t[1], q*m to t[0..N].
+static inline void redc_row(V *t, const V *m, V minv, size_t N) {
+  const V mask = _mm512_set1_epi64((1ll << 52) - 1);
+  const V x = t[0];
+  const V q = madlo(_mm512_setzero_si512(), x, minv);
+  const V c = _mm512_srli_epi64(_mm512_add_epi64(x, mask), 52);
+  t[1] = madhi(madlo(_mm512_add_epi64(t[1], c), m[1], q), m[0], q);
+  for (size_t j = 2; j < N; ++j) t[j] = madhi(madlo(t[j], m[j], q), m[j - 1], q);
+  t[N] = madhi(t[N], m[N - 1], q);
+}
+
+// Montgomery reduction of t (2N positions) by T quotient digits per block: the block's first
+// T columns row by row (each quotient digit needs its position complete: the serial chain is
+// q -> 2 multiplies -> q; the carry out of a position is (x + 2^52 - 1) >> 52 as in mont_r),
+// then the other columns by tiles. The last N mod T rows one at a time (redc_row).
+template <int T>
+static inline void redc_tiles(V *t, const V *m, V minv, size_t N) {
   const V zero = _mm512_setzero_si512();
   const V mask = _mm512_set1_epi64((1ll << 52) - 1);
-  for (size_t k = 0; k < N; ++k) t[k] = zero;
-  const size_t full = N / R * R;
+  const size_t full = N / T * T;
 #pragma GCC unroll 1
-  for (size_t i = 0; i < full; i += R) rows_pass<R, true, true>(t + i, a, b + i, m, minv, N);
+  for (size_t it = 0; it < full; it += T) {
+    V *tp = t + it;
+    V u[T], acc[2 * T];
+#pragma GCC unroll 16
+    for (int k = 0; k < 2 * T; ++k) acc[k] = tp[k];
+    V carry = zero;
+#pragma GCC unroll 16
+    for (int r = 0; r < T; ++r) {
+      const V x = _mm512_add_epi64(acc[r], carry);
+      u[r] = madlo(zero, x, minv);
+      carry = _mm512_srli_epi64(_mm512_add_epi64(x, mask), 52);
+      acc[r + 1] = madlo(madhi(acc[r + 1], u[r], m[0]), u[r], m[1]);
+#pragma GCC unroll 16
+      for (int c = 1; c < T; ++c) {
+        if (c > 1) acc[r + c] = madlo(acc[r + c], u[r], m[c]);
+        acc[r + c + 1] = madhi(acc[r + c + 1], u[r], m[c]);
+      }
+    }
+    acc[T] = _mm512_add_epi64(acc[T], carry);
+#pragma GCC unroll 16
+    for (int k = T; k < 2 * T; ++k) tp[k] = acc[k];
+    row_block<T>(tp + T, u, m + T, N - T);
+  }
 #pragma GCC unroll 1
-  for (size_t i = full; i < N; ++i) rows_pass<1, true, true>(t + i, a, b + i, m, minv, N);
-  V c = zero;
+  for (size_t i = full; i < N; ++i) redc_row(t + i, m, minv, N);
+}
+
+// r = t[N..2N) + carries, normalised (the reduced value, in [0, 2m)).
+static inline void tiles_out(V *r, const V *t, size_t N) {
+  const V mask = _mm512_set1_epi64((1ll << 52) - 1);
+  V c = _mm512_setzero_si512();
   for (size_t k = 0; k < N; ++k) {
-    V v = _mm512_add_epi64(t[N + k], c);
+    const V v = _mm512_add_epi64(t[N + k], c);
     c = _mm512_srli_epi64(v, 52);
     r[k] = _mm512_and_si512(v, mask);
   }
 }
 
-// Off-diagonal products of rows i..i+R-1 of a square (a_(i+r) * a_j for j > i+r) into t,
-// R rows per pass; needs i + 2R <= N. Position p = 2i + u.
-template <int R>
-static inline void sqr_rows_pass(V *t, const V *a, size_t i, size_t N) {
-  V ar[R];
-#pragma GCC unroll 16
-  for (int r = 0; r < R; ++r) ar[r] = a[i + r];
-#pragma GCC unroll 16
-  for (int u = 1; u < 2 * R; ++u) {  // head: positions 2i+1 .. 2i+2R-1
-    V y = t[2 * i + u];
-#pragma GCC unroll 16
-    for (int r = 0; r < R; ++r) {
-      if (u > 2 * r) y = madlo(y, ar[r], a[i + u - r]);
-      if (u - 1 > 2 * r) y = madhi(y, ar[r], a[i + u - r - 1]);
-    }
-    t[2 * i + u] = y;
-  }
-#pragma GCC unroll 2
-  for (size_t p = 2 * i + 2 * R; p < i + N; ++p) {
-    V ad[R + 1];
-#pragma GCC unroll 16
-    for (int r = 0; r <= R; ++r) ad[r] = a[p - i - r];
-    V y = t[p];
-#pragma GCC unroll 16
-    for (int r = 0; r < R; ++r) y = madhi(madlo(y, ar[r], ad[r]), ar[r], ad[r + 1]);
-    t[p] = y;
-  }
-#pragma GCC unroll 16
-  for (int v = 0; v < R; ++v) {  // tail: positions i+N+v
-    V y = t[i + N + v];
-#pragma GCC unroll 16
-    for (int r = v; r < R; ++r) {
-      if (r > v) y = madlo(y, ar[r], a[N + v - r]);
-      y = madhi(y, ar[r], a[N + v - r - 1]);
-    }
-    t[i + N + v] = y;
-  }
-}
-
-// Square: the off-diagonal products R rows per pass (the last rows one at a time), doubled,
-// plus the diagonal, then the reduction R quotient rows per pass. Same bounds as mont_r's
-// square. Needs N > R. t: 2N vectors.
-template <size_t NC, int R>
-static void ams_rows(V *r, const V *a, const V *m, V minv, V *t, size_t Nrt) {
+// r = a*b/R mod m (almost). r may alias a or b. t: 2N vectors.
+template <size_t NC, int T>
+static void amm_tiles(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t Nrt) {
   const size_t N = NC ? NC : Nrt;
   const V zero = _mm512_setzero_si512();
-  const V mask = _mm512_set1_epi64((1ll << 52) - 1);
   for (size_t k = 0; k < 2 * N; ++k) t[k] = zero;
-  size_t i = 0;
+  const size_t full = N / T * T;
 #pragma GCC unroll 1
-  for (; i + 2 * R <= N; i += R) sqr_rows_pass<R>(t, a, i, N);
+  for (size_t ib = 0; ib < full; ib += T) {
+    V x[T];
+#pragma GCC unroll 16
+    for (int k = 0; k < T; ++k) x[k] = b[ib + k];
+    row_block<T>(t + ib, x, a, N);
+  }
 #pragma GCC unroll 1
-  for (; i + 1 < N; ++i) {
-    const V ai = a[i];
-    V *ti = t + i;
-    ti[i + 1] = madlo(ti[i + 1], ai, a[i + 1]);
-    for (size_t j = i + 2; j < N; ++j) ti[j] = madhi(madlo(ti[j], ai, a[j]), ai, a[j - 1]);
-    ti[N] = madhi(ti[N], ai, a[N - 1]);
+  for (size_t i = full; i < N; ++i) {
+    const V x[1] = {b[i]};
+    row_block<1>(t + i, x, a, N);
+  }
+  redc_tiles<T>(t, m, minv, N);
+  tiles_out(r, t, N);
+}
+
+// r = a^2/R mod m (almost). r may alias a. t: 2N vectors.
+template <size_t NC, int T>
+static void ams_tiles(V *r, const V *a, const V *m, V minv, V *t, size_t Nrt) {
+  const size_t N = NC ? NC : Nrt;
+  const V zero = _mm512_setzero_si512();
+  for (size_t k = 0; k < 2 * N; ++k) t[k] = zero;
+  const size_t full = N / T * T;
+  size_t ib = 0;
+#pragma GCC unroll 1
+  for (; ib < full; ib += T) {
+    V x[T], acc[2 * T];
+#pragma GCC unroll 16
+    for (int k = 0; k < T; ++k) x[k] = a[ib + k];
+    // the block's triangle: a_(ib+i) * a_(ib+j), i < j < T, at positions 2ib + i + j
+    V *tp = t + 2 * ib;
+#pragma GCC unroll 16
+    for (int k = 0; k < 2 * T; ++k) acc[k] = tp[k];
+#pragma GCC unroll 16
+    for (int j = 1; j < T; ++j) {
+#pragma GCC unroll 16
+      for (int i = 0; i < j; ++i) acc[i + j] = madlo(acc[i + j], x[i], x[j]);
+#pragma GCC unroll 16
+      for (int i = 0; i < j; ++i) acc[i + j + 1] = madhi(acc[i + j + 1], x[i], x[j]);
+    }
+#pragma GCC unroll 16
+    for (int k = 0; k < 2 * T; ++k) tp[k] = acc[k];
+    row_block<T>(tp + T, x, a + ib + T, N - ib - T);
+  }
+#pragma GCC unroll 1
+  for (size_t i = ib; i + 1 < N; ++i) {
+    const V x[1] = {a[i]};
+    row_block<1>(t + 2 * i + 1, x, a + i + 1, N - i - 1);
   }
   for (size_t k = 0; k < N; ++k) {
     const V d = a[k];
     t[2 * k] = madlo(_mm512_add_epi64(t[2 * k], t[2 * k]), d, d);
     t[2 * k + 1] = madhi(_mm512_add_epi64(t[2 * k + 1], t[2 * k + 1]), d, d);
   }
-  const size_t full = N / R * R;
-#pragma GCC unroll 1
-  for (i = 0; i < full; i += R) rows_pass<R, false, false>(t + i, a, nullptr, m, minv, N);
-#pragma GCC unroll 1
-  for (i = full; i < N; ++i) rows_pass<1, false, false>(t + i, a, nullptr, m, minv, N);
-  V c = zero;
-  for (size_t k = 0; k < N; ++k) {
-    V v = _mm512_add_epi64(t[N + k], c);
-    c = _mm512_srli_epi64(v, 52);
-    r[k] = _mm512_and_si512(v, mask);
-  }
+  redc_tiles<T>(t, m, minv, N);
+  tiles_out(r, t, N);
 }
 
-// The multiplication and squaring used by the exponentiation, chosen by size.
+// The multiplication and squaring used by the exponentiation, chosen by size: mont_r at
+// N = 20, tiles of 6 rows where 6 divides N and 8 does not (N = 30, 60), of 8 otherwise.
+template <size_t NC>
+constexpr int tile_rows() { return NC && NC % 6 == 0 && NC % 8 != 0 ? 6 : 8; }
 template <size_t NC>
 static inline void mulw(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t N) {
   if constexpr (NC == 20) mont_r<20, 12, false>(r, a, b, m, minv);
-  else if constexpr (NC == 30) amm_r<30>(r, a, b, m, minv);
-  else if (N > 4) amm_rows<NC, 4>(r, a, b, m, minv, t, N);
+  else if (N >= 8) amm_tiles<NC, tile_rows<NC>()>(r, a, b, m, minv, t, N);
   else amm<NC>(r, a, b, m, minv, t, N);
 }
 template <size_t NC>
 static inline void sqrw(V *r, const V *a, const V *m, V minv, V *t, size_t N) {
   if constexpr (NC == 20) mont_r<20, 12, true>(r, a, a, m, minv);
-  else if constexpr (NC == 30) mont_r<30, 10, true>(r, a, a, m, minv);
-  else if (N > 4) ams_rows<NC, 4>(r, a, m, minv, t, N);
-  else mulw<NC>(r, a, a, m, minv, t, N);
+  else if (N >= 8) ams_tiles<NC, tile_rows<NC>()>(r, a, m, minv, t, N);
+  else amm<NC>(r, a, a, m, minv, t, N);
 }
 
 // out = tab[idx[lane]] lane by lane, reading every entry (masked moves, no secret addresses).
