@@ -7,6 +7,9 @@
 #pragma once
 #include "core/memory.h"
 #include "mpn/powm/powm.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace mpb {
 namespace mpn {
@@ -15,14 +18,37 @@ namespace ct_loop {
 constexpr unsigned CT_W = 5;
 constexpr size_t CT_T = (size_t)1 << CT_W;
 
-// dst = tab[idx] (idx < CT_T) reading every entry.
+// all ones iff k == idx (both < 2^63), without a branch
+inline limb eq_mask(limb k, limb idx) {
+  const limb x = k ^ idx;
+  return (limb)0 - ((x - 1) >> 63);
+}
+
+// dst = tab[idx] (idx < CT_T) reading every entry. On x86-64 with SSE2 (every x86-64 CPU):
+// blocks of up to 16 limbs held in 8 XMM registers over the 32 entries, two limbs per AND/OR
+// (the scalar loop's loads and stores of dst per entry were 12% of an RSA-2048 item on the
+// scalar path, 2026-11-26).
 inline void select(limb *dst, const limb *tab, size_t n, limb idx) {
-  zero(dst, n);
+  size_t j0 = 0;
+#if defined(__SSE2__)
+  for (; j0 + 16 <= n; j0 += 16) {
+    __m128i acc[8];
+    for (int i = 0; i < 8; i++) acc[i] = _mm_setzero_si128();
+    for (size_t k = 0; k < CT_T; k++) {
+      const __m128i m = _mm_set1_epi64x((long long)eq_mask((limb)k, idx));
+      const limb *e = tab + k * n + j0;
+      for (int i = 0; i < 8; i++)
+        acc[i] = _mm_or_si128(acc[i], _mm_and_si128(m, _mm_loadu_si128(reinterpret_cast<const __m128i *>(e + 2 * i))));
+    }
+    for (int i = 0; i < 8; i++) _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + j0 + 2 * i), acc[i]);
+  }
+#endif
+  if (j0 == n) return;
+  zero(dst + j0, n - j0);
   for (size_t k = 0; k < CT_T; k++) {
-    limb x = (limb)k ^ idx;
-    limb mask = (limb)0 - ((x - 1) >> 63);  // all ones iff x == 0 (x < 2^63)
+    const limb mask = eq_mask((limb)k, idx);
     const limb *e = tab + k * n;
-    for (size_t j = 0; j < n; j++) dst[j] |= e[j] & mask;
+    for (size_t j = j0; j < n; j++) dst[j] |= e[j] & mask;
   }
 }
 
