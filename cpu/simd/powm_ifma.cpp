@@ -61,13 +61,23 @@ using V = __m512i;
 static inline V madlo(V z, V x, V y) { return _mm512_madd52lo_epu64(z, x, y); }
 static inline V madhi(V z, V x, V y) { return _mm512_madd52hi_epu64(z, x, y); }
 
+// r = t[N..2N) + carries, normalised (the reduced value, in [0, 2m)).
+static inline void normalize_out(V *r, const V *t, size_t N) {
+  const V mask = _mm512_set1_epi64((1ll << 52) - 1);
+  V c = _mm512_setzero_si512();
+  for (size_t k = 0; k < N; ++k) {
+    const V v = _mm512_add_epi64(t[N + k], c);
+    c = _mm512_srli_epi64(v, 52);
+    r[k] = _mm512_and_si512(v, mask);
+  }
+}
+
 // r = a*b/R mod m (almost: result in [0, 2m) for a, b in [0, 2m)). r may alias a or b.
 // t: 2N vectors of scratch.
 template <size_t NC>
 static void amm(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t Nrt) {
   const size_t N = NC ? NC : Nrt;
   const V zero = _mm512_setzero_si512();
-  const V mask = _mm512_set1_epi64((1ll << 52) - 1);
   for (size_t k = 0; k < N; ++k) t[k] = zero;
 #pragma GCC unroll 64
   for (size_t i = 0; i < N; ++i) {
@@ -88,13 +98,7 @@ static void amm(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t N
     ti[N] = madhi(madhi(zero, a[N - 1], bi), m[N - 1], q);
     ti[1] = _mm512_add_epi64(ti[1], carry);
   }
-  V c = zero;
-#pragma GCC unroll 64
-  for (size_t k = 0; k < N; ++k) {
-    V v = _mm512_add_epi64(t[N + k], c);
-    c = _mm512_srli_epi64(v, 52);
-    r[k] = _mm512_and_si512(v, mask);
-  }
+  normalize_out(r, t, N);
 }
 
 // A copy of p that the compiler cannot prove equal to p: loads through it are not merged
@@ -319,17 +323,6 @@ static inline void redc_tiles(V *t, const V *m, V minv, size_t N) {
   for (size_t i = full; i < N; ++i) redc_row(t + i, m, minv, N);
 }
 
-// r = t[N..2N) + carries, normalised (the reduced value, in [0, 2m)).
-static inline void tiles_out(V *r, const V *t, size_t N) {
-  const V mask = _mm512_set1_epi64((1ll << 52) - 1);
-  V c = _mm512_setzero_si512();
-  for (size_t k = 0; k < N; ++k) {
-    const V v = _mm512_add_epi64(t[N + k], c);
-    c = _mm512_srli_epi64(v, 52);
-    r[k] = _mm512_and_si512(v, mask);
-  }
-}
-
 // r = a*b/R mod m (almost). r may alias a or b. t: 2N vectors.
 template <size_t NC, int T>
 static void amm_tiles(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t Nrt) {
@@ -350,7 +343,7 @@ static void amm_tiles(V *r, const V *a, const V *b, const V *m, V minv, V *t, si
     row_block<1>(t + i, x, a, N);
   }
   redc_tiles<T>(t, m, minv, N);
-  tiles_out(r, t, N);
+  normalize_out(r, t, N);
 }
 
 // r = a^2/R mod m (almost). r may alias a. t: 2N vectors.
@@ -392,7 +385,7 @@ static void ams_tiles(V *r, const V *a, const V *m, V minv, V *t, size_t Nrt) {
     t[2 * k + 1] = madhi(_mm512_add_epi64(t[2 * k + 1], t[2 * k + 1]), d, d);
   }
   redc_tiles<T>(t, m, minv, N);
-  tiles_out(r, t, N);
+  normalize_out(r, t, N);
 }
 
 // The multiplication and squaring used by the exponentiation, chosen by size: mont_r at
