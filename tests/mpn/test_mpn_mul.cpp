@@ -460,3 +460,31 @@ TEST_CASE("add_n / sub_n (x86-64 ADC/SBB loops) with aliasing", "[mpn][add]") {
         REQUIRE(g.intact());
       }
 }
+
+TEST_CASE("cnd_add_n / cnd_sub_n (x86-64 masked ADC/SBB chains) against GMP, with aliasing", "[mpn][add]") {
+  // cond 0 gives a copy of a and carry 0; any nonzero cond gives mpn_add_n / mpn_sub_n
+  auto rng = make_rng(113);
+  for (size_t n = 1; n <= 40; n++)
+    for (int kind : kKinds)
+      for (limb cond : {(limb)0, (limb)1, (limb)2, ~(limb)0})
+        for (int alias = 0; alias < 3; alias++)
+          for (int sub = 0; sub < 2; sub++) {
+            auto a = hard_limbs(rng, n, kind), b = hard_limbs(rng, n, kind);
+            std::vector<limb> want = a;
+            limb wc = 0;
+            if (cond)
+              wc = sub ? mpn_sub_n((mp_limb_t *)want.data(), (const mp_limb_t *)a.data(), (const mp_limb_t *)b.data(), n)
+                       : mpn_add_n((mp_limb_t *)want.data(), (const mp_limb_t *)a.data(), (const mp_limb_t *)b.data(), n);
+            Guarded g(n);
+            limb *rp = g.get();
+            const limb *ap = a.data(), *bp = b.data();
+            std::vector<limb> a2 = a, b2 = b;
+            if (alias == 1) rp = a2.data(), ap = a2.data();
+            if (alias == 2) rp = b2.data(), bp = b2.data();
+            INFO("n=" << n << " kind=" << kind << " cond=" << cond << " alias=" << alias << " sub=" << sub);
+            const limb c = sub ? mpn::cnd_sub_n(cond, rp, ap, bp, n) : mpn::cnd_add_n(cond, rp, ap, bp, n);
+            REQUIRE(c == wc);
+            REQUIRE(std::vector<limb>(rp, rp + n) == want);
+            REQUIRE(g.intact());
+          }
+}
