@@ -432,31 +432,41 @@ TEST_CASE("NIST sizes: delayed-carry and plain Comba equal GMP", "[mpn][mul][com
   }
 }
 
+namespace {
+// The operands of a two-input limb operation: the result in the guarded buffer, or aliasing a
+// copy of a (alias 1) or of b (alias 2).
+struct AliasedOps {
+  std::vector<limb> a2, b2;
+  limb *rp;
+  const limb *ap, *bp;
+  AliasedOps(Guarded &g, const std::vector<limb> &a, const std::vector<limb> &b, int alias)
+      : a2(a), b2(b), rp(g.get()), ap(a.data()), bp(b.data()) {
+    if (alias == 1) rp = a2.data(), ap = a2.data();
+    if (alias == 2) rp = b2.data(), bp = b2.data();
+  }
+};
+}  // namespace
+
 TEST_CASE("add_n / sub_n (x86-64 ADC/SBB loops) with aliasing", "[mpn][add]") {
   auto rng = make_rng(109);
   for (size_t n = 1; n <= 70; n++)
     for (int kind : kKinds)
       for (int alias = 0; alias < 3; alias++) {
         auto a = hard_limbs(rng, n, kind), b = hard_limbs(rng, n, kind);
-        std::vector<limb> want(n), r(n);
+        std::vector<limb> want(n);
         limb wc = mpn_add_n((mp_limb_t *)want.data(), (const mp_limb_t *)a.data(), (const mp_limb_t *)b.data(), n);
         Guarded g(n);
-        limb *rp = g.get();
-        const limb *ap = a.data(), *bp = b.data();
-        std::vector<limb> a2 = a, b2 = b;
-        if (alias == 1) rp = a2.data(), ap = a2.data();
-        if (alias == 2) rp = b2.data(), bp = b2.data();
         INFO("n=" << n << " alias=" << alias);
-        REQUIRE(mpn::add_n(rp, ap, bp, n) == wc);
-        REQUIRE(std::vector<limb>(rp, rp + n) == want);
-        REQUIRE(g.intact());
+        {
+          AliasedOps o(g, a, b, alias);
+          REQUIRE(mpn::add_n(o.rp, o.ap, o.bp, n) == wc);
+          REQUIRE(std::vector<limb>(o.rp, o.rp + n) == want);
+          REQUIRE(g.intact());
+        }
         limb wb = mpn_sub_n((mp_limb_t *)want.data(), (const mp_limb_t *)a.data(), (const mp_limb_t *)b.data(), n);
-        a2 = a, b2 = b;
-        rp = g.get(), ap = a.data(), bp = b.data();
-        if (alias == 1) rp = a2.data(), ap = a2.data();
-        if (alias == 2) rp = b2.data(), bp = b2.data();
-        REQUIRE(mpn::sub_n(rp, ap, bp, n) == wb);
-        REQUIRE(std::vector<limb>(rp, rp + n) == want);
+        AliasedOps o(g, a, b, alias);
+        REQUIRE(mpn::sub_n(o.rp, o.ap, o.bp, n) == wb);
+        REQUIRE(std::vector<limb>(o.rp, o.rp + n) == want);
         REQUIRE(g.intact());
       }
 }
@@ -476,15 +486,11 @@ TEST_CASE("cnd_add_n / cnd_sub_n (x86-64 masked ADC/SBB chains) against GMP, wit
               wc = sub ? mpn_sub_n((mp_limb_t *)want.data(), (const mp_limb_t *)a.data(), (const mp_limb_t *)b.data(), n)
                        : mpn_add_n((mp_limb_t *)want.data(), (const mp_limb_t *)a.data(), (const mp_limb_t *)b.data(), n);
             Guarded g(n);
-            limb *rp = g.get();
-            const limb *ap = a.data(), *bp = b.data();
-            std::vector<limb> a2 = a, b2 = b;
-            if (alias == 1) rp = a2.data(), ap = a2.data();
-            if (alias == 2) rp = b2.data(), bp = b2.data();
+            AliasedOps o(g, a, b, alias);
             INFO("n=" << n << " kind=" << kind << " cond=" << cond << " alias=" << alias << " sub=" << sub);
-            const limb c = sub ? mpn::cnd_sub_n(cond, rp, ap, bp, n) : mpn::cnd_add_n(cond, rp, ap, bp, n);
+            const limb c = sub ? mpn::cnd_sub_n(cond, o.rp, o.ap, o.bp, n) : mpn::cnd_add_n(cond, o.rp, o.ap, o.bp, n);
             REQUIRE(c == wc);
-            REQUIRE(std::vector<limb>(rp, rp + n) == want);
+            REQUIRE(std::vector<limb>(o.rp, o.rp + n) == want);
             REQUIRE(g.intact());
           }
 }
