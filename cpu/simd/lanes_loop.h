@@ -6,7 +6,8 @@
 //   K::zero(), K::load(p)       a zero vector, an aligned load of L limbs
 //   K::add(a, b), K::mul(a, b)  64-bit lane sums, 32x32 -> 64-bit products of the low halves
 //   K::lowk(a), K::highk(a)     a & (2^kBits - 1), a >> kBits
-//   K::kRows4                   four rows per pass (rows4) fit the registers (32 of them)
+//   K::kRows4                   four rows per pass (rows4) in the products and reductions
+//   K::kSqrRows4From            from this many digits the square's products go four rows per pass
 //   K::select(out, tab, N, idx) constant-time selection of table entry idx (per lane)
 //   K::window(job, pos, len)    each lane's exponent bits [pos, pos+len)
 // Numbers are N digits of k = kBits bits, lane-interleaved; products by VPMULUDQ are exact
@@ -159,8 +160,8 @@ void amm(typename K::V *r, const typename K::V *a, const typename K::V *b, const
   normalize<K>(r, t + N, N);
 }
 
-// r = a^2/R mod m (almost), as amm(r, a, a, ...): the off-diagonal products once (two rows per
-// pass: four gained nothing measurable), doubled, the diagonal added, then the reduction.
+// r = a^2/R mod m (almost), as amm(r, a, a, ...): the off-diagonal products once (four rows per
+// pass from K::kSqrRows4From digits on, else two), doubled, the diagonal added, then the reduction.
 // Digits stay < 3N * 2^(2k) (see the top of this file).
 template <class K, size_t NC>
 void ams(typename K::V *r, const typename K::V *a, const typename K::V *m, typename K::V minv, typename K::V *t,
@@ -169,6 +170,23 @@ void ams(typename K::V *r, const typename K::V *a, const typename K::V *m, typen
   const size_t N = NC ? NC : Nrt;
   for (size_t k = 0; k < 2 * N; ++k) t[k] = K::zero();
   size_t i = 0;
+  if (N >= K::kSqrRows4From)
+    for (; i + 7 <= N; i += 4) {  // four rows: row r (a[i+r]) meets a[c] for c > i+r, at t[i+c+r]
+      const V a0 = a[i], a1 = a[i + 1], a2 = a[i + 2], a3 = a[i + 3];
+      V *ti = t + i;
+      ti[i + 1] = K::add(ti[i + 1], K::mul(a0, a1));
+      ti[i + 2] = K::add(ti[i + 2], K::mul(a0, a2));
+      ti[i + 3] = K::add(ti[i + 3], K::add(K::mul(a0, a3), K::mul(a1, a2)));
+      ti[i + 4] = K::add(ti[i + 4], K::add(K::mul(a0, a[i + 4]), K::mul(a1, a3)));
+      ti[i + 5] = K::add(ti[i + 5], K::add(K::add(K::mul(a0, a[i + 5]), K::mul(a1, a[i + 4])), K::mul(a2, a3)));
+      ti[i + 6] = K::add(ti[i + 6], K::add(K::add(K::mul(a0, a[i + 6]), K::mul(a1, a[i + 5])), K::mul(a2, a[i + 4])));
+      for (size_t j = i + 7; j < N; ++j)
+        ti[j] = K::add(ti[j], K::add(K::add(K::mul(a0, a[j]), K::mul(a1, a[j - 1])),
+                                     K::add(K::mul(a2, a[j - 2]), K::mul(a3, a[j - 3]))));
+      ti[N] = K::add(ti[N], K::add(K::add(K::mul(a1, a[N - 1]), K::mul(a2, a[N - 2])), K::mul(a3, a[N - 3])));
+      ti[N + 1] = K::add(ti[N + 1], K::add(K::mul(a2, a[N - 1]), K::mul(a3, a[N - 2])));
+      ti[N + 2] = K::add(ti[N + 2], K::mul(a3, a[N - 1]));
+    }
   for (; i + 4 <= N; i += 2) {
     const V a0 = a[i], a1 = a[i + 1];
     V *ti = t + i;

@@ -35,6 +35,7 @@ struct Arith {
   static constexpr unsigned kBits = KB;
   using V = __m512i;
   static constexpr bool kRows4 = true;
+  static constexpr size_t kSqrRows4From = ~size_t(0);  // never: two-row passes in the square (not measured on AVX-512F since the four-row pass exists)
   static V zero() { return _mm512_setzero_si512(); }
   static V load(const uint64_t *p) { return _mm512_load_si512(reinterpret_cast<const V *>(p)); }
   static V add(V a, V b) { return _mm512_add_epi64(a, b); }
