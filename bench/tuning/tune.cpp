@@ -168,6 +168,9 @@ int tune_batch(const std::string &cmd, bool verbose) {
                                  {MPB_BACKEND_CPU_AVX2, "AVX2", "BATCH_AVX2_LANE_COST", {}, {}}};
   for (Engine &eng : engines) {
     if (!mpb_backend_available(eng.backend)) continue;
+    // AUTO runs the AVX2 lanes only on CPUs without AVX-512 (AMD Zen 2/3, Intel before Skylake-SP),
+    // whose costs differ from an AVX-512 CPU's with the wider engines masked: measure them there.
+    if (eng.backend == MPB_BACKEND_CPU_AVX2 && mpb_backend_available(MPB_BACKEND_CPU_AVX512)) continue;
     mpb_ctx_set_threads(ctx, 1);
     for (int ct = 0; ct < 2; ct++) {
       mpb_ctx_set_constant_time(ctx, ct ? MPB_CT_ON : MPB_CT_OFF);
@@ -245,7 +248,11 @@ int tune_batch(const std::string &cmd, bool verbose) {
                             "BATCH_MULTIPARTITE_MIN_LIMBS left as it is (AUTO should not pick it)\n");
   for (const Engine &eng : engines) {
     if (eng.cost.empty()) {
-      std::fprintf(stderr, "tune: no %s lanes on this CPU: %s left as it is\n", eng.name, eng.table);
+      if (eng.backend == MPB_BACKEND_CPU_AVX2 && mpb_backend_available(MPB_BACKEND_CPU_AVX512))
+        std::fprintf(stderr, "tune: this CPU has AVX-512: %s left as it is (measured on a CPU without it; "
+                             "MPBATCH_CPU_DISABLE=avx512f makes this one such a CPU)\n", eng.table);
+      else
+        std::fprintf(stderr, "tune: no %s lanes on this CPU: %s left as it is\n", eng.name, eng.table);
       continue;
     }
     std::string v = "{", vc = "{", l = "{";
