@@ -3,7 +3,7 @@
 # when everything is there). Called by scripts/main.sh and scripts/test.sh.
 set -euo pipefail
 
-APT_PACKAGES=(build-essential cmake ninja-build pkg-config libgmp-dev catch2 libssl-dev openssl haproxy
+APT_PACKAGES=(build-essential cmake ninja-build pkg-config libgmp-dev catch2 libssl-dev openssl haproxy libgnutls28-dev
               libtommath-dev libgf2x-dev libntl-dev python3 python3-pip clang libomp-dev valgrind)
 PY_PACKAGES=(numpy pytest matplotlib wheel setuptools dask distributed)
 

@@ -4,7 +4,8 @@
 #  tls: TLS 1.3 full handshakes per second through HAProxy (nbthread 1, ssl-mode-async, RSA-2048
 #       certificate, a frontend that answers 200 itself), for 8..256 concurrent clients
 #       (tls_loadgen: one thread, epoll, a new connection and full handshake per request, no
-#       resumption, X25519 key share, one GET each). HAProxy is pinned to CPU 0 and the load
+#       resumption, X25519 key share, one GET each; GnuTLS as the client library where the
+#       build has it, else libssl: --client). HAProxy is pinned to CPU 0 and the load
 #       generator to CPU 1 (taskset); the table reports both processes' CPU share (1.00 = one
 #       core busy) so that a client-bound run shows as such. The "default" configuration is the
 #       same haproxy.cfg without ssl-provider-path / ssl-provider mpbatch / ssl-propquery
@@ -14,9 +15,13 @@
 #
 # usage: run_provider_bench.sh <build-dir> [--out DIR] [--what tls,evp] [--providers default,mpbatch]
 #          [--conns 8,16,32,64,128,256] [--seconds 5] [--jobs 1,8,64] [--evp-seconds 2] [--tls 1.3]
+#          [--client gnutls|openssl]
 #   --out DIR   also write DIR/provider-tls-<date>.{md,csv} and DIR/provider-evp-<date>.{md,csv}
 #               (bench/results when run by hand); without it the tables go to stdout only.
 #   --providers default  the harness alone, before the provider module exists.
+#   --client    tls_loadgen's TLS library: gnutls (default where built with it: an OpenSSL 3.0
+#               client handshake costs ~1.35x its CPU, so the load generator's one CPU saturates
+#               first) or openssl.
 #   --mpbatch-conf "batch_size=4,flush_delay_us=200"  load mpbatch into HAProxy through an
 #               openssl.cnf (OPENSSL_CONF, OPENSSL_MODULES) with these provider settings and
 #               default_properties = ?provider=mpbatch, instead of ssl-provider* lines.
@@ -25,7 +30,7 @@ set -euo pipefail
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 BUILD=$(cd "$1" && pwd); shift
-OUT="" WHAT=tls,evp PROVIDERS="" MPB_CONF="" CONNS=8,16,32,64,128,256 SECONDS_=5 JOBS=1,8,64 EVP_SECONDS=2 TLSV=1.3
+OUT="" WHAT=tls,evp PROVIDERS="" MPB_CONF="" CONNS=8,16,32,64,128,256 SECONDS_=5 JOBS=1,8,64 EVP_SECONDS=2 TLSV=1.3 CLIENT=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) OUT=$2; shift 2 ;;
@@ -37,6 +42,7 @@ while [ $# -gt 0 ]; do
     --evp-seconds) EVP_SECONDS=$2; shift 2 ;;
     --tls) TLSV=$2; shift 2 ;;
     --mpbatch-conf) MPB_CONF=$2; shift 2 ;;
+    --client) CLIENT=$2; shift 2 ;;
     -h|--help) usage ;;
     *) echo "unknown option $1"; usage ;;
   esac
@@ -78,7 +84,11 @@ proc_cpu() {  # utime+stime of a process and its threads, in seconds
 # ---- tls --------------------------------------------------------------------------------------
 tls_bench() {
   command -v haproxy >/dev/null || { echo "SKIP tls: haproxy is not installed"; return; }
-  local LOADGEN; LOADGEN=$(tool tls_loadgen -lssl -lcrypto)
+  local LOADGEN; LOADGEN=$(tool tls_loadgen -lssl -lcrypto $(pkg-config --exists gnutls 2>/dev/null &&
+                                                             echo -DLOADGEN_GNUTLS -lgnutls))
+  if [ -z "$CLIENT" ]; then
+    case " $("$LOADGEN" --list-clients) " in *" gnutls "*) CLIENT=gnutls ;; *) CLIENT=openssl ;; esac
+  fi
   openssl req -x509 -newkey rsa:2048 -nodes -keyout "$TMP/k.pem" -out "$TMP/c.pem" -subj /CN=localhost \
     -days 2 2>/dev/null
   cat "$TMP/c.pem" "$TMP/k.pem" >"$TMP/server.pem"
@@ -87,7 +97,7 @@ tls_bench() {
     echo "# mpbatch provider: TLS $TLSV full handshakes through HAProxy $(haproxy -v | sed -n '1s/HAProxy version \([^ ]*\).*/\1/p')"
     echo
     echo "$HEADER. HAProxy nbthread 1, ssl-mode-async, RSA-2048 certificate, no session resumption"
-    echo "(no tickets, no cache), one GET per connection; HAProxy on CPU 0, tls_loadgen (one thread, X25519) on CPU 1;"
+    echo "(no tickets, no cache), one GET per connection; HAProxy on CPU 0, tls_loadgen (one thread, X25519, $CLIENT client) on CPU 1;"
     echo "${SECONDS_} s per point after 1 s of warm-up, a fresh HAProxy per point, the providers interleaved. CPU columns: CPU"
     echo "seconds per wall second (1.00 = one core). mpbatch: ssl-propquery ?provider=mpbatch; items/batch: the provider's"
     echo "counters (MPBATCH_STATS) over the point, warm-up included (n/a: the provider was not unloaded at HAProxy's exit,"
@@ -151,7 +161,7 @@ tls_bench() {
       done
       local h0 h1 line
       h0=$(proc_cpu "$HPID")
-      line=$("${PIN_CLIENT[@]}" "$LOADGEN" --port "$port" --conns "$c" --seconds "$SECONDS_" --warmup 1 --tls "$TLSV" \
+      line=$("${PIN_CLIENT[@]}" "$LOADGEN" --port "$port" --conns "$c" --seconds "$SECONDS_" --warmup 1 --tls "$TLSV" --client "$CLIENT" \
                2>"$TMP/loadgen.err") || true
       h1=$(proc_cpu "$HPID")
       kill -USR1 "$HPID" 2>/dev/null   # soft stop: the provider is unloaded and writes its counters

@@ -262,6 +262,21 @@ EOF
   else
     fail "haproxy load"; sed 's/^/    /' "$TMP/client.log" | tail -n 20; sed 's/^/    haproxy: /' "$TMP/haproxy.log" | tail -n 20
   fi
+  # the benchmark's load generator (bench/provider/tls_loadgen.c) with each client library it was
+  # built with: full TLS 1.3 handshakes and a GET each, no error
+  local LOADGEN=$BUILD/bench/tls_loadgen cl line
+  if [ -x "$LOADGEN" ]; then
+    for cl in $("$LOADGEN" --list-clients); do
+      if line=$("$LOADGEN" --port "$port" --conns 8 --seconds 1 --warmup 0 --client "$cl" 2>"$TMP/loadgen.err") &&
+         echo "$line" | grep -q ' errors=0 ' && ! echo "$line" | grep -q '^handshakes=0 '; then
+        pass "haproxy: tls_loadgen --client $cl: $(echo "$line" | cut -d' ' -f1,2,5)"
+      else
+        fail "haproxy: tls_loadgen --client $cl: $line"; sed 's/^/    /' "$TMP/loadgen.err" | head -n 5
+      fi
+    done
+  else
+    echo "    (no $LOADGEN: the load generator's check not run)"
+  fi
   kill -USR1 "$hpid" 2>/dev/null   # soft stop: the provider is unloaded and writes its stats
   for i in $(seq 1 200); do kill -0 "$hpid" 2>/dev/null || break; sleep 0.05; done
   kill "$hpid" 2>/dev/null && echo "    (haproxy did not stop within 10 s of SIGUSR1)"
