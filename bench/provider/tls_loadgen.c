@@ -129,6 +129,15 @@ static void finish(conn *c) {
   close(c->fd);
 }
 
+/* A handshake just completed: -1 if the session was resumed (full handshakes only), 1 done
+   (--no-request), else 0 with the request to write next. */
+static int handshake_done(conn *c, int resumed) {
+  if (resumed) return -1;
+  if (!do_request) return 1;
+  c->state = ST_WRITE;
+  return 0;
+}
+
 #ifdef LOADGEN_GNUTLS
 /* The GnuTLS client: as step_openssl below. */
 static int gnutls_wait(conn *c) {
@@ -155,9 +164,8 @@ static int step_gnutls(conn *c) {
     case ST_HANDSHAKE:
       r = gnutls_handshake(c->gs);
       if (r == 0) {
-        if (gnutls_session_is_resumed(c->gs)) return -1;
-        if (!do_request) return 1;
-        c->state = ST_WRITE;
+        const int d = handshake_done(c, gnutls_session_is_resumed(c->gs));
+        if (d) return d;
         continue;
       }
       if (r == GNUTLS_E_AGAIN || r == GNUTLS_E_INTERRUPTED) return gnutls_wait(c);
@@ -205,9 +213,8 @@ static int step_openssl(conn *c) {
     case ST_HANDSHAKE:
       r = SSL_connect(c->ssl);
       if (r == 1) {
-        if (SSL_session_reused(c->ssl)) return -1;
-        if (!do_request) return 1;
-        c->state = ST_WRITE;
+        const int d = handshake_done(c, SSL_session_reused(c->ssl));
+        if (d) return d;
         continue;
       }
       break;
