@@ -37,6 +37,6 @@ fi
 # (scripts/test.sh; cmake/toolchain-aarch64.cmake).
 if [ "${1:-}" = "--aarch64" ]; then
   if ! dpkg --print-foreign-architectures | grep -qx arm64; then $SUDO dpkg --add-architecture arm64; fi
-  apt_missing g++-aarch64-linux-gnu qemu-user libgmp-dev:arm64
+  apt_missing g++-aarch64-linux-gnu qemu-user libgmp-dev:arm64 libgomp1:arm64
 fi
 echo "setup: all dependencies present"
