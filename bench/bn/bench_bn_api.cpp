@@ -1,7 +1,9 @@
 // bench_bn_api: the public mp_int API (helper "bnapi").
 //   mp_mul / mp_sqr (256..4096 bits, output with room, no aliasing) against GMP's mpn_mul_n /
 //   mpn_sqr (the goal: within 1.25x), next to the internal dispatchers mpb::mpn::mul_n /
-//   mpn::sqr to show the wrapper's own cost; then mp_div and radix conversion for scale.
+//   mpn::sqr to show the wrapper's own cost; then mp_div and radix conversion for scale; then
+//   mp_jacobi (positive divsteps) against its fallback mpn::jacobi_euclid, GMP's mpz_jacobi and,
+//   where OpenSSL is found, BN_kronecker (what the provider's DH peer-key check used before).
 // Every figure is the minimum over repetitions of a timed batch; the functions of one row run
 // alternately so they see the same machine state.
 //
@@ -15,6 +17,10 @@
 #include <random>
 #include <string>
 #include <vector>
+
+#ifdef BENCH_HAVE_OPENSSL
+#include <openssl/bn.h>
+#endif
 
 #include "common/race.h"
 #include "common/report.h"
@@ -100,5 +106,57 @@ int main(int argc, char **argv) {
             "(the 2n-limb dividend). Radix conversion: chunks of 19 decimal digits per limb, output by divide "
             "and conquer over powers of 10^19 from 16 limbs on; still quadratic (Knuth division). GMP's is subquadratic.");
   rep2.finish();
+
+  mpbench::Report rep3("bn_api_jacobi", dir);
+  rep3.columns({"bits", "mp_jacobi ns", "mpn::jacobi_euclid ns", "GMP mpz_jacobi ns", "OpenSSL BN_kronecker ns",
+                "mp_jacobi / GMP", "BN_kronecker / mp_jacobi"});
+  for (int bits : {256, 1024, 2048, 3072, 4096, 8192}) {
+    const int n = bits / 64;
+    mp_int a, m;
+    if (mp_init(&a) || mp_init(&m)) return 1;
+    fill(rng, &m, n);
+    m.dp[0] |= 1;
+    fill(rng, &a, n);
+    a.dp[n - 1] >>= 1;  // a < m
+    mpz_t za, zm;
+    mpz_inits(za, zm, nullptr);
+    mpz_import(za, n, -1, 8, 0, 0, a.dp);
+    mpz_import(zm, n, -1, 8, 0, 0, m.dp);
+    std::vector<mpb::mpn::limb> s(mpb::mpn::jacobi_itch(n, n));
+    int c = 0;
+    if (mp_jacobi(&a, &m, &c) != MP_OKAY || c != mpz_jacobi(za, zm) ||
+        mpb::mpn::jacobi_euclid(a.dp, n, m.dp, n, s.data()) != c) {
+      std::fprintf(stderr, "jacobi mismatch at %d bits\n", bits);
+      return 1;
+    }
+    const double w = (double)n * n;
+#ifdef BENCH_HAVE_OPENSSL
+    BIGNUM *ba = BN_lebin2bn((const unsigned char *)a.dp, 8 * n, nullptr);
+    BIGNUM *bm = BN_lebin2bn((const unsigned char *)m.dp, 8 * n, nullptr);
+    BN_CTX *bctx = BN_CTX_new();
+    if (!ba || !bm || !bctx || BN_kronecker(ba, bm, bctx) != c) return 1;
+    auto t = mpbench::race(g_reps, w, [&] { g_sink = mp_jacobi(&a, &m, &c); },
+        [&] { g_sink = mpb::mpn::jacobi_euclid(a.dp, n, m.dp, n, s.data()); },
+        [&] { g_sink = mpz_jacobi(za, zm); }, [&] { g_sink = BN_kronecker(ba, bm, bctx); });
+    BN_free(ba);
+    BN_free(bm);
+    BN_CTX_free(bctx);
+    rep3.row({std::to_string(bits), mpbench::fmt(t[0], 1), mpbench::fmt(t[1], 1), mpbench::fmt(t[2], 1),
+              mpbench::fmt(t[3], 1), mpbench::fmt(t[0] / t[2], 3), mpbench::fmt(t[3] / t[0], 2)});
+#else
+    auto t = mpbench::race(g_reps, w, [&] { g_sink = mp_jacobi(&a, &m, &c); },
+        [&] { g_sink = mpb::mpn::jacobi_euclid(a.dp, n, m.dp, n, s.data()); },
+        [&] { g_sink = mpz_jacobi(za, zm); });
+    rep3.row({std::to_string(bits), mpbench::fmt(t[0], 1), mpbench::fmt(t[1], 1), mpbench::fmt(t[2], 1), "-",
+              mpbench::fmt(t[0] / t[2], 3), "-"});
+#endif
+    mpz_clears(za, zm, nullptr);
+    mp_clear(&a);
+    mp_clear(&m);
+  }
+  rep3.note("a < m random, m odd, both of `bits` bits. mp_jacobi: positive divsteps, 62 per big-number pass "
+            "(cpu/mpn/gcd/jacobi_divsteps.cpp); jacobi_euclid: its fallback (one division per step). "
+            "GMP's mpz_jacobi is subquadratic (Lehmer-style half-gcd steps).");
+  rep3.finish();
   return 0;
 }

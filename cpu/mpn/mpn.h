@@ -165,14 +165,27 @@ void pow2_divrem(limb *qp, limb *rp, size_t k, const limb *mp, size_t mn, limb *
 //              are public, a is secret; a need not be reduced). rp always gets mn limbs (a^-1 mod m
 //              when invertible); returns 1 when gcd(a, m) == 1 else 0, computed without branches.
 //              rp may equal ap or mp. -> sec_invmod_bingcd.
+//  jacobi:     the Jacobi symbol (a/b) for an odd b (bn limbs, bp[bn-1] != 0) and any a >= 0
+//              (an limbs, an may be 0, a need not be below b): -1, 0 or 1 (0 iff gcd(a, b) != 1).
+//              Variable time (public values). -> jacobi_divsteps (past its bound: jacobi_euclid).
 size_t gcd_itch(size_t n);
 size_t gcd(limb *rp, const limb *ap, const limb *bp, size_t n, limb *scratch);
+size_t jacobi_itch(size_t an, size_t bn);
+int jacobi(const limb *ap, size_t an, const limb *bp, size_t bn, limb *scratch);
 size_t invmod_itch(size_t an, size_t mn);
 bool invmod(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch);
 size_t sec_invmod_itch(size_t an, size_t mn);
 limb sec_invmod(limb *rp, const limb *ap, size_t an, const limb *mp, size_t mn, limb *scratch);
 
 // The algorithms (same contracts as their dispatcher unless stated):
+// cpu/mpn/gcd/jacobi_divsteps.cpp: positive division steps, 62 per big-number pass; returns 2
+// (undecided) when max_passes passes did not reach the end.
+size_t jacobi_divsteps_itch(size_t an, size_t bn);
+int jacobi_divsteps(const limb *ap, size_t an, const limb *bp, size_t bn, limb *scratch,
+                    size_t max_passes);
+// cpu/mpn/gcd/jacobi_euclid.cpp: the Euclidean algorithm with reciprocity (one division a step).
+size_t jacobi_euclid_itch(size_t an, size_t bn);
+int jacobi_euclid(const limb *ap, size_t an, const limb *bp, size_t bn, limb *scratch);
 // cpu/mpn/gcd/gcd_lehmer.cpp: Lehmer's double-digit Euclidean algorithm (about 62 bits off both
 // values per big-number pass, cpu/mpn/gcd/lehmer_step.h).
 size_t gcd_lehmer_itch(size_t n);

@@ -100,6 +100,7 @@ typedef struct {
 #define mp_invmod            mpb_mp_invmod
 #define mp_gcd               mpb_mp_gcd
 #define mp_lcm               mpb_mp_lcm
+#define mp_jacobi            mpb_mp_jacobi
 #define mp_n_root            mpb_mp_n_root
 #define mp_exptmod           mpb_mp_exptmod
 #define mp_exptmod_ct        mpb_mp_exptmod_ct
@@ -171,6 +172,10 @@ MPB_API MPB_WUR int mpb_mp_sqrmod(const mp_int *a, const mp_int *b, mp_int *c);
 MPB_API MPB_WUR int mpb_mp_invmod(const mp_int *a, const mp_int *b, mp_int *c); /* MP_VAL if gcd(a,b) != 1 or b <= 0 */
 MPB_API MPB_WUR int mpb_mp_gcd(const mp_int *a, const mp_int *b, mp_int *c);    /* c = gcd(|a|,|b|) >= 0 */
 MPB_API MPB_WUR int mpb_mp_lcm(const mp_int *a, const mp_int *b, mp_int *c);    /* c = lcm(|a|,|b|) >= 0 */
+/* *c = the Jacobi symbol (a/n) in {-1, 0, 1} (0 iff gcd(a, n) != 1), any a (a < 0 as a mod n),
+ * n odd and > 0 (else MP_VAL, *c untouched). Not in the seed manual (LibTomMath 1.x has it).
+ * Variable time: for public values (e.g. checking that a DH public key is a square mod p). */
+MPB_API MPB_WUR int mpb_mp_jacobi(const mp_int *a, const mp_int *n, int *c);
 /* c = the b'th root of a, rounded toward zero (|c|^b <= |a|); MP_VAL for b == 0, or a < 0 and b even */
 MPB_API MPB_WUR int mpb_mp_n_root(const mp_int *a, mp_digit b, mp_int *c);
 /* d = a^b mod c, sliding window; Montgomery for odd c, Barrett for even c. b < 0 uses the inverse

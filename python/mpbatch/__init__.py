@@ -10,7 +10,7 @@ libmpbatch C ABI, through ctypes only.
 See python/README.md.
 """
 from ._lib import DeviceError, UnsupportedError, LIBRARY_PATH, C as _C
-from .integer import Integer, gcd, lcm, invmod, n_root
+from .integer import Integer, gcd, lcm, invmod, jacobi, n_root
 from .batch import (Context, RSAKey, PreparedRSAKey, default_context, backend_available,
                     BACKENDS, mul, sqr, mulmod, powmod, rsa_private, dh,
                     divmod_batch, gcd_batch, invmod_batch,
@@ -38,7 +38,7 @@ def cpu_features() -> str:
 
 
 __all__ = ["DeviceError", "UnsupportedError", "LIBRARY_PATH", "Integer", "gcd", "lcm",
-           "invmod", "n_root", "Context", "RSAKey", "PreparedRSAKey", "default_context",
+           "invmod", "jacobi", "n_root", "Context", "RSAKey", "PreparedRSAKey", "default_context",
            "backend_available", "BACKENDS", "mul", "sqr", "mulmod", "powmod", "rsa_private", "dh", "divmod_batch",
            "gcd_batch", "invmod_batch", "gf2x_mul",
            "gf2x_sqr", "gf2x_mulmod", "gf2x_inv", "mul_limbs", "sqr_limbs", "mulmod_limbs",

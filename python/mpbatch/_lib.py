@@ -225,6 +225,7 @@ _SIGNATURES = [
     ("mpb_mp_sqrmod", [MP, MP, MP], c_int, _ok),
     ("mpb_mp_invmod", [MP, MP, MP], c_int, _ok),
     ("mpb_mp_gcd", [MP, MP, MP], c_int, _ok),
+    ("mpb_mp_jacobi", [MP, MP, INTP], c_int, _ok),
     ("mpb_mp_lcm", [MP, MP, MP], c_int, _ok),
     ("mpb_mp_n_root", [MP, c_uint64, MP], c_int, _ok),
     ("mpb_mp_exptmod", [MP, MP, MP, MP], c_int, _ok),

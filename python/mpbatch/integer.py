@@ -16,7 +16,7 @@ from typing import Optional
 
 from ._lib import C, mp_int
 
-__all__ = ["Integer", "gcd", "lcm", "invmod", "n_root"]
+__all__ = ["Integer", "gcd", "lcm", "invmod", "jacobi", "n_root"]
 
 _MP_ZPOS, _MP_NEG = 0, 1
 _INT_MAX = 2**31 - 1
@@ -421,6 +421,18 @@ class Integer:
             raise TypeError("invmod() needs int or Integer")
         return r
 
+    def jacobi(self, n) -> int:
+        """The Jacobi symbol (self/n): -1, 0 or 1 (0 iff gcd(self, n) != 1); n odd and > 0, else
+        ValueError. Variable time (for public values)."""
+        o = Integer._coerce(n)
+        if o is None:
+            raise TypeError("jacobi() needs int or Integer")
+        if o._is_neg() or o._mp.used == 0 or (o._mp.dp[0] & 1) == 0:
+            raise ValueError("jacobi() needs an odd n > 0")
+        c = ctypes.c_int(0)
+        C.mpb_mp_jacobi(byref(self._mp), byref(o._mp), byref(c))
+        return c.value
+
     def n_root(self, n: int) -> "Integer":
         """The n'th root rounded toward zero (mp_n_root)."""
         if isinstance(n, bool) or not isinstance(n, int):
@@ -478,6 +490,10 @@ def lcm(a, b) -> Integer:
 
 def invmod(a, m) -> Integer:
     return _as_integer(a, "a").invmod(_as_integer(m, "m"))
+
+
+def jacobi(a, n) -> int:
+    return _as_integer(a, "a").jacobi(_as_integer(n, "n"))
 
 
 def n_root(a, n: int) -> Integer:

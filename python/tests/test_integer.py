@@ -4,7 +4,7 @@ import operator
 
 import pytest
 
-from mpbatch import Integer, gcd, lcm, invmod, n_root
+from mpbatch import Integer, gcd, lcm, invmod, jacobi, n_root
 from conftest import EDGE, SIGNED_EDGE, need
 
 ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz+/"
@@ -180,6 +180,46 @@ def test_modular_helpers(rng):
             assert Integer(a).mulmod(b, m) == (a * b) % m
     with pytest.raises(ValueError):
         Integer(1).mulmod(2, 0)
+
+
+def _jacobi_ref(a, n):
+    """Textbook Jacobi symbol (a/n), n odd > 0, on Python ints: an independent oracle."""
+    a %= n
+    s = 1
+    while a:
+        while a % 2 == 0:
+            a //= 2
+            if n % 8 in (3, 5):
+                s = -s
+        a, n = n, a
+        if a % 4 == 3 and n % 4 == 3:
+            s = -s
+        a %= n
+    return s if n == 1 else 0
+
+
+def test_jacobi(rng):
+    need("mpb_mp_jacobi")
+    for n in range(1, 80, 2):
+        for a in range(-40, 120):
+            assert jacobi(a, n) == _jacobi_ref(a, n), (a, n)
+    ffdhe2048 = int("FFFFFFFFFFFFFFFFADF85458A2BB4A9AAFDC5620273D3CF1D8B9C583CE2D3695A9E13641146433FBCC"
+                    "939DCE249B3EF97D2FE363630C75D8F681B202AEC4617AD3DF1ED5D5FD65612433F51F5F066ED085"
+                    "6365553DED1AF3B557135E7F57C935984F0C70E0E68B77E2A689DAF3EFE8721DF158A136ADE73530"
+                    "ACCA4F483A797ABC0AB182B324FB61D108A94BB2C8E3FBB96ADAB760D7F4681D4F42A3DE394DF4AE"
+                    "56EDE76372BB190B07A7C8EE0A6D709E02FCE1CDF7E2ECC03404CD28342F619172FE9CE98583FF8E"
+                    "4F1232EEF28183C3FE3B1B4C6FAD733BB5FCBC2EC22005C58EF1837D1683B2C6F34A26C1B2EFFA88"
+                    "6B423861285C97FFFFFFFFFFFFFFFF", 16)
+    assert jacobi(2, ffdhe2048) == 1 and jacobi(ffdhe2048 - 1, ffdhe2048) == -1
+    for x in values(rng)[::2]:
+        for n in (3, 2**64 + 13, 2**127 - 1, rng.getrandbits(900) | 1, ffdhe2048):
+            assert jacobi(x, n) == _jacobi_ref(x, n)
+            assert Integer(x).jacobi(Integer(n)) == _jacobi_ref(x, n)
+    for bad in (0, -3, 4, 2**70):
+        with pytest.raises(ValueError, match="odd n > 0"):
+            jacobi(5, bad)
+    with pytest.raises(TypeError):
+        jacobi(5, 1.5)
 
 
 def test_gcd_lcm_invmod(rng):
