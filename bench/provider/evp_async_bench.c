@@ -14,6 +14,11 @@
  * usage: evp_async_bench [--provider-path DIR] [--providers default,mpbatch] [--jobs 1,8,64]
  *                        [--seconds 1] [--ops rsa2048-sign,...|all] [--csv FILE]
  * Without --provider-path the default provider alone is measured (the harness check).
+ * Built with the library (EVP_BENCH_DIRECT, as CMake does), RSA ops get one more row per jobs
+ * value: "mpb_batch_rsa_crt": the library's batch call itself on the same key, `jobs` items per
+ * call, one thread, constant time, the result check with e included (mpb_rsa_key_create): what
+ * the provider's EVP rate is compared with (issue 15: >= 90% at 64 jobs; the padding, hashing
+ * and EVP costs are the difference). Its "vs default" column is ops/s over the default's.
  * Prints a Markdown table (op, provider, jobs, ops/s, speedup vs default at the same jobs, and for
  * mpbatch from its "mpbatch-stats" parameter: mean items per batch call, share of items that came
  * from paused ASYNC jobs; the run fails if the provider counted fewer items than operations).
@@ -25,6 +30,10 @@
 #include <openssl/provider.h>
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
+
+#ifdef EVP_BENCH_DIRECT
+#include <mpbatch/batch.h>
+#endif
 
 #include <poll.h>
 #include <stdio.h>
@@ -282,6 +291,55 @@ out:
 
 /* the mpbatch provider's counters (its "mpbatch-stats" parameter, "name: batches=B items=I
    max=M async=A; ..."), summed over names; 0 when the provider has none */
+#ifdef EVP_BENCH_DIRECT
+/* the key's CRT rows (little-endian limbs) for the direct batch call */
+static int key_rows(EVP_PKEY *k, const char *name, uint64_t *out, size_t limbs) {
+  BIGNUM *b = NULL;
+  int ok = EVP_PKEY_get_bn_param(k, name, &b) == 1 && BN_bn2lebinpad(b, (unsigned char *)out, (int)(limbs * 8)) > 0;
+  BN_clear_free(b);
+  return ok;
+}
+
+/* ops/s of mpb_batch_rsa_crt_key on d's key, count items per call, one thread; -1 on error */
+static double run_direct(opdata *d, int count, double seconds, long *count_out) {
+  const size_t w = (size_t)d->op->bits / 64, h = w / 2;
+  uint64_t *rows = calloc(w + 5 * h + 1, 8), *in = calloc((size_t)count * w, 8), *out = calloc((size_t)count * w, 8);
+  mpb_ctx *ctx = NULL;
+  mpb_rsa_key *key = NULL;
+  double rate = -1;
+  uint64_t *n = rows, *p = n + w, *q = p + h, *dp = q + h, *dq = dp + h, *qi = dq + h, *e = qi + h;
+  if (!rows || !in || !out || !key_rows(d->key, OSSL_PKEY_PARAM_RSA_N, n, w) ||
+      !key_rows(d->key, OSSL_PKEY_PARAM_RSA_FACTOR1, p, h) || !key_rows(d->key, OSSL_PKEY_PARAM_RSA_FACTOR2, q, h) ||
+      !key_rows(d->key, OSSL_PKEY_PARAM_RSA_EXPONENT1, dp, h) ||
+      !key_rows(d->key, OSSL_PKEY_PARAM_RSA_EXPONENT2, dq, h) ||
+      !key_rows(d->key, OSSL_PKEY_PARAM_RSA_COEFFICIENT1, qi, h) || !key_rows(d->key, OSSL_PKEY_PARAM_RSA_E, e, 1) ||
+      mpb_ctx_create(&ctx) != MPB_OK ||
+      mpb_ctx_set_threads(ctx, 1) != MPB_OK || mpb_ctx_set_constant_time(ctx, MPB_CT_ON) != MPB_OK ||
+      mpb_rsa_key_create(ctx, &key, n, p, q, dp, dq, qi, e, 1, w, h, NULL) != MPB_OK)
+    goto done;
+  for (int i = 0; i < count; i++) { /* inputs below n: the top limb cleared */
+    if (RAND_bytes((unsigned char *)(in + (size_t)i * w), (int)(w * 8)) != 1) goto done;
+    in[(size_t)i * w + w - 1] = 0;
+  }
+  if (mpb_batch_rsa_crt_key(ctx, key, out, in, (size_t)count, NULL) != MPB_OK) goto done; /* warm-up */
+  long ops = 0;
+  double t0 = now(), t;
+  do {
+    if (mpb_batch_rsa_crt_key(ctx, key, out, in, (size_t)count, NULL) != MPB_OK) goto done;
+    ops += count;
+  } while ((t = now() - t0) < seconds);
+  *count_out = ops;
+  rate = ops / t;
+done:
+  mpb_rsa_key_destroy(key);
+  mpb_ctx_destroy(ctx);
+  free(rows);
+  free(in);
+  free(out);
+  return rate;
+}
+#endif
+
 static int prov_stats(OSSL_PROVIDER *p, double *batches, double *items, double *async_items) {
   char buf[4096] = "";
   OSSL_PARAM q[] = {OSSL_PARAM_utf8_string("mpbatch-stats", buf, sizeof buf), OSSL_PARAM_END};
@@ -389,6 +447,24 @@ int main(int argc, char **argv) {
           fprintf(fc, "%s,%s,%d,%.1f,%ld,%.3f,%s,%s,%s\n", d.op->name, provs[p], jobs[j], r, cnt, seconds, sp,
                   mb[0] == '-' ? "" : mb, as[0] == '-' ? "" : as);
       }
+#ifdef EVP_BENCH_DIRECT
+      if (d.op->kind != DERIVE && path) {
+        long cnt = 0;
+        double r = run_direct(&d, jobs[j], seconds, &cnt);
+        if (r < 0) {
+          fprintf(stderr, "%s: the direct mpb_batch_rsa_crt_key call failed\n", d.op->name);
+          failed = 1;
+          continue;
+        }
+        char sp[32] = "-";
+        if (base[j] > 0) snprintf(sp, sizeof sp, "%.2f", r / base[j]);
+        printf("| %s | mpb_batch_rsa_crt | %d | %.0f | %s | %d | - |\n", d.op->name, jobs[j], r, sp, jobs[j]);
+        fflush(stdout);
+        if (fc)
+          fprintf(fc, "%s,mpb_batch_rsa_crt,%d,%.1f,%ld,%.3f,%s,%d,\n", d.op->name, jobs[j], r, cnt, seconds,
+                  sp[0] == '-' ? "" : sp, jobs[j]);
+      }
+#endif
     }
     EVP_PKEY_free(d.key);
     EVP_PKEY_free(d.peer);
