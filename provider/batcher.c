@@ -75,6 +75,10 @@ struct mpbp_batcher {
   mpb_ctx *ctx;
   pthread_t thread;
   int thread_started, stop;
+  /* solo mode (a lone ASYNC job runs its request at once, see mpbp_batch_submit) */
+  unsigned solo_streak; /* consecutive delay flushes of a lone request */
+  int solo;
+  unsigned solo_runs;
   mpbp_batcher *reg_next; /* in the registry of live batchers (fork handling) */
 };
 
@@ -363,6 +367,35 @@ static void run_batch(mpbp_batcher *b, gq *q, size_t n) {
   pthread_cond_signal(&b->cv_flush);
 }
 
+/* Solo mode. A request that waits its delay and is then flushed alone gained nothing from the
+   wait: with one ASYNC job in flight (a client at a time, a quiet server) every request does that
+   and pays the delay plus two thread hand-overs (the EVP bench: 0.44x the default provider at
+   one job). After SOLO_AFTER such flushes in a row the batcher goes solo: an ASYNC request that
+   finds nothing else queued or running runs at once in its job, like a lone blocking call,
+   except every SOLO_PROBE-th, which queues and pauses as usual to see whether company comes now.
+   Any request that finds another queued, and any flush of more than one, ends solo mode. */
+#define SOLO_AFTER 4u
+#define SOLO_PROBE 16u
+
+/* Under b->mu: nothing queued or running in any group but q, and q has exactly one request. */
+static int alone_in(const mpbp_batcher *b, const gq *q) {
+  if (q->queued != 1 || q->running) return 0;
+  for (const gq *o = b->groups; o; o = o->next)
+    if (o != q && (o->head || o->running)) return 0;
+  return 1;
+}
+
+/* Under b->mu, before the flush thread runs n of q's requests. */
+static void solo_note_flush(mpbp_batcher *b, const gq *q, size_t n) {
+  if (n == 1 && alone_in(b, q)) {
+    if (b->solo_streak < SOLO_AFTER) b->solo_streak++;
+    if (b->solo_streak >= SOLO_AFTER) b->solo = 1;
+  } else {
+    b->solo_streak = 0;
+    b->solo = 0;
+  }
+}
+
 static void *flush_main(void *arg) {
   mpbp_batcher *b = (mpbp_batcher *)arg;
   uint64_t delay = (uint64_t)b->delay_us * 1000u;
@@ -380,7 +413,9 @@ static void *flush_main(void *arg) {
       if (t < next) next = t;
     }
     if (due) {
-      run_batch(b, due, batch_take(b, due, now));
+      const size_t n = batch_take(b, due, now);
+      solo_note_flush(b, due, n);
+      run_batch(b, due, n);
       continue;
     }
     if (next == UINT64_MAX) {
@@ -419,10 +454,8 @@ int mpbp_batch_submit(mpbp_batcher *b, const mpbp_group *g, const uint64_t *in, 
   memcpy(r->in, in, g->in_limbs * 8);
 
   ASYNC_JOB *job = ASYNC_get_current_job();
-  waiter *w = job ? job_waiter(b, job) : NULL;
 
   pthread_mutex_lock(&b->mu);
-  if (w && !ensure_flush_thread(b)) w = NULL; /* no thread: block instead */
   gq *q = group_for(b, g);
   if (!q) {
     pthread_mutex_unlock(&b->mu);
@@ -436,6 +469,26 @@ int mpbp_batch_submit(mpbp_batcher *b, const mpbp_group *g, const uint64_t *in, 
   q->queued++;
 
   int status;
+  waiter *w = NULL;
+  if (job) {
+    int solo_now = 0;
+    if (b->solo) {
+      if (!alone_in(b, q)) {
+        b->solo = 0; /* company: batch again */
+        b->solo_streak = 0;
+      } else {
+        solo_now = ++b->solo_runs % SOLO_PROBE != 0;
+      }
+    }
+    /* The job's wait fd is made only when the job will pause: HAProxy registers a job's fd when
+       the job pauses and unregisters every fd of its wait ctx at close (an fd it never saw
+       crashes it), so a job that runs solo must not get one. (Under the mutex: the fd is made
+       once per wait ctx, later calls only look it up.) */
+    if (!solo_now) {
+      w = job_waiter(b, job);
+      if (w && !ensure_flush_thread(b)) w = NULL; /* no thread: block instead */
+    }
+  }
   if (w) {
     /* ASYNC: queue, pause until the batch ran; the flush thread runs it. */
     uint64_t serial = ++b->next_serial;

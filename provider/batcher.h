@@ -5,7 +5,9 @@
  * ran; a batch runs when it is full (batch_size items) or when flush_delay_us passed since its
  * first item was queued (the flush thread). Outside a job the calling thread blocks; a lone
  * call runs at once, and calls that arrive while a batch of their group runs are taken together
- * by the next runner (group commit). */
+ * by the next runner (group commit). Solo mode: after a few ASYNC requests in a row were flushed
+ * alone by the delay, an ASYNC request that finds nothing else queued runs at once in its job
+ * (every 16th still waits, to notice company); a request that finds another queued ends it. */
 #ifndef MPBP_BATCHER_H
 #define MPBP_BATCHER_H
 
