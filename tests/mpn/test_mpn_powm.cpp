@@ -7,6 +7,7 @@
 #include "support/forced_thresholds.h"
 
 #include "core/cpu_features.h"
+#include "mpn/mod/mont.h"
 #include "mpn/powm/powm.h"
 #include "support/oracle.h"
 
@@ -181,6 +182,32 @@ TEST_CASE("mpn Montgomery primitives: redc_1, mont_mul, mont_sqr vs GMP", "[powm
     }
   }
   mpb::cpu::force_portable(false);
+}
+
+TEST_CASE("redc_1: the unrolled MULX/ADX kernels equal the portable REDC bit for bit", "[powm][mpn][redc]") {
+#ifdef MPB_HAVE_ADX_ASM
+  if (!mpb::cpu::has_mulx_adx()) return;
+  auto rng = make_rng(17);
+  int sizes = 0;
+  for (size_t n = 1; n <= 70; n++) {
+    if (!mpn::redc_fixed_adx_has(n)) continue;
+    sizes++;
+    for (int rep = 0; rep < 120; rep++) {
+      // hard moduli and values: all-ones limbs, runs, T = all ones (the largest carries)
+      V m = rep % 7 == 0 ? V(n, ~(limb)0) : make_mod(rng, n, true);
+      m[0] |= 1;
+      Mont mc(m);
+      V T = rep % 5 == 0 ? V(2 * n, ~(limb)0) : hard_limbs(rng, 2 * n, rep % 3), T2 = T;
+      V r1(n), r2(n);
+      limb c1 = mpn::redc_fixed_adx(r1.data(), T.data(), m.data(), n, mc.ctx.minv);
+      limb c2 = mpn::redc_1_portable(r2.data(), T2.data(), m.data(), n, mc.ctx.minv);
+      INFO("n = " << n << ", rep " << rep);
+      REQUIRE(c1 == c2);
+      REQUIRE(r1 == r2);
+    }
+  }
+  REQUIRE(sizes >= 4);
+#endif
 }
 
 TEST_CASE("mpn Barrett reduction and powm_barrett (and their constant-time forms), even and odd moduli 1..70 limbs",

@@ -18,6 +18,8 @@
 // steps is proven for this variant, so the caller gives one (max_passes) and gets 2 back if it
 // is reached (cpu/mpn/gcd/jacobi.cpp then uses jacobi_euclid).
 // Variable time: for public values only.
+#include <utility>
+
 #include "mpn/mpn.h"
 
 namespace mpb {
@@ -111,12 +113,8 @@ int jacobi_divsteps(const limb *ap, size_t an, const limb *bp, size_t bn, limb *
     const size_t m = fn > gn ? fn : gn;  // both are zero above their sizes, up to m
     combine(tf, f, g, m, t.u, t.v);
     combine(tg, f, g, m, t.q, t.r);
-    limb *x = f;
-    f = tf;
-    tf = x;
-    x = g;
-    g = tg;
-    tg = x;
+    std::swap(f, tf);
+    std::swap(g, tg);
     fn = normalized_size(f, m);
     gn = normalized_size(g, m);
   }

@@ -5,6 +5,8 @@
 // x = x mod y by division. (a/b) = s if y ends at 1, else 0. One division per Euclidean step:
 // slower than jacobi_divsteps, but with a proven end; it is its fallback and an independent
 // check of it in the tests. Variable time (public values).
+#include <utility>
+
 #include "mpn/mpn.h"
 
 namespace mpb {
@@ -53,12 +55,8 @@ int jacobi_euclid(const limb *ap, size_t an, const limb *bp, size_t bn, limb *sc
       copy(x, t, tn);
       xn = tn;
     } else {  // y < x (only when x was not reduced below y: never after the first step)
-      limb *s = x;
-      x = y;
-      y = s;
-      size_t sn = xn;
-      xn = yn;
-      yn = sn;
+      std::swap(x, y);
+      std::swap(xn, yn);
     }
   }
   return (yn == 1 && y[0] == 1) ? (sbit ? -1 : 1) : 0;

@@ -7,6 +7,7 @@
 // "almost reduced" (any value < R, congruent mod m); mont_from results are fully reduced.
 // Unless stated otherwise outputs may not overlap inputs or scratch.
 #pragma once
+#include "core/asm.h"
 #include "mpn/mpn.h"
 
 namespace mpb {
@@ -38,6 +39,12 @@ void mont_ctx_init(MontCtx &ctx, const limb *m, size_t n, limb *storage);
 // MULX/ADCX/ADOX kernel picked at run time (cpu::has_mulx_adx()).
 limb redc_1(limb *rp, limb *tp, const limb *m, size_t n, limb minv);
 limb redc_1_portable(limb *rp, limb *tp, const limb *m, size_t n, limb minv);
+#ifdef MPB_HAVE_ADX_ASM
+// redc_1 fully unrolled for some n (redc_fixed_adx_has), MULX/ADX (generated at build time by
+// cpu/mpn/x86_64/redc_fixed_adx_gen.py); only after cpu::has_mulx_adx(). redc_1 picks it.
+bool redc_fixed_adx_has(size_t n);
+limb redc_fixed_adx(limb *rp, limb *tp, const limb *m, size_t n, limb minv);
+#endif
 // redc_1 followed by a masked (constant-time) subtraction of m when the carry is set: for any
 // tp < R^2 (e.g. a product of two almost-reduced values) rp < R and rp == tp/R (mod m).
 // For tp < R*m additionally rp < 2m (so mont_canon gives the canonical residue).

@@ -3,7 +3,8 @@
 // redc_1: for i = 0..n-1: q = t[i] * minv mod B; t += q*m*B^i (clears limb i, the carry of
 // the row is parked in the cleared limb); finally r = t[n..2n) + (parked carries).
 // The x86-64 kernel does each row with MULX and two carry chains (ADCX for the low halves,
-// ADOX for the high halves), like an addmul_1, and is picked at run time.
+// ADOX for the high halves), like an addmul_1, and is picked at run time; for the sizes the
+// generated fully unrolled kernels cover (cpu/mpn/x86_64/redc_fixed_adx_gen.py) those instead.
 #include "core/cpu_features.h"
 #include "mpn/mod/mont.h"
 #include "mpn/x86_64/redc_row_adx.h"
@@ -33,7 +34,8 @@ __attribute__((target("bmi2,adx"))) static limb redc_1_adx(limb *rp, limb *tp, c
 
 limb redc_1(limb *rp, limb *tp, const limb *m, size_t n, limb minv) {
 #ifdef MPB_HAVE_ADX_ASM
-  if (cpu::has_mulx_adx()) return redc_1_adx(rp, tp, m, n, minv);
+  if (cpu::has_mulx_adx())
+    return redc_fixed_adx_has(n) ? redc_fixed_adx(rp, tp, m, n, minv) : redc_1_adx(rp, tp, m, n, minv);
 #endif
   return redc_1_portable(rp, tp, m, n, minv);
 }
