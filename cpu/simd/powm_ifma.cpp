@@ -42,6 +42,16 @@
 
 #include "simd/lanes_impl.h"
 
+// The loops below are unrolled (as written: full unrolling keeps the operand windows in
+// registers); a sanitizer build (MPB_ROLLED_LOOPS, CMakeLists.txt) keeps them rolled: the same
+// results, and minutes less of ASan/UBSan instrumentation.
+#define MPB_PRAGMA(x) _Pragma(#x)
+#if defined(MPB_ROLLED_LOOPS)
+#define MPB_UNROLL(n) MPB_PRAGMA(GCC unroll 1)
+#else
+#define MPB_UNROLL(n) MPB_PRAGMA(GCC unroll n)
+#endif
+
 #if defined(__clang__)
 // clang reports the unroll pragmas of inner loops whose trip count is constant only once the
 // enclosing loops are unrolled (mont_r's operand windows)
@@ -79,7 +89,7 @@ static void amm(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t N
   const size_t N = NC ? NC : Nrt;
   const V zero = _mm512_setzero_si512();
   for (size_t k = 0; k < N; ++k) t[k] = zero;
-#pragma GCC unroll 64
+MPB_UNROLL(64)
   for (size_t i = 0; i < N; ++i) {
     const V bi = b[i];
     V *ti = t + i;
@@ -87,7 +97,7 @@ static void amm(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t N
     const V q = madlo(zero, x, minv);  // < 2^52: only the low 52 bits of x and minv are used
     x = madlo(x, m[0], q);             // low 52 bits now zero
     const V carry = _mm512_srli_epi64(x, 52);
-#pragma GCC unroll 64
+MPB_UNROLL(64)
     for (size_t j = 1; j < N; ++j) {
       V y = madlo(ti[j], a[j], bi);
       y = madhi(y, a[j - 1], bi);
@@ -131,10 +141,10 @@ static void mont_r(V *r, const V *a, const V *b, const V *m, V minv) {
   V out[N];
   V carry = zero;  // into the first position of the next block
   V oc = zero;     // normalisation carry of the output digits
-#pragma GCC unroll 64
+MPB_UNROLL(64)
   for (int p0 = 0; p0 < 2 * n; p0 += w) {
     V acc[W];
-#pragma GCC unroll 64
+MPB_UNROLL(64)
     for (int k = 0; k < w; ++k) acc[k] = zero;
     acc[0] = carry;
     {  // product terms: row i (operand x_i = a_i or b_i) times the window of a
@@ -142,13 +152,13 @@ static void mont_r(V *r, const V *a, const V *b, const V *m, V minv) {
       const V *xp = SQR ? ap : fresh(b);
       V aw[N];
       bool first = true;
-#pragma GCC unroll 64
+MPB_UNROLL(64)
       for (int i = 0; i < n; ++i) {
         const int jlo = p0 - 1 - i, jhi = p0 + w - 1 - i;  // window of a's digit indices
         const int jmin = SQR ? i + 1 : 0;
         if (jhi < jmin || jlo > n - 1) continue;
         if (first) {
-#pragma GCC unroll 64
+MPB_UNROLL(64)
           for (int j = jlo; j <= jhi; ++j)
             if (j >= jmin && j < n) aw[j] = ap[j];
           first = false;
@@ -156,7 +166,7 @@ static void mont_r(V *r, const V *a, const V *b, const V *m, V minv) {
           aw[jlo] = ap[jlo];
         }
         const V xi = xp[i];
-#pragma GCC unroll 64
+MPB_UNROLL(64)
         for (int k = 0; k < w; ++k) {
           const int p = p0 + k, jl = p - i, jh = p - 1 - i;
           if (jl >= jmin && jl < n) acc[k] = madlo(acc[k], xi, aw[jl]);
@@ -166,7 +176,7 @@ static void mont_r(V *r, const V *a, const V *b, const V *m, V minv) {
     }
     if (SQR) {
       const V *ap = fresh(a);
-#pragma GCC unroll 64
+MPB_UNROLL(64)
       for (int k = 0; k < w; ++k) {
         const int p = p0 + k;
         if (p >= 2 * n) break;
@@ -180,7 +190,7 @@ static void mont_r(V *r, const V *a, const V *b, const V *m, V minv) {
       const V *mp = fresh(m);
       V mw[N];
       bool first = true;
-#pragma GCC unroll 64
+MPB_UNROLL(64)
       for (int i = 0; i < n; ++i) {
         const int jlo = p0 - 1 - i, jhi = p0 + w - 1 - i;
         if (jhi < 0 || jlo > n - 1) continue;
@@ -196,14 +206,14 @@ static void mont_r(V *r, const V *a, const V *b, const V *m, V minv) {
           else carry = c;
         }
         if (first) {
-#pragma GCC unroll 64
+MPB_UNROLL(64)
           for (int j = jlo; j <= jhi; ++j)
             if (j >= 0 && j < n) mw[j] = mp[j];
           first = false;
         } else if (jlo >= 0) {
           mw[jlo] = mp[jlo];
         }
-#pragma GCC unroll 64
+MPB_UNROLL(64)
         for (int k = 0; k < w; ++k) {
           const int p = p0 + k, jl = p - i, jh = p - 1 - i;
           if (p <= i) continue;
@@ -213,7 +223,7 @@ static void mont_r(V *r, const V *a, const V *b, const V *m, V minv) {
       }
     }
     if (p0 + w > n) carry = zero;
-#pragma GCC unroll 64
+MPB_UNROLL(64)
     for (int k = 0; k < w; ++k) {
       const int p = p0 + k;
       if (p < n || p >= 2 * n) continue;
@@ -222,7 +232,7 @@ static void mont_r(V *r, const V *a, const V *b, const V *m, V minv) {
       out[p - n] = _mm512_and_si512(v, mask);
     }
   }
-#pragma GCC unroll 64
+MPB_UNROLL(64)
   for (int k = 0; k < n; ++k) r[k] = out[k];
 }
 
@@ -241,17 +251,17 @@ static void mont_r(V *r, const V *a, const V *b, const V *m, V minv) {
 template <int T, int CW>
 static inline __attribute__((always_inline)) void tile(V *tp, const V (&x)[T], const V *col) {
   V acc[T + CW];
-#pragma GCC unroll 32
+MPB_UNROLL(32)
   for (int k = 0; k < T + CW; ++k) acc[k] = tp[k];
-#pragma GCC unroll 16
+MPB_UNROLL(16)
   for (int c = 0; c < CW; ++c) {
     const V y = col[c];
-#pragma GCC unroll 16
+MPB_UNROLL(16)
     for (int r = 0; r < T; ++r) acc[r + c] = madlo(acc[r + c], x[r], y);
-#pragma GCC unroll 16
+MPB_UNROLL(16)
     for (int r = 0; r < T; ++r) acc[r + c + 1] = madhi(acc[r + c + 1], x[r], y);
   }
-#pragma GCC unroll 32
+MPB_UNROLL(32)
   for (int k = 0; k < T + CW; ++k) tp[k] = acc[k];
 }
 
@@ -260,7 +270,7 @@ template <int T>
 static inline __attribute__((always_inline)) void row_block(V *tp, const V (&x)[T], const V *col,
                                                             size_t ncols) {
   size_t c0 = 0;
-#pragma GCC unroll 1
+MPB_UNROLL(1)
   for (; c0 + T <= ncols; c0 += T) tile<T, T>(tp + c0, x, col + c0);
   static_assert(T <= 8, "remainder cases");
   switch (ncols - c0) {
@@ -295,31 +305,31 @@ static inline void redc_tiles(V *t, const V *m, V minv, size_t N) {
   const V zero = _mm512_setzero_si512();
   const V mask = _mm512_set1_epi64((1ll << 52) - 1);
   const size_t full = N / T * T;
-#pragma GCC unroll 1
+MPB_UNROLL(1)
   for (size_t it = 0; it < full; it += T) {
     V *tp = t + it;
     V u[T], acc[2 * T];
-#pragma GCC unroll 16
+MPB_UNROLL(16)
     for (int k = 0; k < 2 * T; ++k) acc[k] = tp[k];
     V carry = zero;
-#pragma GCC unroll 16
+MPB_UNROLL(16)
     for (int r = 0; r < T; ++r) {
       const V x = _mm512_add_epi64(acc[r], carry);
       u[r] = madlo(zero, x, minv);
       carry = _mm512_srli_epi64(_mm512_add_epi64(x, mask), 52);
       acc[r + 1] = madlo(madhi(acc[r + 1], u[r], m[0]), u[r], m[1]);
-#pragma GCC unroll 16
+MPB_UNROLL(16)
       for (int c = 1; c < T; ++c) {
         if (c > 1) acc[r + c] = madlo(acc[r + c], u[r], m[c]);
         acc[r + c + 1] = madhi(acc[r + c + 1], u[r], m[c]);
       }
     }
     acc[T] = _mm512_add_epi64(acc[T], carry);
-#pragma GCC unroll 16
+MPB_UNROLL(16)
     for (int k = T; k < 2 * T; ++k) tp[k] = acc[k];
     row_block<T>(tp + T, u, m + T, N - T);
   }
-#pragma GCC unroll 1
+MPB_UNROLL(1)
   for (size_t i = full; i < N; ++i) redc_row(t + i, m, minv, N);
 }
 
@@ -330,14 +340,14 @@ static void amm_tiles(V *r, const V *a, const V *b, const V *m, V minv, V *t, si
   const V zero = _mm512_setzero_si512();
   for (size_t k = 0; k < 2 * N; ++k) t[k] = zero;
   const size_t full = N / T * T;
-#pragma GCC unroll 1
+MPB_UNROLL(1)
   for (size_t ib = 0; ib < full; ib += T) {
     V x[T];
-#pragma GCC unroll 16
+MPB_UNROLL(16)
     for (int k = 0; k < T; ++k) x[k] = b[ib + k];
     row_block<T>(t + ib, x, a, N);
   }
-#pragma GCC unroll 1
+MPB_UNROLL(1)
   for (size_t i = full; i < N; ++i) {
     const V x[1] = {b[i]};
     row_block<1>(t + i, x, a, N);
@@ -354,27 +364,27 @@ static void ams_tiles(V *r, const V *a, const V *m, V minv, V *t, size_t Nrt) {
   for (size_t k = 0; k < 2 * N; ++k) t[k] = zero;
   const size_t full = N / T * T;
   size_t ib = 0;
-#pragma GCC unroll 1
+MPB_UNROLL(1)
   for (; ib < full; ib += T) {
     V x[T], acc[2 * T];
-#pragma GCC unroll 16
+MPB_UNROLL(16)
     for (int k = 0; k < T; ++k) x[k] = a[ib + k];
     // the block's triangle: a_(ib+i) * a_(ib+j), i < j < T, at positions 2ib + i + j
     V *tp = t + 2 * ib;
-#pragma GCC unroll 16
+MPB_UNROLL(16)
     for (int k = 0; k < 2 * T; ++k) acc[k] = tp[k];
-#pragma GCC unroll 16
+MPB_UNROLL(16)
     for (int j = 1; j < T; ++j) {
-#pragma GCC unroll 16
+MPB_UNROLL(16)
       for (int i = 0; i < j; ++i) acc[i + j] = madlo(acc[i + j], x[i], x[j]);
-#pragma GCC unroll 16
+MPB_UNROLL(16)
       for (int i = 0; i < j; ++i) acc[i + j + 1] = madhi(acc[i + j + 1], x[i], x[j]);
     }
-#pragma GCC unroll 16
+MPB_UNROLL(16)
     for (int k = 0; k < 2 * T; ++k) tp[k] = acc[k];
     row_block<T>(tp + T, x, a + ib + T, N - ib - T);
   }
-#pragma GCC unroll 1
+MPB_UNROLL(1)
   for (size_t i = ib; i + 1 < N; ++i) {
     const V x[1] = {a[i]};
     row_block<1>(t + 2 * i + 1, x, a + i + 1, N - i - 1);
@@ -412,24 +422,24 @@ static void select(V *out, const V *tab, size_t Nrt, V idx, unsigned entries) {
   const V zero = _mm512_setzero_si512();
   if (NC) {
     constexpr size_t nb = (NC + 15) / 16, B = NC ? (NC + nb - 1) / nb : 1;
-#pragma GCC unroll 8
+MPB_UNROLL(8)
     for (size_t d0 = 0; d0 < NC; d0 += B) {
       V o[B];
-#pragma GCC unroll 32
+MPB_UNROLL(32)
       for (size_t d = 0; d < B; ++d) o[d] = zero;
       V ev = zero;
       const V one = _mm512_set1_epi64(1);
       const V *te = fresh(tab) + d0;
-#pragma GCC unroll 1
+MPB_UNROLL(1)
       for (unsigned e = 0; e < entries; ++e) {
         const __mmask8 k = _mm512_cmpeq_epu64_mask(idx, ev);
-#pragma GCC unroll 32
+MPB_UNROLL(32)
         for (size_t d = 0; d < B; ++d)
           if (d0 + d < NC) o[d] = _mm512_mask_mov_epi64(o[d], k, te[d]);
         te += NC;
         ev = _mm512_add_epi64(ev, one);
       }
-#pragma GCC unroll 32
+MPB_UNROLL(32)
       for (size_t d = 0; d < B; ++d)
         if (d0 + d < NC) out[d0 + d] = o[d];
     }
