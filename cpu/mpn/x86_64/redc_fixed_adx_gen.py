@@ -100,21 +100,5 @@ def main():
 
 
 if __name__ == "__main__":
-    import sys
-    if len(sys.argv) > 1:  # write OUT only when it changes (no rebuild for an identical file)
-        import io
-        buf, real = io.StringIO(), sys.stdout
-        sys.stdout = buf
-        main()
-        sys.stdout = real
-        text = buf.getvalue()
-        try:
-            with open(sys.argv[1]) as f:
-                same = f.read() == text
-        except OSError:
-            same = False
-        if not same:
-            with open(sys.argv[1], "w") as f:
-                f.write(text)
-    else:
-        main()
+    from gen_out import run  # this folder (sys.path[0])
+    run(main)
