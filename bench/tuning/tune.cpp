@@ -73,24 +73,6 @@ int crossover(int lo, int hi, const std::function<bool(int)> &better, bool verbo
   return hi + 1;
 }
 
-// The Comba the dispatcher would use at this size: the assembly kernels (MULX/ADX, 9..16
-// limbs, squaring 9..24) or the portable delayed-carry C.
-void comba_mul(limb *rp, const limb *ap, const limb *bp, size_t n) {
-#ifdef MPB_HAVE_ADX_ASM
-  if (mpn::kern::use_adx() && n >= mpn::kern::COMBA_ADX_MIN && n <= mpn::kern::COMBA_ADX_MAX)
-    return mpn::kern::mul_comba_adx(rp, ap, bp, n);
-#endif
-  mpn::mul_comba(rp, ap, bp, n);
-}
-void comba_sqr(limb *rp, const limb *ap, size_t n) {
-#ifdef MPB_HAVE_ADX_ASM
-  if (mpn::kern::use_adx() && n >= mpn::kern::COMBA_ADX_MIN && n <= mpn::kern::SQR_COMBA_ADX_MAX)
-    return mpn::kern::sqr_comba_adx(rp, ap, n);
-#endif
-  mpn::sqr_comba(rp, ap, n);
-}
-
-
 // ---- writing the tuning headers --------------------------------------------------------------
 bool g_dry_run = false;
 
@@ -299,26 +281,34 @@ int main(int argc, char **argv) {
   mpb::tuning::reset_params();
   const int BIG = 1 << 30;
 
-  // 1. Comba vs schoolbook rows (only matters above the MULX/ADX fixed kernels, or portable).
+  // 1. Comba vs schoolbook rows. With MULX/ADX the dispatcher takes its row kernels below
+  //    Karatsuba (products up to 64 limbs, squares up to 32) whatever these limits say, so they
+  //    steer the portable path only: measured with --portable (or without ADX), else kept.
   p.mul_karatsuba = p.sqr_karatsuba = BIG;
+  const bool tune_comba = !mpn::kern::use_adx();
   auto comba_better = [&](int n, bool sqr) {
     Ops o(n);
     double tc, tb;
     if (sqr) {
-      tc = time_ns([&] { comba_sqr(o.r.data(), o.a.data(), n); clobber(o.r.data()); }, (double)n * n / 2);
+      tc = time_ns([&] { mpn::sqr_comba(o.r.data(), o.a.data(), n); clobber(o.r.data()); }, (double)n * n / 2);
       tb = time_ns([&] { mpn::sqr_basecase(o.r.data(), o.a.data(), n); clobber(o.r.data()); }, (double)n * n / 2);
     } else {
-      tc = time_ns([&] { comba_mul(o.r.data(), o.a.data(), o.b.data(), n); clobber(o.r.data()); }, (double)n * n);
+      tc = time_ns([&] { mpn::mul_comba(o.r.data(), o.a.data(), o.b.data(), n); clobber(o.r.data()); }, (double)n * n);
       tb = time_ns([&] { mpn::mul_basecase(o.r.data(), o.a.data(), n, o.b.data(), n); clobber(o.r.data()); }, (double)n * n);
     }
     if (verbose) std::fprintf(stderr, "%s n=%d comba %.1f basecase %.1f\n", sqr ? "sqr" : "mul", n, tc, tb);
     return tc <= tb;
   };
   // comba_max = last n where Comba still wins (first n where basecase wins 4 times, minus 1)
-  int mul_comba_max = crossover(2, 40, [&](int n) { return !comba_better(n, false); }, verbose, "mul comba") - 1;
-  int sqr_comba_max = crossover(2, 40, [&](int n) { return !comba_better(n, true); }, verbose, "sqr comba") - 1;
-  p.mul_comba_max = mul_comba_max;
-  p.sqr_comba_max = sqr_comba_max;
+  int mul_comba_max = p.mul_comba_max, sqr_comba_max = p.sqr_comba_max;
+  if (tune_comba) {
+    mul_comba_max = crossover(2, 40, [&](int n) { return !comba_better(n, false); }, verbose, "mul comba") - 1;
+    sqr_comba_max = crossover(2, 40, [&](int n) { return !comba_better(n, true); }, verbose, "sqr comba") - 1;
+    p.mul_comba_max = mul_comba_max;
+    p.sqr_comba_max = sqr_comba_max;
+  } else if (verbose) {
+    std::fprintf(stderr, "MULX/ADX: the Comba limits steer only the portable path (tune --int --portable)\n");
+  }
 
   // 2. Karatsuba at the top level vs the small-size dispatch.
   auto kara_better = [&](int n, bool sqr) {
@@ -352,8 +342,10 @@ int main(int argc, char **argv) {
   const bool adx = !mpb::cpu::portable_forced() && mpb::cpu::has_mulx_adx();
   const std::string where = measured_where(cmd, adx ? "MULX/ADX kernels" : "portable C kernels");
   std::map<std::string, mpbench::tuning_file::Update> up;
-  up["MUL_COMBA_MAX"] = {std::to_string(mul_comba_max), where};
-  up["SQR_COMBA_MAX"] = {std::to_string(sqr_comba_max), where};
+  if (tune_comba) {
+    up["MUL_COMBA_MAX"] = {std::to_string(mul_comba_max), where};
+    up["SQR_COMBA_MAX"] = {std::to_string(sqr_comba_max), where};
+  }
   up["MUL_KARATSUBA_CUTOFF"] = {std::to_string(mul_kara), where};
   up["SQR_KARATSUBA_CUTOFF"] = {std::to_string(sqr_kara), where};
   return status | write_constants("cpu/mpn/tuning.h", up);

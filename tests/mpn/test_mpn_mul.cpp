@@ -265,8 +265,8 @@ TEST_CASE("every multiplication algorithm, sizes 1..80", "[mpn][mul][algorithms]
 #ifdef MPB_HAVE_ADX_ASM
     if (n <= mpn::kern::FIXED_ADX_MAX && mpb::cpu::has_mulx_adx())
       check_mul_n("fixed_adx", [](limb *r, const limb *a, const limb *b, size_t k) { mpn::kern::mul_fixed_adx(r, a, b, k); }, n, rng, kind);
-    if (n >= mpn::kern::COMBA_ADX_MIN && n <= mpn::kern::COMBA_ADX_MAX && mpb::cpu::has_mulx_adx())
-      check_mul_n("comba_adx", [](limb *r, const limb *a, const limb *b, size_t k) { mpn::kern::mul_comba_adx(r, a, b, k); }, n, rng, kind);
+    if (n >= mpn::kern::ROWS_ADX_MIN && n <= mpn::kern::ROWS_ADX_MAX && mpb::cpu::has_mulx_adx())
+      check_mul_n("rows_adx", [](limb *r, const limb *a, const limb *b, size_t k) { mpn::kern::mul_rows_adx(r, a, b, k); }, n, rng, kind);
 #endif
     check_mul_n("comba_plain", [](limb *r, const limb *a, const limb *b, size_t k) { mpb::ref::mul_comba_plain(r, a, b, k); }, n, rng, kind);
     check_mul_n("basecase", [](limb *r, const limb *a, const limb *b, size_t k) { mpn::mul_basecase(r, a, k, b, k); }, n, rng, kind);
@@ -284,8 +284,8 @@ TEST_CASE("every squaring algorithm, sizes 1..80", "[mpn][sqr][algorithms]") {
 #ifdef MPB_HAVE_ADX_ASM
     if (n <= mpn::kern::FIXED_ADX_MAX && mpb::cpu::has_mulx_adx())
       check_sqr("sqr_fixed_adx", [](limb *r, const limb *a, size_t k) { mpn::kern::sqr_fixed_adx(r, a, k); }, n, rng, kind);
-    if (n >= mpn::kern::COMBA_ADX_MIN && n <= mpn::kern::SQR_COMBA_ADX_MAX && mpb::cpu::has_mulx_adx())
-      check_sqr("sqr_comba_adx", [](limb *r, const limb *a, size_t k) { mpn::kern::sqr_comba_adx(r, a, k); }, n, rng, kind);
+    if (n >= mpn::kern::ROWS_ADX_MIN && n <= mpn::kern::SQR_ROWS_ADX_MAX && mpb::cpu::has_mulx_adx())
+      check_sqr("sqr_rows_adx", [](limb *r, const limb *a, size_t k) { mpn::kern::sqr_rows_adx(r, a, k); }, n, rng, kind);
 #endif
     check_sqr("sqr_basecase", [](limb *r, const limb *a, size_t k) { mpn::sqr_basecase(r, a, k); }, n, rng, kind);
     check_sqr("sqr_karatsuba", with_scratch_sqr(mpn::sqr_karatsuba_itch, mpn::sqr_karatsuba), n, rng, kind);

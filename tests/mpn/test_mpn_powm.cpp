@@ -197,13 +197,21 @@ TEST_CASE("redc_1: the unrolled MULX/ADX kernels equal the portable REDC bit for
       V m = rep % 7 == 0 ? V(n, ~(limb)0) : make_mod(rng, n, true);
       m[0] |= 1;
       Mont mc(m);
-      V T = rep % 5 == 0 ? V(2 * n, ~(limb)0) : hard_limbs(rng, 2 * n, rep % 3), T2 = T;
+      V T = rep % 5 == 0 ? V(2 * n, ~(limb)0) : hard_limbs(rng, 2 * n, rep % 3), T2 = T, T3 = T, T4 = T;
       V r1(n), r2(n);
       limb c1 = mpn::redc_fixed_adx(r1.data(), T.data(), m.data(), n, mc.ctx.minv);
       limb c2 = mpn::redc_1_portable(r2.data(), T2.data(), m.data(), n, mc.ctx.minv);
       INFO("n = " << n << ", rep " << rep);
       REQUIRE(c1 == c2);
       REQUIRE(r1 == r2);
+      // the whole mont_redc in one kernel (the masked subtraction of m when the sum carried),
+      // into a separate rp and in place at tp + n
+      V r3(n);
+      mpn::mont_redc_fixed_adx(r3.data(), T3.data(), m.data(), n, mc.ctx.minv);
+      mpn::cnd_sub_n(c2, r2.data(), r2.data(), m.data(), n);
+      REQUIRE(r3 == r2);
+      mpn::mont_redc_fixed_adx(T4.data() + n, T4.data(), m.data(), n, mc.ctx.minv);
+      REQUIRE(V(T4.begin() + n, T4.end()) == r2);
     }
   }
   REQUIRE(sizes >= 4);

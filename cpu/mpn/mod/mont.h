@@ -44,6 +44,9 @@ limb redc_1_portable(limb *rp, limb *tp, const limb *m, size_t n, limb minv);
 // cpu/mpn/x86_64/redc_fixed_adx_gen.py); only after cpu::has_mulx_adx(). redc_1 picks it.
 bool redc_fixed_adx_has(size_t n);
 limb redc_fixed_adx(limb *rp, limb *tp, const limb *m, size_t n, limb minv);
+// mont_redc in one kernel (same file, same n): the rows, the add of the parked carries and the
+// masked subtraction of m, without the add_n / cnd_sub_n calls. rp may equal tp + n.
+void mont_redc_fixed_adx(limb *rp, limb *tp, const limb *m, size_t n, limb minv);
 #endif
 // redc_1 followed by a masked (constant-time) subtraction of m when the carry is set: for any
 // tp < R^2 (e.g. a product of two almost-reduced values) rp < R and rp == tp/R (mod m).
@@ -65,8 +68,8 @@ void mont_sqr(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch);
 // depend only on n (mpn::sqr may switch to Karatsuba, which branches on the data): used by
 // powm_ct. rp may equal ap. scratch: mont_sqr_itch(n) limbs.
 void mont_sqr_ct(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch);
-// The multiplication counterpart: Comba product + REDC up to the Comba size, CIOS mont_mul
-// above; rp < m. rp may equal ap and/or bp. scratch: mont_sqr_itch(n) limbs.
+// The multiplication counterpart: product + REDC up to the Comba size (MULX/ADX: up to the row
+// kernels' 64 limbs), CIOS mont_mul above; rp < R. rp may equal ap and/or bp. scratch: mont_sqr_itch(n) limbs.
 void mont_mul_ct(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch);
 // Multiplication by product + REDC (mpn::mul_n + redc): rp = a*b/R (mod m), rp < R.
 // rp may equal ap and/or bp. scratch: mont_sqr_itch(n) limbs (the same size).

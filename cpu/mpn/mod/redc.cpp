@@ -41,6 +41,10 @@ limb redc_1(limb *rp, limb *tp, const limb *m, size_t n, limb minv) {
 }
 
 void mont_redc(limb *rp, limb *tp, const MontCtx &ctx) {
+#ifdef MPB_HAVE_ADX_ASM
+  if (cpu::has_mulx_adx() && redc_fixed_adx_has(ctx.n))
+    return mont_redc_fixed_adx(rp, tp, ctx.m, ctx.n, ctx.minv);
+#endif
   limb cy = redc_1(rp, tp, ctx.m, ctx.n, ctx.minv);
   cnd_sub_n(cy, rp, rp, ctx.m, ctx.n);
 }

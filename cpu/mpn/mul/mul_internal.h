@@ -28,11 +28,13 @@ void mul_fixed_adx(limb *rp, const limb *ap, const limb *bp, size_t n);
 // an x bn for 1 <= bn <= an <= 8 (same file).
 void mul_fixed_adx_unbal(limb *rp, const limb *ap, size_t an, const limb *bp, size_t bn);
 void sqr_fixed_adx(limb *rp, const limb *ap, size_t n);
-// Fully unrolled product-scanning kernels (same file), COMBA_ADX_MIN <= n <= COMBA_ADX_MAX.
-// They use MULX (BMI2) only; they are gated with the ADX kernels.
-constexpr size_t COMBA_ADX_MIN = 9, COMBA_ADX_MAX = 16, SQR_COMBA_ADX_MAX = 24;
-void mul_comba_adx(limb *rp, const limb *ap, const limb *bp, size_t n);
-void sqr_comba_adx(limb *rp, const limb *ap, size_t n);  // 9 <= n <= SQR_COMBA_ADX_MAX
+// Row kernels with the partial product in memory (same file): ROWS_ADX_MIN <= n <= ROWS_ADX_MAX
+// (squaring: up to SQR_ROWS_ADX_MAX). Below Karatsuba they replace both the Comba and the
+// schoolbook rows on MULX/ADX machines (the tuning's Comba limits then apply to the portable
+// path only).
+constexpr size_t ROWS_ADX_MIN = 9, ROWS_ADX_MAX = 64, SQR_ROWS_ADX_MAX = 32;
+void mul_rows_adx(limb *rp, const limb *ap, const limb *bp, size_t n);
+void sqr_rows_adx(limb *rp, const limb *ap, size_t n);
 #endif
 
 // True when the MULX/ADX kernels are in use (compiled in, supported, not forced off).

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates mul_fixed_adx.cpp (in the build tree, at build time; never committed): fully unrolled
 MULX/ADX multiplication and squaring kernels as GCC inline assembly, row kernels for every
-shape up to 8 x 8 limbs and product-scanning kernels for 9..16 limbs (squaring: 9..24).
+shape up to 8 x 8 limbs (registers) and 9..64 limbs (squaring: 9..32; partial product in memory).
 
 Multiplication is operand scanning (row by row), for every shape 1 <= bn <= an <= 8 (bn rows
 of an products; the square ones serve mul_n, the others mpn::mul).  The running partial product lives in n
@@ -15,22 +15,26 @@ Squaring: the off-diagonal triangle the same way (row i multiplies a[i] by a[i+1
 stored to rp as limbs become final; then one pass doubles the triangle with ADCX t,t (CF
 chain: t = 2t + CF) and adds the diagonal squares with ADOX (OF chain).
 
-For 9..16 limbs (squaring: 9..24) the row kernels would need too many registers, so those sizes get fully
-unrolled product-scanning (Comba) kernels: column k accumulates its products a_i b_{k-i}
-(MULX) in a three-register window with ADD/ADC/ADC, stores the low word and slides the
-window.  Only 9 registers are used whatever n.  (On x86-64 the three-word chain needs fewer
-instructions per product than the delayed-carry split of cpu/mpn/mul/mul_comba.cpp, which is why the
-assembly uses it; the C kernels keep the delayed-carry form, see bench_mul.)  Squaring sums
-each column's off-diagonal products once, doubles them (ADD/ADC/ADC of the window onto
-itself), adds the diagonal square, then adds the column into the running window.
+From 9 limbs on the running partial product no longer fits in registers, so those sizes get row
+kernels with the partial product in memory (multiplication 9..64 limbs, squaring 9..32), the
+inner row of cpu/mpn/x86_64/redc_fixed_adx_gen.py's REDC: row i (rdx = b[i]) does, for each j,
+MULX a[j]; ADCX of r[i+j] (read from memory) into the low half (CF chain); ADOX of the previous
+high half (OF chain); store to r[i+j]; the row's top limb (last high half plus both flags, which
+cannot overflow) is stored to r[i+n], fresh.  Multiplication loops over rows 1..n-1 with the row
+unrolled for that n; squaring unrolls the whole triangle (rows of n-1-i products at r[2i+1..))
+and ends with the doubling + diagonal pass of the small squares, through memory.  Four
+instructions per product on two independent carry chains: on an AMD Zen 3 (TSC cycles,
+2026-11-27, one process) 16 limbs: mul 395 -> 289, sqr 227 -> 194; 24: mul 821 -> 618, sqr 483
+-> 397; 32: mul 1412 -> 1130, sqr 1065 -> 791, against the product-scanning kernels these
+replaced (three-word ADD/ADC/ADC windows, 9..16 / 9..24 limbs) and the ADX addmul_1 rows.
 
 Run:  python3 cpu/mpn/x86_64/mul_fixed_adx_gen.py OUT.cpp   (CMake does this: cpu/CMakeLists.txt)
 """
 
 NMAX = 8
 SQR_KEEP_MAX = 5  # up to this n the squaring triangle stays in registers (2n - 2 of them)
-CMIN, CMAX = 9, 16  # product-scanning (Comba) asm kernels for these sizes
-SQR_CMAX = 24       # squaring ones go further (half the products, so half the code)
+RMIN, RMAX = 9, 64  # row kernels (partial product in memory), multiplication: a loop over rows
+SQR_RMAX = 32       # squaring: the triangle fully unrolled (496 products at 32 limbs)
 COPY_FROM = 7  # from this n on, a and b are copied to one stack array (saves a pointer register)
 
 
@@ -187,89 +191,122 @@ def asm_block(g, kind, n, local):
     return "\n".join(out)
 
 
-def gen_comba_mul(n):
-    L = []
-    e = L.append
-    A = lambda j: f"{8 * j}(%[ap])"
-    B = lambda j: f"{8 * j}(%[bp])"
-    R = lambda k: f"{8 * k}(%[rp])"
-    w = ["%[w0]", "%[w1]", "%[w2]"]
-    for r in w:
-        e(f"xor %k[{r[2:-1]}], %k[{r[2:-1]}]")
-    for k in range(2 * n - 1):
-        lo = max(0, k - n + 1)
-        hi = min(k, n - 1)
-        for i in range(lo, hi + 1):
-            e(f"mov {A(i)}, %%rdx")
-            e(f"mulx {B(k - i)}, %[tl], %[th]")
-            e(f"add %[tl], {w[0]}")
-            e(f"adc %[th], {w[1]}")
-            e(f"adc $0, {w[2]}")
-        e(f"mov {w[0]}, {R(k)}")
-        e(f"xor %k[{w[0][2:-1]}], %k[{w[0][2:-1]}]")
-        w = [w[1], w[2], w[0]]
-    e(f"mov {w[0]}, {R(2 * n - 1)}")
-    return L
-
-
-def gen_comba_sqr(n):
+def gen_rows_mul(n):
+    """rp[0 .. 2n) = a * b, n >= 2: row 0 (CF chain only), then rows 1..n-1 in a loop (rp and bp
+    advance one limb per row, cnt counts the rows)."""
     L = []
     e = L.append
     A = lambda j: f"{8 * j}(%[ap])"
     R = lambda k: f"{8 * k}(%[rp])"
-    w = ["%[w0]", "%[w1]", "%[w2]"]
-    s = ["%[s0]", "%[s1]", "%[s2]"]
-    name = lambda r: r[2:-1]
-    for r in w:
-        e(f"xor %k[{name(r)}], %k[{name(r)}]")
-    for k in range(2 * n - 1):
-        lo = max(0, k - n + 1)
-        pairs = [(i, k - i) for i in range(lo, n) if i < k - i]
-        if pairs:
-            for r in s:
-                e(f"xor %k[{name(r)}], %k[{name(r)}]")
-            for i, j in pairs:
-                e(f"mov {A(i)}, %%rdx")
-                e(f"mulx {A(j)}, %[tl], %[th]")
-                e(f"add %[tl], {s[0]}")
-                e(f"adc %[th], {s[1]}")
-                e(f"adc $0, {s[2]}")
-            e(f"add {s[0]}, {s[0]}")
-            e(f"adc {s[1]}, {s[1]}")
-            e(f"adc {s[2]}, {s[2]}")
-            e(f"add {s[0]}, {w[0]}")
-            e(f"adc {s[1]}, {w[1]}")
-            e(f"adc {s[2]}, {w[2]}")
-        if k % 2 == 0:
-            e(f"mov {A(k // 2)}, %%rdx")
-            e(f"mulx %%rdx, %[tl], %[th]")
-            e(f"add %[tl], {w[0]}")
-            e(f"adc %[th], {w[1]}")
-            e(f"adc $0, {w[2]}")
-        e(f"mov {w[0]}, {R(k)}")
-        e(f"xor %k[{name(w[0])}], %k[{name(w[0])}]")
-        w = [w[1], w[2], w[0]]
-    e(f"mov {w[0]}, {R(2 * n - 1)}")
+    lo, hi = ["%[l0]", "%[l1]"], ["%[h0]", "%[h1]"]
+    e("xor %k[z], %k[z]")                       # z = 0, CF = OF = 0
+    e("mov (%[bp]), %%rdx")
+    e(f"mulx {A(0)}, {lo[0]}, {hi[0]}")
+    e(f"mov {lo[0]}, {R(0)}")
+    for j in range(1, n):
+        a, p = lo[j % 2], hi[(j - 1) % 2]
+        e(f"mulx {A(j)}, {a}, {hi[j % 2]}")
+        e(f"adcx {p}, {a}")
+        e(f"mov {a}, {R(j)}")
+    top = hi[(n - 1) % 2]
+    e(f"adcx %[z], {top}")
+    e(f"mov {top}, {R(n)}")
+    e("1:")
+    e("lea 8(%[rp]), %[rp]")
+    e("lea 8(%[bp]), %[bp]")
+    e("mov (%[bp]), %%rdx")
+    e(f"mulx {A(0)}, {lo[0]}, {hi[0]}")
+    e(f"adcx {R(0)}, {lo[0]}")
+    e(f"mov {lo[0]}, {R(0)}")
+    for j in range(1, n):
+        a, p = lo[j % 2], hi[(j - 1) % 2]
+        e(f"mulx {A(j)}, {a}, {hi[j % 2]}")
+        e(f"adcx {R(j)}, {a}")
+        e(f"adox {p}, {a}")
+        e(f"mov {a}, {R(j)}")
+    top = hi[(n - 1) % 2]
+    e(f"adcx %[z], {top}")
+    e(f"adox %[z], {top}")
+    e(f"mov {top}, {R(n)}")
+    e("dec %[cnt]")                               # leaves CF alone; OF = 0 (cnt > 0)
+    e("jnz 1b")
     return L
 
 
-def comba_block(lines, sqr):
+def gen_rows_sqr(n):
+    """rp[0 .. 2n) = a^2, n >= 3: the triangle a_i * a[i+1..n) at rp[2i+1 ..) row by row, then
+    rp = 2 * triangle + diagonal in one pass (CF: the doubling, OF: the squares)."""
+    L = []
+    e = L.append
+    A = lambda j: f"{8 * j}(%[ap])"
+    R = lambda k: f"{8 * k}(%[rp])"
+    lo, hi = ["%[l0]", "%[l1]"], ["%[h0]", "%[h1]"]
+    e("xor %k[z], %k[z]")
+    e(f"mov {A(0)}, %%rdx")
+    e(f"mulx {A(1)}, {lo[1]}, {hi[1]}")
+    e(f"mov {lo[1]}, {R(1)}")
+    for j in range(2, n):
+        a, p = lo[j % 2], hi[(j - 1) % 2]
+        e(f"mulx {A(j)}, {a}, {hi[j % 2]}")
+        e(f"adcx {p}, {a}")
+        e(f"mov {a}, {R(j)}")
+    e(f"adcx %[z], {hi[(n - 1) % 2]}")
+    e(f"mov {hi[(n - 1) % 2]}, {R(n)}")
+    for i in range(1, n - 1):
+        e(f"mov {A(i)}, %%rdx")
+        for j in range(i + 1, n):
+            a, p = lo[j % 2], hi[(j - 1) % 2]
+            e(f"mulx {A(j)}, {a}, {hi[j % 2]}")
+            e(f"adcx {R(i + j)}, {a}")
+            if j > i + 1:
+                e(f"adox {p}, {a}")
+            e(f"mov {a}, {R(i + j)}")
+        top = hi[(n - 1) % 2]
+        e(f"adcx %[z], {top}")
+        e(f"adox %[z], {top}")
+        e(f"mov {top}, {R(i + n)}")
+    # rp[1 .. 2n-1) holds the triangle; flags are clear
+    t = "%[l1]"
+    for i in range(n):
+        e(f"mov {A(i)}, %%rdx")
+        e(f"mulx %%rdx, {lo[0]}, {hi[0]}")
+        if i == 0:
+            e(f"mov {lo[0]}, {R(0)}")
+        else:
+            e(f"mov {R(2 * i)}, {t}")
+            e(f"adcx {t}, {t}")
+            e(f"adox {lo[0]}, {t}")
+            e(f"mov {t}, {R(2 * i)}")
+        if i < n - 1:
+            e(f"mov {R(2 * i + 1)}, {t}")
+            e(f"adcx {t}, {t}")
+            e(f"adox {hi[0]}, {t}")
+            e(f"mov {t}, {R(2 * i + 1)}")
+        else:
+            e(f"adcx %[z], {hi[0]}")
+            e(f"adox %[z], {hi[0]}")
+            e(f"mov {hi[0]}, {R(2 * i + 1)}")
+    return L
+
+
+def rows_block(lines, sqr):
     body = "\n".join(f'      "{l}\\n\\t"' for l in lines)
-    outs = '[w0] "=&r"(w[0]), [w1] "=&r"(w[1]), [w2] "=&r"(w[2]), [tl] "=&r"(tl), [th] "=&r"(th), "=&d"(dx)'
+    outs = '[l0] "=&r"(l0), [h0] "=&r"(h0), [l1] "=&r"(l1), [h1] "=&r"(h1), [z] "=&r"(z), "=&d"(dx)'
     if sqr:
-        outs += ', [s0] "=&r"(s[0]), [s1] "=&r"(s[1]), [s2] "=&r"(s[2])'
         ins = '[rp] "r"(rp), [ap] "r"(ap)'
     else:
-        ins = '[rp] "r"(rp), [ap] "r"(ap), [bp] "r"(bp)'
+        outs += ', [rp] "+r"(rp), [bp] "+r"(bp), [cnt] "+r"(cnt)'
+        ins = '[ap] "r"(ap)'
     return "  __asm__ volatile(\n" + body + "\n      : " + outs + "\n      : " + ins + "\n      : \"cc\", \"memory\");"
 
 
 def main():
     print("// GENERATED by cpu/mpn/x86_64/mul_fixed_adx_gen.py -- do not edit by hand.")
     print("// Fully unrolled MULX/ADCX/ADOX kernels: row (operand-scanning) products for every shape")
-    print("// bn <= an <= %d and squares up to %d limbs; product-scanning (Comba) products for %d..%d limbs"
-          % (NMAX, NMAX, CMIN, CMAX))
-    print("// and squares for %d..%d. See the generator for the algorithms.  Callers check" % (CMIN, SQR_CMAX))
+    print("// bn <= an <= %d and squares up to %d limbs; row kernels with the partial product in memory for"
+          % (NMAX, NMAX))
+    print("// products of %d..%d limbs and squares of %d..%d. See the generator for the algorithms.  Callers check"
+          % (RMIN, RMAX, RMIN, SQR_RMAX))
     print("// cpu::has_mulx_adx() first.")
     print('#include "mpn/mul/mul_internal.h"')
     print()
@@ -298,18 +335,17 @@ def main():
         print(asm_block(g, "sqr", n, False))
         print("  (void)x, (void)tl, (void)th, (void)dx;")
         print("}\n")
-    for n in range(CMIN, CMAX + 1):
-        print(f"__attribute__((noinline)) void comba_mul_{n}(limb *rp, const limb *ap, const limb *bp) {{")
-        print("  limb w[3], tl, th, dx;")
-        print(comba_block(gen_comba_mul(n), False))
-        print("  (void)w, (void)tl, (void)th, (void)dx;")
+    for n in range(RMIN, RMAX + 1):
+        print(f"__attribute__((noinline)) void rows_mul_{n}(limb *rp, const limb *ap, const limb *bp) {{")
+        print(f"  limb l0, h0, l1, h1, z, dx;\n  size_t cnt = {n - 1};")
+        print(rows_block(gen_rows_mul(n), False))
+        print("  (void)l0, (void)h0, (void)l1, (void)h1, (void)z, (void)dx;")
         print("}\n")
-
-    for n in range(CMIN, SQR_CMAX + 1):
-        print(f"__attribute__((noinline)) void comba_sqr_{n}(limb *rp, const limb *ap) {{")
-        print("  limb w[3], s[3], tl, th, dx;")
-        print(comba_block(gen_comba_sqr(n), True))
-        print("  (void)w, (void)s, (void)tl, (void)th, (void)dx;")
+    for n in range(RMIN, SQR_RMAX + 1):
+        print(f"__attribute__((noinline)) void rows_sqr_{n}(limb *rp, const limb *ap) {{")
+        print("  limb l0, h0, l1, h1, z, dx;")
+        print(rows_block(gen_rows_sqr(n), True))
+        print("  (void)l0, (void)h0, (void)l1, (void)h1, (void)z, (void)dx;")
         print("}\n")
     print("void mul_1x1(limb *rp, const limb *ap, const limb *bp) {")
     print("  rp[1] = detail::mul_wide(ap[0], bp[0], &rp[0]);\n}")
@@ -348,18 +384,18 @@ def main():
     for n in range(2, NMAX + 1):
         print(f"    case {n}: sqr_{n}(rp, ap); return;")
     print("  }\n}\n")
-    print("void mul_comba_adx(limb *rp, const limb *ap, const limb *bp, size_t n) {")
-    print("  MPB_ASSERT(n >= COMBA_ADX_MIN && n <= COMBA_ADX_MAX);")
-    print("  switch (n) {")
-    for n in range(CMIN, CMAX + 1):
-        print(f"    case {n}: comba_mul_{n}(rp, ap, bp); return;")
-    print("  }\n}\n")
-    print("void sqr_comba_adx(limb *rp, const limb *ap, size_t n) {")
-    print("  MPB_ASSERT(n >= COMBA_ADX_MIN && n <= SQR_COMBA_ADX_MAX);")
-    print("  switch (n) {")
-    for n in range(CMIN, SQR_CMAX + 1):
-        print(f"    case {n}: comba_sqr_{n}(rp, ap); return;")
-    print("  }\n}\n")
+    for kind, hi, args, call in (("mul", RMAX, "limb *rp, const limb *ap, const limb *bp", "rp, ap, bp"),
+                                 ("sqr", SQR_RMAX, "limb *rp, const limb *ap", "rp, ap")):
+        cap = "ROWS_ADX_MAX" if kind == "mul" else "SQR_ROWS_ADX_MAX"
+        print(f"void {kind}_rows_adx({args}, size_t n) {{")
+        print(f"  using Fn = void (*)({args});")
+        print(f"  static const Fn kRows[{hi - RMIN + 1}] = {{")
+        for n in range(RMIN, hi + 1):
+            print(f"      &rows_{kind}_{n},")
+        print("  };")
+        print(f"  MPB_ASSERT(n >= ROWS_ADX_MIN && n <= {cap});")
+        print(f"  kRows[n - {RMIN}]({call});")
+        print("}\n")
     print("} // namespace kern\n} // namespace mpn\n} // namespace mpb\n")
     print("#endif // MPB_HAVE_ADX_ASM")
 
