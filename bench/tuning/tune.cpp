@@ -337,6 +337,20 @@ int main(int argc, char **argv) {
   int mul_kara = crossover(kara_lo, 60, [&](int n) { return kara_better(n, false); }, verbose, "mul karatsuba");
   int sqr_kara = crossover(kara_lo, 60, [&](int n) { return kara_better(n, true); }, verbose, "sqr karatsuba");
 
+  // 3. powm_ct's squaring (mpn::sqr_ct): its Karatsuba at the top vs the small kernels.
+  auto kara_ct_better = [&](int n) {
+    Ops o(n);
+    auto run = [&] { mpn::sqr_ct(o.r.data(), o.a.data(), n, o.s.data()); clobber(o.r.data()); };
+    p.sqr_karatsuba_ct = BIG;
+    double t_small = time_ns(run, (double)n * n);
+    p.sqr_karatsuba_ct = n;
+    double t_kara = time_ns(run, (double)n * n);
+    if (verbose) std::fprintf(stderr, "sqr_ct n=%d small %.1f karatsuba %.1f\n", n, t_small, t_kara);
+    return t_kara < t_small;
+  };
+  int sqr_kara_ct = crossover(kara_lo, 80, kara_ct_better, verbose, "sqr_ct karatsuba");
+  p.sqr_karatsuba_ct = sqr_kara_ct;
+
   std::string cmd = "tune";
   for (int i = 1; i < argc; i++) cmd += std::string(" ") + argv[i];
   const bool adx = !mpb::cpu::portable_forced() && mpb::cpu::has_mulx_adx();
@@ -348,5 +362,6 @@ int main(int argc, char **argv) {
   }
   up["MUL_KARATSUBA_CUTOFF"] = {std::to_string(mul_kara), where};
   up["SQR_KARATSUBA_CUTOFF"] = {std::to_string(sqr_kara), where};
+  up["SQR_KARATSUBA_CT_CUTOFF"] = {std::to_string(sqr_kara_ct), where};
   return status | write_constants("cpu/mpn/tuning.h", up);
 }

@@ -118,6 +118,11 @@ size_t mul_karatsuba_itch(size_t n);
 void mul_karatsuba(limb *rp, const limb *ap, const limb *bp, size_t n, limb *scratch);
 size_t sqr_karatsuba_itch(size_t n);
 void sqr_karatsuba(limb *rp, const limb *ap, size_t n, limb *scratch);
+// cpu/mpn/mul/sqr_karatsuba_ct.cpp: squaring whose branches, loop counts and memory addresses
+// depend only on n (Karatsuba from tuning::params().sqr_karatsuba_ct limbs, the small kernels
+// below), for powm_ct's Montgomery squarings. rp (2n limbs) overlaps neither ap nor scratch.
+size_t sqr_ct_itch(size_t n);
+void sqr_ct(limb *rp, const limb *ap, size_t n, limb *scratch);
 
 // cpu/mpn/mul/mullo_basecase.cpp: short product rp = a*b mod B^n (the low n limbs only, rows cut at column n),
 // n >= 1; constant time (loops depend only on n). rp overlaps neither input (ap may equal bp).

@@ -290,7 +290,43 @@ TEST_CASE("every squaring algorithm, sizes 1..80", "[mpn][sqr][algorithms]") {
     check_sqr("sqr_basecase", [](limb *r, const limb *a, size_t k) { mpn::sqr_basecase(r, a, k); }, n, rng, kind);
     check_sqr("sqr_karatsuba", with_scratch_sqr(mpn::sqr_karatsuba_itch, mpn::sqr_karatsuba), n, rng, kind);
     check_sqr("sqr", with_scratch_sqr(mpn::sqr_itch, mpn::sqr), n, rng, kind);
+    check_sqr("sqr_ct", with_scratch_sqr(mpn::sqr_ct_itch, mpn::sqr_ct), n, rng, kind);
   });
+}
+
+TEST_CASE("sqr_ct (constant-time Karatsuba squaring): every cut-off, odd and even splits, hard operands",
+          "[mpn][sqr][ct]") {
+  ParamsGuard pg;
+  auto rng = make_rng(106);
+  auto &p = mpb::tuning::params();
+  // 2: Karatsuba all the way down (every split of every size down to 1 limb); the default;
+  // 1000: never. The sign of a0 - a1 is exercised both ways by the hard kinds (runs of zeros
+  // and of all-ones limbs in either half) and by the explicit a0 < a1 / a0 > a1 / a0 == a1 below.
+  for (int cut : {2, 3, 9, mpb::tuning::SQR_KARATSUBA_CT_CUTOFF, 1000}) {
+    p.sqr_karatsuba_ct = cut;
+    both_paths([&] {
+      for (size_t n = 1; n <= 140; n += (n < 70 ? 1 : 13))
+        for (int kind : kKinds) {
+          INFO("cut-off " << cut);
+          check_sqr("sqr_ct", with_scratch_sqr(mpn::sqr_ct_itch, mpn::sqr_ct), n, rng, kind);
+        }
+      for (size_t n : {2, 3, 33, 34, 47, 64, 65, 128}) {
+        const size_t l = (n + 1) / 2, h = n - l;
+        for (int shape = 0; shape < 4; shape++) {
+          std::vector<limb> a(n);
+          for (auto &x : a) x = rng();
+          if (shape == 0) std::fill(a.begin(), a.begin() + l, 0);                // a0 = 0 < a1
+          if (shape == 1) std::fill(a.begin() + l, a.end(), 0);                  // a1 = 0
+          if (shape == 2) std::copy(a.begin() + l, a.end(), a.begin()), std::fill(a.begin() + h, a.begin() + l, 0);  // a0 == a1
+          if (shape == 3) std::fill(a.begin(), a.end(), ~(limb)0);              // all ones
+          std::vector<limb> r(2 * n), s(mpn::sqr_ct_itch(n));
+          mpn::sqr_ct(r.data(), a.data(), n, s.data());
+          INFO("cut-off " << cut << " n " << n << " shape " << shape);
+          REQUIRE(r == gmp_mul(a, a));
+        }
+      }
+    });
+  }
 }
 
 TEST_CASE("all-ones operands (maximal carries) at every size", "[mpn][mul][hard]") {

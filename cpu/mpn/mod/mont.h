@@ -63,10 +63,9 @@ void mont_mul_portable(limb *rp, const limb *ap, const limb *bp, const MontCtx &
 // rp may equal ap. scratch: mont_sqr_itch(n) limbs.
 size_t mont_sqr_itch(size_t n);
 void mont_sqr(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch);
-// Same with the below-Karatsuba squaring kernels (MULX/ADX or delayed-carry Comba up to the
-// Comba size, schoolbook above), chosen by n only, whose control flow and memory accesses
-// depend only on n (mpn::sqr may switch to Karatsuba, which branches on the data): used by
-// powm_ct. rp may equal ap. scratch: mont_sqr_itch(n) limbs.
+// Same with mpn::sqr_ct (the small kernels, then a Karatsuba without data-dependent branches),
+// whose control flow and memory accesses depend only on n (mpn::sqr's Karatsuba branches on the
+// data): used by powm_ct. rp may equal ap. scratch: mont_sqr_itch(n) limbs.
 void mont_sqr_ct(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch);
 // The multiplication counterpart: product + REDC up to the Comba size (MULX/ADX: up to the row
 // kernels' 64 limbs), CIOS mont_mul above; rp < R. rp may equal ap and/or bp. scratch: mont_sqr_itch(n) limbs.

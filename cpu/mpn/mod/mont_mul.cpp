@@ -85,7 +85,7 @@ void mont_sqr(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch) {
 
 void mont_sqr_ct(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch) {
   limb *t = scratch;  // 2n
-  kern::sqr_small(t, ap, ctx.n);  // chosen by n only; never Karatsuba
+  sqr_ct(t, ap, ctx.n, scratch + 2 * ctx.n);  // chosen by n only
   mont_redc(rp, t, ctx);
 }
 
