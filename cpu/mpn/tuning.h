@@ -10,9 +10,9 @@ namespace tuning {
 
 constexpr int MUL_COMBA_MAX = 16;  // Comba up to n limbs (portable path; MULX/ADX takes its row kernels) | AMD EPYC Zen 4 2 vCPU, gcc 12.2, 2026-11-21, tune --int x4 (699b06a, af94399)
 constexpr int SQR_COMBA_MAX = 24;  // Comba squaring up to n limbs (portable path; MULX/ADX takes its row kernels) | AMD EPYC Zen 4 2 vCPU, gcc 12.2, 2026-11-21, forced sweep 16..80 vs GMP mpn_sqr, tune --int (9d3ffff)
-constexpr int MUL_KARATSUBA_CUTOFF = 14;  // Karatsuba from n limbs | AMD EPYC Zen 4 2 vCPU, gcc 12.2, 2026-11-21, tune --int x4 (699b06a, af94399) + bench_mul
-constexpr int SQR_KARATSUBA_CUTOFF = 25;  // Karatsuba squaring from n limbs | AMD EPYC Zen 4 2 vCPU, gcc 12.2, 2026-11-21, forced sweep 16..80 vs GMP mpn_sqr, tune --int (9d3ffff)
-constexpr int SQR_KARATSUBA_CT_CUTOFF = 33;  // constant-time Karatsuba squaring (powm_ct) from n limbs | AMD EPYC Zen 3 2 vCPU, gcc 12.2, 2026-11-27, provisional
+constexpr int MUL_KARATSUBA_CUTOFF = 26;  // Karatsuba from n limbs | AMD EPYC Zen 3 2 vCPU (MULX/ADX row kernels), gcc 12.2, 2026-11-27, interleaved sweep 22..36, min of 35 runs per point; tune --int x3 printed 25..32 (cb69075)
+constexpr int SQR_KARATSUBA_CUTOFF = 30;  // Karatsuba squaring from n limbs | AMD EPYC Zen 3 2 vCPU (MULX/ADX row kernels), gcc 12.2, 2026-11-27, interleaved sweep 22..36, min of 35 runs per point; tune --int x3 printed 25..32 (cb69075)
+constexpr int SQR_KARATSUBA_CT_CUTOFF = 30;  // constant-time Karatsuba squaring (powm_ct) from n limbs | AMD EPYC Zen 3 2 vCPU (MULX/ADX row kernels), gcc 12.2, 2026-11-27, interleaved sweep 22..36, min of 35 runs per point; tune --int x3 printed 25..32 (cb69075)
 constexpr int POWM_W1_MAXBITS = 7;  // sliding window 1 bit up to e bits (then 3) | set 2026-11-21 with the table, not measured on its own
 constexpr int POWM_W3_MAXBITS = 36;  // window 3 up to e bits | set 2026-11-21 with the table, not measured on its own
 constexpr int POWM_W4_MAXBITS = 140;  // window 4 up to e bits | set 2026-11-21 with the table, not measured on its own
