@@ -103,6 +103,33 @@ def gen_mul(an, bn):
     return g
 
 
+def double_in_memory(e, R, t, k, add):
+    """R(k) = 2 R(k) + add + CF + OF, through register t (CF: the doubling, OF: the adds)."""
+    e(f"mov {R(k)}, {t}")
+    e(f"adcx {t}, {t}")
+    e(f"adox {add}, {t}")
+    e(f"mov {t}, {R(k)}")
+
+
+def diagonal_pass(e, A, R, n, lo, hi, update, zero):
+    """r = 2 * triangle + the squares a_i^2: position 0 takes lo(a_0^2), update(k, word) doubles
+    position k and adds the word, position 2n-1 is the last high half plus both flags (flags
+    clear on entry)."""
+    for i in range(n):
+        e(f"mov {A(i)}, %%rdx")
+        e(f"mulx %%rdx, {lo}, {hi}")
+        if i == 0:
+            e(f"mov {lo}, {R(0)}")
+        else:
+            update(2 * i, lo)
+        if i < n - 1:
+            update(2 * i + 1, hi)
+        else:
+            e(f"adcx {zero}, {hi}")
+            e(f"adox {zero}, {hi}")
+            e(f"mov {hi}, {R(2 * i + 1)}")
+
+
 def gen_sqr(n):
     keep = n <= SQR_KEEP_MAX  # triangle stays in registers for the doubling pass
     g = Gen(max(n + 2, 2 * n))
@@ -154,24 +181,9 @@ def gen_sqr(n):
             e(f"adox {add}, {r}")
             e(f"mov {r}, {R(k)}")
         else:
-            e(f"mov {R(k)}, {t}")
-            e(f"adcx {t}, {t}")
-            e(f"adox {add}, {t}")
-            e(f"mov {t}, {R(k)}")
+            double_in_memory(e, R, t, k, add)
 
-    for i in range(n):
-        e(f"mov {A(i)}, %%rdx")
-        e(f"mulx %%rdx, {T_LO}, {T_HI}")
-        if i == 0:
-            e(f"mov {T_LO}, {R(0)}")
-        else:
-            pos_update(2 * i, T_LO)
-        if i < n - 1:
-            pos_update(2 * i + 1, T_HI)
-        else:
-            e(f"adcx %[zero], {T_HI}")
-            e(f"adox %[zero], {T_HI}")
-            e(f"mov {T_HI}, {R(2 * i + 1)}")
+    diagonal_pass(e, A, R, n, T_LO, T_HI, pos_update, "%[zero]")
     return g
 
 
@@ -191,6 +203,40 @@ def asm_block(g, kind, n, local):
     return "\n".join(out)
 
 
+ROW_LO, ROW_HI = ["%[l0]", "%[l1]"], ["%[h0]", "%[h1]"]
+
+
+def first_row(e, A, R, j0, n):
+    """R(j) = a[j] * rdx for j = j0..n-1 (R(j0) first), top limb to R(n): CF chain only."""
+    lo, hi = ROW_LO, ROW_HI
+    e(f"mulx {A(j0)}, {lo[j0 % 2]}, {hi[j0 % 2]}")
+    e(f"mov {lo[j0 % 2]}, {R(j0)}")
+    for j in range(j0 + 1, n):
+        a, p = lo[j % 2], hi[(j - 1) % 2]
+        e(f"mulx {A(j)}, {a}, {hi[j % 2]}")
+        e(f"adcx {p}, {a}")
+        e(f"mov {a}, {R(j)}")
+    e(f"adcx %[z], {hi[(n - 1) % 2]}")
+    e(f"mov {hi[(n - 1) % 2]}, {R(n)}")
+
+
+def add_row(e, A, R, j0, n):
+    """R(j) += a[j] * rdx for j = j0..n-1 (low halves: CF chain with R(j) from memory; high
+    halves: OF chain), the row's top limb (which cannot overflow) to R(n), fresh."""
+    lo, hi = ROW_LO, ROW_HI
+    for j in range(j0, n):
+        a, p = lo[j % 2], hi[(j - 1) % 2]
+        e(f"mulx {A(j)}, {a}, {hi[j % 2]}")
+        e(f"adcx {R(j)}, {a}")
+        if j > j0:
+            e(f"adox {p}, {a}")
+        e(f"mov {a}, {R(j)}")
+    top = hi[(n - 1) % 2]
+    e(f"adcx %[z], {top}")
+    e(f"adox %[z], {top}")
+    e(f"mov {top}, {R(n)}")
+
+
 def gen_rows_mul(n):
     """rp[0 .. 2n) = a * b, n >= 2: row 0 (CF chain only), then rows 1..n-1 in a loop (rp and bp
     advance one limb per row, cnt counts the rows)."""
@@ -198,36 +244,14 @@ def gen_rows_mul(n):
     e = L.append
     A = lambda j: f"{8 * j}(%[ap])"
     R = lambda k: f"{8 * k}(%[rp])"
-    lo, hi = ["%[l0]", "%[l1]"], ["%[h0]", "%[h1]"]
     e("xor %k[z], %k[z]")                       # z = 0, CF = OF = 0
     e("mov (%[bp]), %%rdx")
-    e(f"mulx {A(0)}, {lo[0]}, {hi[0]}")
-    e(f"mov {lo[0]}, {R(0)}")
-    for j in range(1, n):
-        a, p = lo[j % 2], hi[(j - 1) % 2]
-        e(f"mulx {A(j)}, {a}, {hi[j % 2]}")
-        e(f"adcx {p}, {a}")
-        e(f"mov {a}, {R(j)}")
-    top = hi[(n - 1) % 2]
-    e(f"adcx %[z], {top}")
-    e(f"mov {top}, {R(n)}")
+    first_row(e, A, R, 0, n)
     e("1:")
     e("lea 8(%[rp]), %[rp]")
     e("lea 8(%[bp]), %[bp]")
     e("mov (%[bp]), %%rdx")
-    e(f"mulx {A(0)}, {lo[0]}, {hi[0]}")
-    e(f"adcx {R(0)}, {lo[0]}")
-    e(f"mov {lo[0]}, {R(0)}")
-    for j in range(1, n):
-        a, p = lo[j % 2], hi[(j - 1) % 2]
-        e(f"mulx {A(j)}, {a}, {hi[j % 2]}")
-        e(f"adcx {R(j)}, {a}")
-        e(f"adox {p}, {a}")
-        e(f"mov {a}, {R(j)}")
-    top = hi[(n - 1) % 2]
-    e(f"adcx %[z], {top}")
-    e(f"adox %[z], {top}")
-    e(f"mov {top}, {R(n)}")
+    add_row(e, A, R, 0, n)
     e("dec %[cnt]")                               # leaves CF alone; OF = 0 (cnt > 0)
     e("jnz 1b")
     return L
@@ -240,52 +264,14 @@ def gen_rows_sqr(n):
     e = L.append
     A = lambda j: f"{8 * j}(%[ap])"
     R = lambda k: f"{8 * k}(%[rp])"
-    lo, hi = ["%[l0]", "%[l1]"], ["%[h0]", "%[h1]"]
     e("xor %k[z], %k[z]")
     e(f"mov {A(0)}, %%rdx")
-    e(f"mulx {A(1)}, {lo[1]}, {hi[1]}")
-    e(f"mov {lo[1]}, {R(1)}")
-    for j in range(2, n):
-        a, p = lo[j % 2], hi[(j - 1) % 2]
-        e(f"mulx {A(j)}, {a}, {hi[j % 2]}")
-        e(f"adcx {p}, {a}")
-        e(f"mov {a}, {R(j)}")
-    e(f"adcx %[z], {hi[(n - 1) % 2]}")
-    e(f"mov {hi[(n - 1) % 2]}, {R(n)}")
+    first_row(e, A, R, 1, n)
     for i in range(1, n - 1):
         e(f"mov {A(i)}, %%rdx")
-        for j in range(i + 1, n):
-            a, p = lo[j % 2], hi[(j - 1) % 2]
-            e(f"mulx {A(j)}, {a}, {hi[j % 2]}")
-            e(f"adcx {R(i + j)}, {a}")
-            if j > i + 1:
-                e(f"adox {p}, {a}")
-            e(f"mov {a}, {R(i + j)}")
-        top = hi[(n - 1) % 2]
-        e(f"adcx %[z], {top}")
-        e(f"adox %[z], {top}")
-        e(f"mov {top}, {R(i + n)}")
+        add_row(e, A, lambda k, i=i: R(i + k), i + 1, n)
     # rp[1 .. 2n-1) holds the triangle; flags are clear
-    t = "%[l1]"
-    for i in range(n):
-        e(f"mov {A(i)}, %%rdx")
-        e(f"mulx %%rdx, {lo[0]}, {hi[0]}")
-        if i == 0:
-            e(f"mov {lo[0]}, {R(0)}")
-        else:
-            e(f"mov {R(2 * i)}, {t}")
-            e(f"adcx {t}, {t}")
-            e(f"adox {lo[0]}, {t}")
-            e(f"mov {t}, {R(2 * i)}")
-        if i < n - 1:
-            e(f"mov {R(2 * i + 1)}, {t}")
-            e(f"adcx {t}, {t}")
-            e(f"adox {hi[0]}, {t}")
-            e(f"mov {t}, {R(2 * i + 1)}")
-        else:
-            e(f"adcx %[z], {hi[0]}")
-            e(f"adox %[z], {hi[0]}")
-            e(f"mov {hi[0]}, {R(2 * i + 1)}")
+    diagonal_pass(e, A, R, n, ROW_LO[0], ROW_HI[0], lambda k, add: double_in_memory(e, R, ROW_LO[1], k, add), "%[z]")
     return L
 
 
