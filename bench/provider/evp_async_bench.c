@@ -2,7 +2,7 @@
  * thread, the mpbatch provider against OpenSSL's default provider in the same run.
  *
  * Operations: RSA-2048/3072/4096 sign (PKCS#1 v1.5, SHA-256 digest), RSA-2048/3072/4096 OAEP
- * decrypt (SHA-1, OpenSSL's default OAEP), FFDHE-2048 derive. Keys are made once with the
+ * decrypt (SHA-1, OpenSSL's default OAEP), FFDHE-2048/3072/4096 derive. Keys are made once with the
  * default provider; an operation "through provider P" fetches its algorithm with the property
  * query "provider=P" (the key is exported to P's key manager by OpenSSL).
  *
@@ -12,7 +12,10 @@
  * Every result is checked once against the default provider before timing.
  *
  * usage: evp_async_bench [--provider-path DIR] [--providers default,mpbatch] [--jobs 1,8,64]
- *                        [--seconds 1] [--ops rsa2048-sign,...|all] [--csv FILE]
+ *                        [--seconds 1] [--ops rsa2048-sign,...|all] [--csv FILE] [--conf FILE]
+ * --conf: an openssl.cnf loaded into the bench's library context first, e.g. a [provs] section
+ * "mpbatch = mpbatch_sect" with the provider's settings (max_wait_us = 200, ...) and no
+ * "activate": the bench loads the provider itself and prints the settings it runs with.
  * Without --provider-path the default provider alone is measured (the harness check).
  * Built with the library (EVP_BENCH_DIRECT, as CMake does), RSA ops get one more row per jobs
  * value: "mpb_batch_rsa_crt": the library's batch call itself on the same key, `jobs` items per
@@ -66,7 +69,7 @@ typedef struct {
 static const opdef OPS[] = {
     {"rsa2048-sign", SIGN, 2048}, {"rsa3072-sign", SIGN, 3072}, {"rsa4096-sign", SIGN, 4096},
     {"rsa2048-oaep", OAEP, 2048}, {"rsa3072-oaep", OAEP, 3072}, {"rsa4096-oaep", OAEP, 4096},
-    {"ffdhe2048-derive", DERIVE, 2048},
+    {"ffdhe2048-derive", DERIVE, 2048}, {"ffdhe3072-derive", DERIVE, 3072}, {"ffdhe4096-derive", DERIVE, 4096},
 };
 #define NOPS (sizeof OPS / sizeof OPS[0])
 
@@ -164,8 +167,10 @@ static void setup(opdata *d, const opdef *op) {
   d->op = op;
   if (RAND_bytes(d->digest, sizeof d->digest) != 1 || RAND_bytes(d->msg, sizeof d->msg) != 1) die("RAND_bytes");
   if (op->kind == DERIVE) {
-    d->key = dh_key("ffdhe2048");
-    d->peer = dh_key("ffdhe2048");
+    char group[16];
+    snprintf(group, sizeof group, "ffdhe%d", op->bits);
+    d->key = dh_key(group);
+    d->peer = dh_key(group);
     EVP_PKEY_CTX *c = op_ctx(d, "default");
     d->secretlen = sizeof d->secret;
     if (!c || EVP_PKEY_derive(c, d->secret, &d->secretlen) <= 0) die("reference derive");
@@ -361,7 +366,7 @@ static int split(char *s, char **out, int max) {
 }
 
 int main(int argc, char **argv) {
-  const char *path = NULL, *csv = NULL;
+  const char *path = NULL, *csv = NULL, *conf = NULL;
   char provs_s[256] = "", jobs_s[256] = "1,8,64", ops_s[512] = "all";
   double seconds = 1;
   for (int i = 1; i < argc; i++) {
@@ -373,6 +378,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--ops")) snprintf(ops_s, sizeof ops_s, "%s", v);
     else if (!strcmp(a, "--seconds")) seconds = atof(v);
     else if (!strcmp(a, "--csv")) csv = v;
+    else if (!strcmp(a, "--conf")) conf = v;
     else { fprintf(stderr, "unknown option %s\n", a); return 2; }
     i++;
   }
@@ -396,6 +402,7 @@ int main(int argc, char **argv) {
   }
 
   lib = OSSL_LIB_CTX_new();
+  if (conf && !OSSL_LIB_CTX_load_config(lib, conf)) die("--conf");
   if (path && !OSSL_PROVIDER_set_default_search_path(lib, path)) die("search path");
   if (!OSSL_PROVIDER_load(lib, "default")) die("cannot load the default provider");
   OSSL_PROVIDER *handles[8] = {NULL};
@@ -405,6 +412,14 @@ int main(int argc, char **argv) {
       ERR_print_errors_fp(stderr);
       return 1;
     }
+  for (int p = 0; p < nprov; p++) {
+    unsigned delay = 0, max_wait = 0;
+    size_t bs = 0;
+    OSSL_PARAM q[] = {OSSL_PARAM_size_t("mpbatch-batch-size", &bs), OSSL_PARAM_uint("mpbatch-flush-delay-us", &delay),
+                      OSSL_PARAM_uint("mpbatch-max-wait-us", &max_wait), OSSL_PARAM_END};
+    if (handles[p] && !strcmp(provs[p], "mpbatch") && OSSL_PROVIDER_get_params(handles[p], q))
+      printf("mpbatch: batch_size %zu, flush_delay_us %u, max_wait_us %u\n\n", bs, delay, max_wait);
+  }
   int maxj = 1;
   for (int j = 0; j < njob; j++) if (jobs[j] > maxj) maxj = jobs[j];
   if (!ASYNC_init_thread((size_t)maxj + 1, (size_t)maxj + 1)) die("ASYNC_init_thread");

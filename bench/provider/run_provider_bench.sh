@@ -11,7 +11,7 @@
 #       same haproxy.cfg without ssl-provider-path / ssl-provider mpbatch / ssl-propquery
 #       ?provider=mpbatch (HAProxy 2.6 needs that query to use mpbatch's RSA at all).
 #  evp: evp_async_bench: RSA-2048/3072/4096 sign (PKCS#1 v1.5 SHA-256), OAEP decrypt and
-#       FFDHE-2048 derive through EVP with 1, 8, 64 ASYNC jobs on one thread (pinned to CPU 0).
+#       FFDHE-2048/3072/4096 derive through EVP with 1, 8, 64 ASYNC jobs on one thread (pinned to CPU 0).
 #
 # usage: run_provider_bench.sh <build-dir> [--out DIR] [--what tls,evp] [--providers default,mpbatch]
 #          [--conns 8,16,32,64,128,256] [--seconds 5] [--jobs 1,8,64] [--evp-seconds 2] [--tls 1.3]
@@ -217,7 +217,7 @@ evp_bench() {
     echo "# mpbatch provider: EVP private-key operations with N ASYNC jobs"
     echo
     echo "$HEADER. One thread pinned to CPU 0 (the provider's batch runs on the same CPU), ${EVP_SECONDS} s per point;"
-    echo "sign: RSA PKCS#1 v1.5 over a SHA-256 digest; oaep: RSA-OAEP (SHA-1) decrypt of 32 bytes; derive: FFDHE-2048."
+    echo "sign: RSA PKCS#1 v1.5 over a SHA-256 digest; oaep: RSA-OAEP (SHA-1) decrypt of 32 bytes; derive: FFDHE-2048/3072/4096 (the peer key checked, then the shared secret)."
     echo
   } >"$TMP/evp.md"
   "${PIN_SERVER[@]}" "$EVP" "${args[@]}" | tee -a "$TMP/evp.md"
