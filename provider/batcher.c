@@ -71,7 +71,8 @@ struct mpbp_batcher {
   req *live;
   uint64_t next_serial;
   size_t batch_size;
-  unsigned delay_us;
+  unsigned delay_us;    /* a batch runs once its newest request waited this long */
+  unsigned max_wait_us; /* ... or its oldest this long (>= delay_us) */
   mpb_ctx *ctx;
   pthread_t thread;
   int thread_started, stop;
@@ -275,19 +276,32 @@ static void group_unlink_if_idle(mpbp_batcher *b, gq *q) {
   }
 }
 
+/* When q's next batch is due (under b->mu; q->head != NULL): flush_delay_us after its newest
+   request (no company came for that long), at the latest max_wait_us after its oldest. Requests
+   that arrive closer together than the delay (jobs that each do some work before they submit,
+   e.g. an FFDHE peer check) thus keep the batch open for each other, up to max_wait_us. */
+static uint64_t batch_due(const mpbp_batcher *b, const gq *q) {
+  const uint64_t quiet = q->tail->queued_ns + (uint64_t)b->delay_us * 1000u;
+  const uint64_t cap = q->head->queued_ns + (uint64_t)b->max_wait_us * 1000u;
+  return quiet < cap ? quiet : cap;
+}
+
 /* How many of q's queued requests a batch takes now, FIFO (under b->mu). A full batch when there
-   is one; otherwise (a flush by the delay) whole lane groups of MPBP_LANE_GROUP: the requests
-   whose delay ran out, rounded up to a group (a group costs the same with fewer items), or all
+   is one; all of them when no request came for the delay; otherwise (the oldest waited
+   max_wait_us while more kept coming) whole lane groups of MPBP_LANE_GROUP: the requests that
+   waited max_wait_us, rounded up to a group (a group costs the same with fewer items), or all
    the whole groups queued, whichever is more, at most what is queued. A remainder that has not
-   waited its delay yet stays for the next batch (taken now, it would cost a lane run of its own:
-   9 RSA-2048 items 120 us each, 8 items 92 us). */
+   waited yet stays for the next batch (taken now, it would cost a lane run of its own: 9
+   RSA-2048 items 120 us each, 8 items 92 us). */
 static size_t batch_take(const mpbp_batcher *b, const gq *q, uint64_t now) {
   if (q->queued >= b->batch_size) return b->batch_size;
-  const uint64_t delay = (uint64_t)b->delay_us * 1000u;
+  if (q->tail->queued_ns + (uint64_t)b->delay_us * 1000u <= now) return q->queued;
+  const uint64_t wait = (uint64_t)b->max_wait_us * 1000u;
   size_t expired = 0;
-  for (const req *r = q->head; r && r->queued_ns + delay <= now; r = r->next) expired++;
+  for (const req *r = q->head; r && r->queued_ns + wait <= now; r = r->next) expired++;
   const size_t g = MPBP_LANE_GROUP;
   size_t n = (expired + g - 1) / g * g;
+  if (n == 0) n = 1; /* (only called when due: the head has waited; never an empty batch) */
   const size_t whole = q->queued / g * g;
   if (whole > n) n = whole;
   return n < q->queued ? n : q->queued;
@@ -398,14 +412,13 @@ static void solo_note_flush(mpbp_batcher *b, const gq *q, size_t n) {
 
 static void *flush_main(void *arg) {
   mpbp_batcher *b = (mpbp_batcher *)arg;
-  uint64_t delay = (uint64_t)b->delay_us * 1000u;
   pthread_mutex_lock(&b->mu);
   while (!b->stop) {
     uint64_t now = now_ns(), next = UINT64_MAX;
     gq *due = NULL;
     for (gq *q = b->groups; q; q = q->next) {
       if (q->running || !q->head) continue;
-      uint64_t t = q->head->queued_ns + delay;
+      const uint64_t t = batch_due(b, q);
       if (q->queued >= b->batch_size || t <= now) {
         due = q;
         break;
@@ -543,12 +556,14 @@ int mpbp_batch_submit(mpbp_batcher *b, const mpbp_group *g, const uint64_t *in, 
   return status;
 }
 
-mpbp_batcher *mpbp_batcher_new(size_t batch_size, unsigned flush_delay_us, mpb_ctx *ctx) {
+mpbp_batcher *mpbp_batcher_new(size_t batch_size, unsigned flush_delay_us, unsigned max_wait_us, mpb_ctx *ctx) {
   if (!ctx) return NULL;
   mpbp_batcher *b = (mpbp_batcher *)calloc(1, sizeof *b);
   if (!b) return NULL;
   b->batch_size = batch_size ? batch_size : 1;
   b->delay_us = flush_delay_us;
+  if (max_wait_us == 0) max_wait_us = MPBP_MAX_WAIT_US_DEFAULT;
+  b->max_wait_us = max_wait_us > flush_delay_us ? max_wait_us : flush_delay_us;
   b->ctx = ctx;
   init_sync(b);
   pthread_mutex_lock(&b->mu);
@@ -618,6 +633,7 @@ void mpbp_batcher_free(mpbp_batcher *b) {
 
 size_t mpbp_batcher_batch_size(const mpbp_batcher *b) { return b ? b->batch_size : 0; }
 unsigned mpbp_batcher_flush_delay_us(const mpbp_batcher *b) { return b ? b->delay_us : 0; }
+unsigned mpbp_batcher_max_wait_us(const mpbp_batcher *b) { return b ? b->max_wait_us : 0; }
 
 int mpbp_batcher_stats(mpbp_batcher *b, const char *name, mpbp_batch_stats *out) {
   if (!b || !out) return -1;

@@ -2,8 +2,8 @@
  * key (a "group") are collected and run as one library batch call.
  *
  * Inside an OpenSSL ASYNC job a request is queued and the job pauses until the batch holding it
- * ran; a batch runs when it is full (batch_size items) or when flush_delay_us passed since its
- * first item was queued (the flush thread). Outside a job the calling thread blocks; a lone
+ * ran; a batch runs when it is full (batch_size items), when flush_delay_us passed since its
+ * newest item was queued, or at the latest max_wait_us after its oldest (the flush thread). Outside a job the calling thread blocks; a lone
  * call runs at once, and calls that arrive while a batch of their group runs are taken together
  * by the next runner (group commit). Solo mode: after a few ASYNC requests in a row were flushed
  * alone by the delay, an ASYNC request that finds nothing else queued runs at once in its job
@@ -45,14 +45,18 @@ typedef struct mpbp_group {
    blocks. */
 int mpbp_batch_submit(mpbp_batcher *b, const mpbp_group *g, const uint64_t *in, uint64_t *out);
 
-/* batch_size >= 1; flush_delay_us: the longest a queued ASYNC request waits for company.
-   ctx stays owned by the caller and must outlive the batcher. NULL on failure. */
-mpbp_batcher *mpbp_batcher_new(size_t batch_size, unsigned flush_delay_us, mpb_ctx *ctx);
+/* batch_size >= 1. flush_delay_us: how long a batch of ASYNC requests waits for more company
+   after its newest request; max_wait_us: the longest its oldest request waits (0: the default;
+   never below flush_delay_us). ctx stays owned by the caller and must outlive the batcher. NULL
+   on failure. */
+#define MPBP_MAX_WAIT_US_DEFAULT 1000u
+mpbp_batcher *mpbp_batcher_new(size_t batch_size, unsigned flush_delay_us, unsigned max_wait_us, mpb_ctx *ctx);
 /* Stops the flush thread; requests still queued (their jobs were freed) are run and dropped. */
 void mpbp_batcher_free(mpbp_batcher *b);
 
 size_t mpbp_batcher_batch_size(const mpbp_batcher *b);
 unsigned mpbp_batcher_flush_delay_us(const mpbp_batcher *b);
+unsigned mpbp_batcher_max_wait_us(const mpbp_batcher *b);
 
 /* Counters per group name since the batcher was made (groups of the same name add up). */
 typedef struct mpbp_batch_stats {

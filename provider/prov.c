@@ -5,7 +5,10 @@
  *                                                      else the CPUs of the process's affinity;
  *                                                      when the library would use a GPU, at
  *                                                      least the RSA-2048 batch it starts at) 
- *   flush_delay_us = longest wait of an ASYNC request (default 200)
+ *   flush_delay_us = how long a batch of ASYNC requests waits for more after its newest
+ *                    request                          (default 200)
+ *   max_wait_us    = the longest an ASYNC request waits (default 1000, never below
+ *                    flush_delay_us)
  *   threads        = library threads per call, 0 = all cores (default 0)
  *   backend        = auto | cpu | cuda               (default auto) */
 #define _GNU_SOURCE /* secure_getenv */
@@ -127,6 +130,7 @@ static const OSSL_ALGORITHM *prov_query(void *provctx, int operation_id, int *no
 #define MPBP_PARAM_STATS "mpbatch-stats"
 #define MPBP_PARAM_BATCH_SIZE "mpbatch-batch-size"
 #define MPBP_PARAM_FLUSH_DELAY "mpbatch-flush-delay-us"
+#define MPBP_PARAM_MAX_WAIT "mpbatch-max-wait-us"
 #define MPBP_PARAM_BACKEND "mpbatch-backend"
 
 static const OSSL_PARAM prov_param_types[] = {
@@ -137,6 +141,7 @@ static const OSSL_PARAM prov_param_types[] = {
     OSSL_PARAM_DEFN(MPBP_PARAM_STATS, OSSL_PARAM_UTF8_STRING, NULL, 0),
     OSSL_PARAM_DEFN(MPBP_PARAM_BATCH_SIZE, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
     OSSL_PARAM_DEFN(MPBP_PARAM_FLUSH_DELAY, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+    OSSL_PARAM_DEFN(MPBP_PARAM_MAX_WAIT, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
     OSSL_PARAM_DEFN(MPBP_PARAM_BACKEND, OSSL_PARAM_UTF8_PTR, NULL, 0),
     OSSL_PARAM_END};
 
@@ -185,6 +190,9 @@ static int prov_get_params(void *provctx, OSSL_PARAM params[]) {
   if ((p = OSSL_PARAM_locate(params, MPBP_PARAM_FLUSH_DELAY)) &&
       !OSSL_PARAM_set_uint(p, pc->flush_delay_us))
     return 0;
+  if ((p = OSSL_PARAM_locate(params, MPBP_PARAM_MAX_WAIT)) &&
+      !OSSL_PARAM_set_uint(p, mpbp_batcher_max_wait_us(pc->batcher)))
+    return 0;
   if ((p = OSSL_PARAM_locate(params, MPBP_PARAM_BACKEND)) &&
       !OSSL_PARAM_set_utf8_ptr(p, backend_name(pc->backend)))
     return 0;
@@ -221,9 +229,10 @@ static long online_cpus(void) {
 }
 
 static int read_config(mpbp_provctx *pc) {
-  const char *batch_size = NULL, *delay = NULL, *threads = NULL, *backend = NULL;
+  const char *batch_size = NULL, *delay = NULL, *max_wait = NULL, *threads = NULL, *backend = NULL;
   OSSL_PARAM req[] = {OSSL_PARAM_utf8_ptr("batch_size", (char **)&batch_size, 0),
                       OSSL_PARAM_utf8_ptr("flush_delay_us", (char **)&delay, 0),
+                      OSSL_PARAM_utf8_ptr("max_wait_us", (char **)&max_wait, 0),
                       OSSL_PARAM_utf8_ptr("threads", (char **)&threads, 0),
                       OSSL_PARAM_utf8_ptr("backend", (char **)&backend, 0), OSSL_PARAM_END};
   if (c_get_params && !c_get_params(pc->handle, req)) return 0;
@@ -241,6 +250,9 @@ static int read_config(mpbp_provctx *pc) {
   pc->flush_delay_us = 200;
   if ((r = parse_uint(delay, "flush_delay_us", 10000000ul, &v)) < 0) return 0;
   if (r) pc->flush_delay_us = (unsigned)v;
+  pc->max_wait_us = 0; /* the batcher's default */
+  if ((r = parse_uint(max_wait, "max_wait_us", 10000000ul, &v)) < 0) return 0;
+  if (r) pc->max_wait_us = (unsigned)v;
   pc->backend = MPB_BACKEND_AUTO;
   if (backend && *backend) {
     if (strcmp(backend, "auto") == 0) pc->backend = MPB_BACKEND_AUTO;
@@ -357,7 +369,7 @@ __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HA
     const size_t g = mpb_rsa_gpu_min_batch(pc->mpb, 32);
     if (g > pc->batch_size) pc->batch_size = (g + MPBP_LANE_GROUP - 1) / MPBP_LANE_GROUP * MPBP_LANE_GROUP;
   }
-  pc->batcher = mpbp_batcher_new(pc->batch_size, pc->flush_delay_us, pc->mpb);
+  pc->batcher = mpbp_batcher_new(pc->batch_size, pc->flush_delay_us, pc->max_wait_us, pc->mpb);
   if (!pc->batcher) {
     MPBP_ERR(MPBP_R_MALLOC_FAILURE);
     goto fail;

@@ -34,6 +34,7 @@ typedef struct mpbp_provctx {
   size_t batch_size;
   int batch_size_set;    /* batch_size came from the configuration */
   unsigned flush_delay_us;
+  unsigned max_wait_us; /* 0: the batcher's default (MPBP_MAX_WAIT_US_DEFAULT) */
   int threads;           /* 0: all cores */
   int backend;           /* MPB_BACKEND_AUTO / CPU / CUDA */
 } mpbp_provctx;

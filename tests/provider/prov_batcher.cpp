@@ -64,7 +64,7 @@ mpbp_group group_of(Fake &f, const char *name = "fake") {
 
 TEST_CASE("batcher: a lone call runs at once, alone", "[provider][batcher]") {
   Ctx c;
-  mpbp_batcher *b = mpbp_batcher_new(16, 10000000, c.ctx);
+  mpbp_batcher *b = mpbp_batcher_new(16, 10000000, 0, c.ctx);
   REQUIRE(b);
   Fake f;
   mpbp_group g = group_of(f);
@@ -86,7 +86,7 @@ TEST_CASE("batcher: a lone call runs at once, alone", "[provider][batcher]") {
 
 TEST_CASE("batcher: concurrent blocking callers are group-committed", "[provider][batcher]") {
   Ctx c;
-  mpbp_batcher *b = mpbp_batcher_new(4, 200, c.ctx);
+  mpbp_batcher *b = mpbp_batcher_new(4, 200, 0, c.ctx);
   Fake f;
   f.sleep_ms = 20;
   mpbp_group g = group_of(f);
@@ -118,7 +118,7 @@ TEST_CASE("batcher: concurrent blocking callers are group-committed", "[provider
 
 TEST_CASE("batcher: per-item and whole-batch errors reach their callers", "[provider][batcher]") {
   Ctx c;
-  mpbp_batcher *b = mpbp_batcher_new(8, 200, c.ctx);
+  mpbp_batcher *b = mpbp_batcher_new(8, 200, 0, c.ctx);
   Fake f;
   f.sleep_ms = 10;
   f.fail_odd = true;
@@ -144,7 +144,7 @@ TEST_CASE("batcher: per-item and whole-batch errors reach their callers", "[prov
 
 TEST_CASE("batcher: groups with different keys never share a batch", "[provider][batcher]") {
   Ctx c;
-  mpbp_batcher *b = mpbp_batcher_new(16, 200, c.ctx);
+  mpbp_batcher *b = mpbp_batcher_new(16, 200, 0, c.ctx);
   Fake fa, fb;
   fa.sleep_ms = fb.sleep_ms = 10;
   mpbp_group ga = group_of(fa, "A"), gb = group_of(fb, "B");
@@ -200,7 +200,7 @@ bool async_once(mpbp_batcher *b, const mpbp_group *g, uint64_t v) {
 
 TEST_CASE("batcher: ASYNC requests complete through their wait fd, also in a child of fork", "[provider][batcher][async]") {
   Ctx c;
-  mpbp_batcher *b = mpbp_batcher_new(8, 1000, c.ctx);
+  mpbp_batcher *b = mpbp_batcher_new(8, 1000, 0, c.ctx);
   Fake f;
   mpbp_group g = group_of(f);
   CHECK(async_once(b, &g, 5));
@@ -264,9 +264,10 @@ TEST_CASE("batcher: a batch flushed by the delay takes whole lane groups", "[pro
   Ctx c;
   Fake f;
   mpbp_group g = group_of(f);
-  SECTION("one request waited its delay, 9 queued: a group of 8 runs, the 9th waits its own delay") {
-    // delay 300 ms: all nine are queued within ~20 ms, so only the first has waited it out
-    mpbp_batcher *b = mpbp_batcher_new(16, 300000, c.ctx);
+  SECTION("one request waited max_wait while more came, 9 queued: a group of 8 runs, the 9th waits") {
+    // delay and max_wait 300 ms: all nine are queued within ~20 ms, so only the first has waited
+    // it out when the first is due
+    mpbp_batcher *b = mpbp_batcher_new(16, 300000, 300000, c.ctx);
     Jobs first(b, &g, 1, 100);
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     Jobs rest(b, &g, 8, 200);
@@ -275,15 +276,57 @@ TEST_CASE("batcher: a batch flushed by the delay takes whole lane groups", "[pro
     CHECK(f.batches == std::vector<size_t>{8, 1});
     mpbp_batcher_free(b);
   }
+  SECTION("requests closer together than the delay keep the batch open for each other") {
+    // delay 200 ms, max_wait 2 s: three requests 80 ms apart (160 ms from first to last) are one
+    // batch, 200 ms after the last (the first waited 360 ms)
+    mpbp_batcher *b = mpbp_batcher_new(16, 200000, 2000000, c.ctx);
+    CHECK(mpbp_batcher_max_wait_us(b) == 2000000);
+    Jobs j0(b, &g, 1, 500);
+    std::this_thread::sleep_for(std::chrono::milliseconds(80));
+    Jobs j1(b, &g, 1, 510);
+    std::this_thread::sleep_for(std::chrono::milliseconds(80));
+    Jobs j2(b, &g, 1, 520);
+    j0.wait_all();
+    j1.wait_all();
+    j2.wait_all();
+    CHECK(f.batches == std::vector<size_t>{3});
+    mpbp_batcher_free(b);
+  }
+  SECTION("...but never longer than max_wait after the oldest") {
+    // delay 200 ms, max_wait 300 ms: requests at 0, 100 and 200 ms; at 300 ms the first has
+    // waited max_wait (the last only 100 ms): all three run; a fourth at 450 ms runs alone
+    mpbp_batcher *b = mpbp_batcher_new(16, 200000, 300000, c.ctx);
+    Jobs j0(b, &g, 1, 600);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    Jobs j1(b, &g, 1, 610);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    Jobs j2(b, &g, 1, 620);
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    Jobs j3(b, &g, 1, 630);
+    j0.wait_all();
+    j1.wait_all();
+    j2.wait_all();
+    j3.wait_all();
+    CHECK(f.batches == std::vector<size_t>{3, 1});
+    mpbp_batcher_free(b);
+  }
+  SECTION("max_wait never below the delay; 0 means the default") {
+    mpbp_batcher *b = mpbp_batcher_new(16, 5000, 100, c.ctx);
+    CHECK(mpbp_batcher_max_wait_us(b) == 5000);
+    mpbp_batcher_free(b);
+    b = mpbp_batcher_new(16, 200, 0, c.ctx);
+    CHECK(mpbp_batcher_max_wait_us(b) == MPBP_MAX_WAIT_US_DEFAULT);
+    mpbp_batcher_free(b);
+  }
   SECTION("fewer than a group queued: all of them run together when the first is due") {
-    mpbp_batcher *b = mpbp_batcher_new(16, 2000, c.ctx);
+    mpbp_batcher *b = mpbp_batcher_new(16, 2000, 0, c.ctx);
     Jobs j(b, &g, 5, 300);
     j.wait_all();
     CHECK(f.batches == std::vector<size_t>{5});
     mpbp_batcher_free(b);
   }
   SECTION("a full batch runs without waiting for the delay") {
-    mpbp_batcher *b = mpbp_batcher_new(8, 10000000, c.ctx);  // 10 s: a timer flush would time out the poll
+    mpbp_batcher *b = mpbp_batcher_new(8, 10000000, 0, c.ctx);  // 10 s: a timer flush would time out the poll
     Jobs j(b, &g, 8, 400);
     j.wait_all();
     CHECK(f.batches == std::vector<size_t>{8});
@@ -297,7 +340,7 @@ TEST_CASE("batcher: a lone ASYNC job goes solo (runs at once) after lone flushes
   Ctx c;
   Fake f;
   mpbp_group g = group_of(f);
-  mpbp_batcher *b = mpbp_batcher_new(8, 2000, c.ctx);
+  mpbp_batcher *b = mpbp_batcher_new(8, 2000, 0, c.ctx);
   // four requests that each wait the delay and are flushed alone (SOLO_AFTER in batcher.c)
   for (uint64_t v = 0; v < 4; v++) REQUIRE(async_once(b, &g, 10 + v));
   // solo: the next 15 finish without pausing (SOLO_PROBE - 1), the 16th pauses as a probe

@@ -151,10 +151,11 @@ TEST_CASE("provider loads, names itself and reports its defaults", "[provider]")
   CHECK(std::string(buildinfo).find("OpenSSL 3") != std::string::npos);
   CHECK(status == 1);
   size_t bs = 0;
-  unsigned int delay = 0;
+  unsigned int delay = 0, max_wait = 0;
   const char *backend = nullptr;
   OSSL_PARAM q[] = {OSSL_PARAM_size_t("mpbatch-batch-size", &bs),
                     OSSL_PARAM_uint("mpbatch-flush-delay-us", &delay),
+                    OSSL_PARAM_uint("mpbatch-max-wait-us", &max_wait),
                     OSSL_PARAM_utf8_ptr("mpbatch-backend", (char **)&backend, 0), OSSL_PARAM_END};
   REQUIRE(OSSL_PROVIDER_get_params(lib.mpb, q) == 1);
   // 8 per CPU this process may run on (its affinity mask), like the library's thread count
@@ -162,6 +163,7 @@ TEST_CASE("provider loads, names itself and reports its defaults", "[provider]")
   REQUIRE(sched_getaffinity(0, sizeof set, &set) == 0);
   CHECK(bs == 8 * (size_t)CPU_COUNT(&set));
   CHECK(delay == 200);
+  CHECK(max_wait == 1000);
   CHECK(std::string(backend) == "auto");
   // the algorithms are there under provider=mpbatch
   EVP_SIGNATURE *s = EVP_SIGNATURE_fetch(lib.ctx, "RSA", "provider=mpbatch");
@@ -206,16 +208,18 @@ TEST_CASE("the default batch size follows the process's CPU affinity", "[provide
 
 TEST_CASE("openssl.cnf parameters reach the provider; bad ones fail its activation", "[provider]") {
   {
-    Lib lib("batch_size = 5\nflush_delay_us = 1234\nthreads = 1\nbackend = cpu\n");
+    Lib lib("batch_size = 5\nflush_delay_us = 1234\nmax_wait_us = 4321\nthreads = 1\nbackend = cpu\n");
     size_t bs = 0;
-    unsigned int delay = 0;
+    unsigned int delay = 0, max_wait = 0;
     const char *backend = nullptr;
     OSSL_PARAM q[] = {OSSL_PARAM_size_t("mpbatch-batch-size", &bs),
                       OSSL_PARAM_uint("mpbatch-flush-delay-us", &delay),
+                      OSSL_PARAM_uint("mpbatch-max-wait-us", &max_wait),
                       OSSL_PARAM_utf8_ptr("mpbatch-backend", (char **)&backend, 0), OSSL_PARAM_END};
     REQUIRE(OSSL_PROVIDER_get_params(lib.mpb, q) == 1);
     CHECK(bs == 5);
     CHECK(delay == 1234);
+    CHECK(max_wait == 4321);
     CHECK(std::string(backend) == "cpu");
   }
   {
@@ -227,6 +231,7 @@ TEST_CASE("openssl.cnf parameters reach the provider; bad ones fail its activati
   }
   CHECK_THROWS(Lib("backend = quantum\n"));
   CHECK_THROWS(Lib("batch_size = -3\n"));
+  CHECK_THROWS(Lib("max_wait_us = soon\n"));
   ERR_clear_error();
 }
 
