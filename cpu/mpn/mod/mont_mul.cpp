@@ -93,7 +93,11 @@ void mont_mul_ct(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, l
   const size_t n = ctx.n;
   // With MULX/ADX the row product (up to 64 limbs) + REDC beats CIOS: 24 limbs 1405 -> ~1300
   // TSC cycles on a Zen 3 (2026-11-27); mul_n_small then never takes Karatsuba either.
+#ifdef MPB_HAVE_ADX_ASM
   const bool rows = kern::use_adx() && n <= kern::ROWS_ADX_MAX;
+#else
+  const bool rows = false;
+#endif
   if (!rows && (int)n > tuning::params().mul_comba_max) {
     mont_mul(rp, ap, bp, ctx, scratch);
     return;
