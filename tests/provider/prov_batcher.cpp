@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -260,6 +261,20 @@ struct Jobs {
 };
 } // namespace
 
+namespace {
+// One ASYNC job (value v0, v0 + 10, ...) now and one after each of the gaps (ms); then waits
+// for all of them and checks their results.
+void spaced_jobs(mpbp_batcher *b, const mpbp_group *g, uint64_t v0, std::vector<int> gaps_ms) {
+  std::vector<std::unique_ptr<Jobs>> js;
+  js.emplace_back(new Jobs(b, g, 1, v0));
+  for (int ms : gaps_ms) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    js.emplace_back(new Jobs(b, g, 1, v0 + 10 * js.size()));
+  }
+  for (auto &j : js) j->wait_all();
+}
+} // namespace
+
 TEST_CASE("batcher: a batch flushed by the delay takes whole lane groups", "[provider][batcher][async]") {
   Ctx c;
   Fake f;
@@ -281,14 +296,7 @@ TEST_CASE("batcher: a batch flushed by the delay takes whole lane groups", "[pro
     // batch, 200 ms after the last (the first waited 360 ms)
     mpbp_batcher *b = mpbp_batcher_new(16, 200000, 2000000, c.ctx);
     CHECK(mpbp_batcher_max_wait_us(b) == 2000000);
-    Jobs j0(b, &g, 1, 500);
-    std::this_thread::sleep_for(std::chrono::milliseconds(80));
-    Jobs j1(b, &g, 1, 510);
-    std::this_thread::sleep_for(std::chrono::milliseconds(80));
-    Jobs j2(b, &g, 1, 520);
-    j0.wait_all();
-    j1.wait_all();
-    j2.wait_all();
+    spaced_jobs(b, &g, 500, {80, 80});
     CHECK(f.batches == std::vector<size_t>{3});
     mpbp_batcher_free(b);
   }
@@ -296,17 +304,7 @@ TEST_CASE("batcher: a batch flushed by the delay takes whole lane groups", "[pro
     // delay 200 ms, max_wait 300 ms: requests at 0, 100 and 200 ms; at 300 ms the first has
     // waited max_wait (the last only 100 ms): all three run; a fourth at 450 ms runs alone
     mpbp_batcher *b = mpbp_batcher_new(16, 200000, 300000, c.ctx);
-    Jobs j0(b, &g, 1, 600);
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    Jobs j1(b, &g, 1, 610);
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    Jobs j2(b, &g, 1, 620);
-    std::this_thread::sleep_for(std::chrono::milliseconds(250));
-    Jobs j3(b, &g, 1, 630);
-    j0.wait_all();
-    j1.wait_all();
-    j2.wait_all();
-    j3.wait_all();
+    spaced_jobs(b, &g, 600, {100, 100, 250});
     CHECK(f.batches == std::vector<size_t>{3, 1});
     mpbp_batcher_free(b);
   }
