@@ -285,17 +285,24 @@ namespace {
 
 
 // The first item i < count whose out_i^e mod n differs from c_i, count when there is none, or
-// kNoMemory. Groups of 8 on the lanes where the CPU has them (R^2 mod n from the key; their
-// arithmetic does not depend on the values, the exponent e is public), else item by item in
-// constant time (mpn::powm_ct); a result >= n fails without more work.
+// kNoMemory. Groups of 8: on the lanes where the CPU has them and they cost less than the
+// group's items one by one (R^2 mod n from the key; their arithmetic does not depend on the
+// values, the exponent e is public), else item by item with mpn::powm_pubexp_ct (windows on the
+// public e, constant time in the result); a result >= n fails without more work.
 size_t check_results(const Settings &s, const mpb_rsa_key &k, const limb *out, const limb *c, size_t count) {
   const size_t w = k.width, ew = k.e_width;
   const LaneIsa isa = lanes_best();
-  // (in variable time; only an engine whose lane costs less than a scalar item: on a CPU with
-  // only AVX2 the scalar path may be the faster one)
-  const bool lanes = lanes_available() && w <= 256 && lane_cost(isa, w, false) < 1.0;
+  const bool lanes = lanes_available() && w <= 256;
+  // a run of lanes costs its full width whether its lanes are used or not (the AVX2 engine runs
+  // a group as two runs of 4 and skips an unused one); lane costs are in scalar variable-time
+  // items, which is what a check with the public exponent costs on the scalar path
+  const double lc = lanes ? lane_cost(isa, w, false) : 0.0;
+  auto lanes_pay = [&](size_t cnt) {
+    const double run_cost = (isa == LaneIsa::Avx2 ? 4.0 * (double)((cnt + 3) / 4) : 8.0) * lc;
+    return lanes && run_cost < (double)cnt;
+  };
   const int ii = (int)isa;
-  const size_t per = 8 * w + std::max(lanes ? lanes_itch(w, isa) : 0, scalar_itch(w, ew, true));
+  const size_t per = 8 * w + std::max(lanes ? lanes_itch(w, isa) : 0, mpn::powm_pubexp_ct_itch(w, ew));
   const size_t groups = (count + 7) / 8;
   const int T = threads_for(s, groups, 8.0 * work_powm(w, 64 * ew));
   ThreadScratch scr(T, per, false);
@@ -305,7 +312,7 @@ size_t check_results(const Settings &s, const mpb_rsa_key &k, const limb *out, c
     const size_t i0 = 8 * g, i1 = std::min(i0 + 8, count);
     limb *res = ws, *wk = ws + 8 * w;
     bool done = false;
-    if (lanes) {
+    if (lanes_pay(i1 - i0)) {
       Lanes l;
       simd::LaneR2 r2;
       r2.K = k.n_lane_K[ii];
@@ -321,7 +328,10 @@ size_t check_results(const Settings &s, const mpb_rsa_key &k, const limb *out, c
       limb *r = res + (i - i0) * w;
       bool ok;
       if (done) ok = true;
-      else if ((ok = less_than(out + i * w, w, k.n, w))) exp_one(r, w, out + i * w, k.e, ew, k.cn, true, wk);
+      else if ((ok = less_than(out + i * w, w, k.n, w))) {
+        mpn::powm_pubexp_ct(r, out + i * w, k.e, ew, k.cn, wk);
+        if (w > k.cn.n) mpn::zero(r + k.cn.n, w - k.cn.n);
+      }
       if (!ok || !equal_rows(r, c + i * w, w)) atomic_min(bad, i);
     }
   });

@@ -1,6 +1,7 @@
 // Montgomery/Barrett reduction and modular exponentiation against GMP (mpz_powm, mpz_powm_sec):
 // the mpn layer (cpu/mpn/powm/powm.h) on every size 1..70 limbs, both the ADX and the portable
-// kernels, and the mp_int entry points mp_exptmod / mp_exptmod_ct with aliasing and bad input.
+// kernels (powm, powm_ct, and powm_pubexp_ct: public exponent, constant time in the base), and
+// the mp_int entry points mp_exptmod / mp_exptmod_ct with aliasing and bad input.
 #include <catch2/catch.hpp>
 
 #include "mpn/tuning.h"
@@ -49,6 +50,7 @@ std::vector<V> exponents(std::mt19937_64 &rng, size_t n) {
   es.push_back(V{1});
   es.push_back(V{2});
   es.push_back(V{3, 0});
+  es.push_back(V{65537});        // the usual RSA public exponent
   es.push_back(V(1, ~(limb)0));  // all ones, one limb
   es.push_back(V(n, ~(limb)0));  // all ones, full length
   es.push_back(hard_limbs(rng, 1 + rng() % n));        // shorter or equal
@@ -79,7 +81,7 @@ static void check_mont_sizes(bool portable) {
   for (size_t n : size_sweep(70)) {
     V m = make_mod(rng, n, true);
     Mont mc(m);
-    V sc(mpn::powm_itch(n, n + 4) + mpn::powm_ct_itch(n));
+    V sc(mpn::powm_itch(n, n + 4) + mpn::powm_ct_itch(n) + mpn::powm_pubexp_ct_itch(n, n + 4));
     auto es = exponents(rng, n);
     auto bs = bases(rng, m);
     for (size_t ei = 0; ei < es.size(); ei++) {
@@ -99,6 +101,13 @@ static void check_mont_sizes(bool portable) {
         V r2(n);
         mpn::powm_ct(r2.data(), b.data(), ep.data(), ep.size(), mc.ctx, sc.data());
         REQUIRE(r2 == want);
+        // public exponent, constant time in the base (the RSA result check)
+        V r3(n);
+        mpn::powm_pubexp_ct(r3.data(), b.data(), e.data(), e.size(), mc.ctx, sc.data());
+        REQUIRE(r3 == want);
+        V b3 = b;
+        mpn::powm_pubexp_ct(b3.data(), b3.data(), e.data(), e.size(), mc.ctx, sc.data());
+        REQUIRE(b3 == want);
         // aliasing rp == bp
         V bb = b;
         mpn::powm(bb.data(), bb.data(), e.data(), e.size(), mc.ctx, sc.data());
@@ -109,10 +118,10 @@ static void check_mont_sizes(bool portable) {
   mpb::cpu::force_portable(false);
 }
 
-TEST_CASE("mpn powm / powm_ct, odd moduli 1..70 limbs (run-time kernels)", "[powm][mpn]") {
+TEST_CASE("mpn powm / powm_ct / powm_pubexp_ct, odd moduli 1..70 limbs (run-time kernels)", "[powm][mpn]") {
   check_mont_sizes(false);
 }
-TEST_CASE("mpn powm / powm_ct, odd moduli 1..70 limbs (portable kernels)", "[powm][mpn]") {
+TEST_CASE("mpn powm / powm_ct / powm_pubexp_ct, odd moduli 1..70 limbs (portable kernels)", "[powm][mpn]") {
   check_mont_sizes(true);
 }
 

@@ -57,8 +57,15 @@ size_t powm_ct_itch(size_t n);
 // cpu/mpn/powm/powm_ct.cpp: constant-time rp = b^e mod m (fully reduced). The exponent is processed as
 // exactly 64*en bits in fixed 5-bit windows (pass en >= n limbs, zero-padded, so that only the
 // modulus size is revealed); table lookups read every entry with masks; no branch or memory
-// index depends on b or e (squarings by mont_sqr_ct, multiplications by the CIOS mont_mul). Same argument rules as powm; scratch: powm_ct_itch(n) limbs.
+// index depends on b or e (squarings by mont_sqr_ct, multiplications by mont_mul_ct). Same
+// argument rules as powm; scratch: powm_ct_itch(n) limbs.
 void powm_ct(limb *rp, const limb *bp, const limb *ep, size_t en, const MontCtx &ctx, limb *scratch);
+// cpu/mpn/powm/powm_pubexp_ct.cpp: rp = b^e mod m (fully reduced) for a PUBLIC exponent and a
+// secret base (the check of an RSA result with e): powm's sliding windows, whose branches and
+// table indices depend on e only, over mont_sqr_ct / mont_mul_ct, so nothing depends on b.
+// Same argument rules as powm; scratch: powm_pubexp_ct_itch(n, en) limbs.
+size_t powm_pubexp_ct_itch(size_t n, size_t en);
+void powm_pubexp_ct(limb *rp, const limb *bp, const limb *ep, size_t en, const MontCtx &ctx, limb *scratch);
 
 // ================= exponentiation modulo 2^s and the even-modulus split ===================
 // Values modulo 2^s (s >= 1) have sn = ceil(s/64) limbs.
