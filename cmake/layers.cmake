@@ -41,13 +41,15 @@ function(mpb_layer layer)
   add_library(mpb_${layer} OBJECT ${L_SOURCES})
   target_include_directories(mpb_${layer} PRIVATE ${PROJECT_SOURCE_DIR}/include ${root})
   target_compile_options(mpb_${layer} PRIVATE $<$<COMPILE_LANGUAGE:CXX,C>:${MPB_WARNINGS}>)
-  # Every function starts on a 64-byte line, so that the alignment of a hot loop inside it does
-  # not depend on how much unrelated code the linker placed before it. Without it, adding one
-  # unrelated file moved RSA-2048 on the AVX2 lanes by 5-10% (Zen 3, 2026-11-27: the same
-  # window_exp at an address 48 bytes into a line instead of 0), which measurements of any later
-  # change would have picked up as its own effect.
+  # Every function starts on a 64-byte line and every loop on a 32-byte boundary, so that the
+  # placement of a hot loop does not depend on how much unrelated code the linker put before it.
+  # Without them, adding one unrelated file moved RSA-2048 on the AVX2 lanes by 5-10% (Zen 3,
+  # 2026-11-27: the same window_exp starting 48 bytes into a line or at its start), which the
+  # measurement of any later change would have taken for that change's effect. With both, it ran
+  # as fast as the luckier of the two placements (bench/batch/ab_libs, the two builds in one
+  # process; functions alone: 2-6% slower).
   if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
-    target_compile_options(mpb_${layer} PRIVATE $<$<COMPILE_LANGUAGE:CXX,C>:-falign-functions=64>)
+    target_compile_options(mpb_${layer} PRIVATE $<$<COMPILE_LANGUAGE:CXX,C>:-falign-functions=64 -falign-loops=32>)
   endif()
   target_compile_definitions(mpb_${layer} PRIVATE MPB_BUILDING_LIBRARY)
   target_link_libraries(mpb_${layer} PRIVATE OpenMP::OpenMP_CXX)
