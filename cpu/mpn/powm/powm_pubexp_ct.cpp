@@ -10,34 +10,10 @@
 namespace mpb {
 namespace mpn {
 
-size_t powm_pubexp_ct_itch(size_t n, size_t en) {
-  return slide_loop::table_limbs(n, 64 * en) + n + mont_sqr_itch(n);
-}
-
-namespace {
-struct MontCtPubOps {
-  const MontCtx &ctx;
-  limb *ms;  // mont_sqr_itch(n)
-  void sqr(limb *r, const limb *a) { mont_sqr_ct(r, a, ctx, ms); }
-  void mul(limb *r, const limb *a, const limb *b) { mont_mul_ct(r, a, b, ctx, ms); }
-};
-} // namespace
+size_t powm_pubexp_ct_itch(size_t n, size_t en) { return powm_itch(n, en); }  // the same table and temporaries
 
 void powm_pubexp_ct(limb *rp, const limb *bp, const limb *ep, size_t en, const MontCtx &ctx, limb *scratch) {
-  const size_t n = ctx.n;
-  MPB_ASSERT(!overlap(rp, n, ep, en));
-  en = normalized_size(ep, en);  // e is public
-  if (en == 0) {                 // b^0 = 1 (0 when m == 1)
-    mont_from(rp, ctx.one, ctx, scratch);
-    return;
-  }
-  const size_t ebits = slide_loop::bits(ep, en);
-  limb *tab = scratch;
-  limb *acc = tab + slide_loop::table_limbs(n, ebits);
-  MontCtPubOps op{ctx, acc + n};
-  mont_to(tab, bp, ctx, op.ms);  // b R mod m
-  slide_loop::run(acc, tab, n, ep, ebits, op);
-  mont_from(rp, acc, ctx, op.ms);
+  slide_loop::mont_powm<slide_loop::MontOps<mont_sqr_ct, mont_mul_ct>>(rp, bp, ep, en, ctx, scratch);  // e is public
 }
 
 } // namespace mpn

@@ -59,6 +59,39 @@ void run(limb *acc, limb *tab, size_t n, const limb *ep, size_t ebits, Ops &op) 
   }
 }
 
+// The loop's Ops in the Montgomery domain of ctx: squarings by Sqr, products by Mul, on
+// mont_sqr_itch(n) limbs of scratch ms.
+template <void (*Sqr)(limb *, const limb *, const MontCtx &, limb *),
+          void (*Mul)(limb *, const limb *, const limb *, const MontCtx &, limb *)>
+struct MontOps {
+  const MontCtx &ctx;
+  limb *ms;
+  void sqr(limb *r, const limb *a) { Sqr(r, a, ctx, ms); }
+  void mul(limb *r, const limb *a, const limb *b) { Mul(r, a, b, ctx, ms); }
+};
+
+// rp = b^e mod m (fully reduced) in the Montgomery domain of ctx, the whole exponentiation: the
+// en == 0 case, the table in the scratch (table_limbs + n + mont_sqr_itch(n) limbs), into and out
+// of the domain. Ops: a MontOps (powm: the fastest products; powm_pubexp_ct: the constant-time
+// ones). rp may equal bp (not ep).
+template <class Ops>
+void mont_powm(limb *rp, const limb *bp, const limb *ep, size_t en, const MontCtx &ctx, limb *scratch) {
+  const size_t n = ctx.n;
+  MPB_ASSERT(!overlap(rp, n, ep, en));
+  en = normalized_size(ep, en);
+  if (en == 0) {  // b^0 = 1 (0 when m == 1)
+    mont_from(rp, ctx.one, ctx, scratch);
+    return;
+  }
+  const size_t ebits = bits(ep, en);
+  limb *tab = scratch;
+  limb *acc = tab + table_limbs(n, ebits);
+  Ops op{ctx, acc + n};
+  mont_to(tab, bp, ctx, op.ms);  // b R mod m
+  run(acc, tab, n, ep, ebits, op);
+  mont_from(rp, acc, ctx, op.ms);
+}
+
 } // namespace slide_loop
 } // namespace mpn
 } // namespace mpb
