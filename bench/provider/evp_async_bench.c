@@ -12,7 +12,13 @@
  * Every result is checked once against the default provider before timing.
  *
  * usage: evp_async_bench [--provider-path DIR] [--providers default,mpbatch] [--jobs 1,8,64]
- *                        [--seconds 1] [--ops rsa2048-sign,...|all] [--csv FILE] [--conf FILE]
+ *                        [--seconds 1] [--rounds 4] [--ops rsa2048-sign,...|all] [--csv FILE]
+ *                        [--conf FILE]
+ * --seconds: each provider's time per point, in --rounds slices: the providers (and the direct
+ * call) take turns, the order rotated every round, so that a machine whose speed drifts (a shared
+ * VM) slows them alike; a rate is the operations over the time of all its slices. (Before
+ * 2026-11-27 each ran once for the whole time, and two runs of the same build gave mpbatch /
+ * default 0.80 and 1.02 at one job on the Zen 3 VM.)
  * --conf: an openssl.cnf loaded into the bench's library context first, e.g. a [provs] section
  * "mpbatch = mpbatch_sect" with the provider's settings (max_wait_us = 200, ...) and no
  * "activate": the bench loads the provider itself and prints the settings it runs with.
@@ -369,6 +375,7 @@ int main(int argc, char **argv) {
   const char *path = NULL, *csv = NULL, *conf = NULL;
   char provs_s[256] = "", jobs_s[256] = "1,8,64", ops_s[512] = "all";
   double seconds = 1;
+  int rounds = 4;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!v) { fprintf(stderr, "missing value for %s (see the comment at the top of evp_async_bench.c)\n", a); return 2; }
@@ -377,11 +384,13 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--jobs")) snprintf(jobs_s, sizeof jobs_s, "%s", v);
     else if (!strcmp(a, "--ops")) snprintf(ops_s, sizeof ops_s, "%s", v);
     else if (!strcmp(a, "--seconds")) seconds = atof(v);
+    else if (!strcmp(a, "--rounds")) rounds = atoi(v);
     else if (!strcmp(a, "--csv")) csv = v;
     else if (!strcmp(a, "--conf")) conf = v;
     else { fprintf(stderr, "unknown option %s\n", a); return 2; }
     i++;
   }
+  if (rounds < 1 || !(seconds > 0)) { fprintf(stderr, "--rounds must be >= 1 and --seconds > 0\n"); return 2; }
   if (!provs_s[0]) snprintf(provs_s, sizeof provs_s, "%s", path ? "default,mpbatch" : "default");
   char *provs[8], *jobv[16], *opv[NOPS + 1];
   int nprov = split(provs_s, provs, 8), njob = split(jobs_s, jobv, 16), nop = 0;
@@ -434,52 +443,71 @@ int main(int argc, char **argv) {
   for (int o = 0; o < nop; o++) {
     opdata d;
     setup(&d, sel[o]);
-    double base[16] = {0};
     for (int j = 0; j < njob; j++) {
-      for (int p = 0; p < nprov; p++) {
-        long cnt = 0;
-        double b0, i0, a0, b1, i1, a1;
-        int have = prov_stats(handles[p], &b0, &i0, &a0);
-        double r = run(&d, provs[p], jobs[j], seconds, &cnt);
-        if (r < 0) { failed = 1; continue; }
-        char mb[32] = "-", as[32] = "-";
-        if (have && prov_stats(handles[p], &b1, &i1, &a1)) {
+      /* the providers (and the direct call) take turns, `rounds` slices each, the order rotated
+         every round: a machine whose speed drifts slows them alike */
+      int ne = nprov;
+#ifdef EVP_BENCH_DIRECT
+      const int direct = d.op->kind != DERIVE && path != NULL;
+      if (direct) ne++;
+#endif
+      long cnt[9] = {0};
+      double secs[9] = {0}, db[9] = {0}, di[9] = {0}, da[9] = {0};
+      int have[9] = {0}, err[9] = {0};
+      const double slice = seconds / rounds;
+      for (int r = 0; r < rounds; r++)
+        for (int k = 0; k < ne; k++) {
+          const int e = (r + k) % ne;
+          if (err[e]) continue;
+          long c = 0;
+          double rt;
+          if (e < nprov) {
+            double b0, i0, a0, b1, i1, a1;
+            const int h = prov_stats(handles[e], &b0, &i0, &a0);
+            rt = run(&d, provs[e], jobs[j], slice, &c);
+            if (rt >= 0 && h && prov_stats(handles[e], &b1, &i1, &a1))
+              have[e] = 1, db[e] += b1 - b0, di[e] += i1 - i0, da[e] += a1 - a0;
+          } else {
+#ifdef EVP_BENCH_DIRECT
+            rt = run_direct(&d, jobs[j], slice, &c);
+            if (rt < 0) fprintf(stderr, "%s: the direct mpb_batch_rsa_crt_key call failed\n", d.op->name);
+#else
+            rt = -1;
+#endif
+          }
+          if (rt < 0) {
+            err[e] = failed = 1;
+            continue;
+          }
+          cnt[e] += c;
+          secs[e] += rt > 0 ? (double)c / rt : slice; /* the timed window (the direct call: its own loop) */
+        }
+      double base = 0;
+      for (int e = 0; e < ne; e++)
+        if (e < nprov && !strcmp(provs[e], "default") && !err[e] && secs[e] > 0) base = (double)cnt[e] / secs[e];
+      for (int e = 0; e < ne; e++) {
+        if (err[e] || secs[e] <= 0) continue;
+        const double r = (double)cnt[e] / secs[e];
+        const char *name = e < nprov ? provs[e] : "mpb_batch_rsa_crt";
+        char mb[32] = "-", as[32] = "-", sp[32] = "-";
+        if (e >= nprov) snprintf(mb, sizeof mb, "%d", jobs[j]);
+        if (have[e]) {
           /* the provider must have counted at least the timed operations */
-          if (i1 - i0 < (double)cnt) {
-            fprintf(stderr, "%s through %s: the provider counted %.0f items for %ld operations\n", d.op->name,
-                    provs[p], i1 - i0, cnt);
+          if (di[e] < (double)cnt[e]) {
+            fprintf(stderr, "%s through %s: the provider counted %.0f items for %ld operations\n", d.op->name, name,
+                    di[e], cnt[e]);
             failed = 1;
           }
-          if (b1 > b0) snprintf(mb, sizeof mb, "%.1f", (i1 - i0) / (b1 - b0));
-          if (i1 > i0) snprintf(as, sizeof as, "%.2f", (a1 - a0) / (i1 - i0));
+          if (db[e] > 0) snprintf(mb, sizeof mb, "%.1f", di[e] / db[e]);
+          if (di[e] > 0) snprintf(as, sizeof as, "%.2f", da[e] / di[e]);
         }
-        if (!strcmp(provs[p], "default")) base[j] = r;
-        char sp[32] = "";
-        if (base[j] > 0) snprintf(sp, sizeof sp, "%.2f", r / base[j]);
-        printf("| %s | %s | %d | %.0f | %s | %s | %s |\n", d.op->name, provs[p], jobs[j], r, sp[0] ? sp : "-", mb, as);
+        if (base > 0) snprintf(sp, sizeof sp, "%.2f", r / base);
+        printf("| %s | %s | %d | %.0f | %s | %s | %s |\n", d.op->name, name, jobs[j], r, sp, mb, as);
         fflush(stdout);
         if (fc)
-          fprintf(fc, "%s,%s,%d,%.1f,%ld,%.3f,%s,%s,%s\n", d.op->name, provs[p], jobs[j], r, cnt, seconds, sp,
-                  mb[0] == '-' ? "" : mb, as[0] == '-' ? "" : as);
+          fprintf(fc, "%s,%s,%d,%.1f,%ld,%.3f,%s,%s,%s\n", d.op->name, name, jobs[j], r, cnt[e], secs[e],
+                  sp[0] == '-' ? "" : sp, mb[0] == '-' ? "" : mb, as[0] == '-' ? "" : as);
       }
-#ifdef EVP_BENCH_DIRECT
-      if (d.op->kind != DERIVE && path) {
-        long cnt = 0;
-        double r = run_direct(&d, jobs[j], seconds, &cnt);
-        if (r < 0) {
-          fprintf(stderr, "%s: the direct mpb_batch_rsa_crt_key call failed\n", d.op->name);
-          failed = 1;
-          continue;
-        }
-        char sp[32] = "-";
-        if (base[j] > 0) snprintf(sp, sizeof sp, "%.2f", r / base[j]);
-        printf("| %s | mpb_batch_rsa_crt | %d | %.0f | %s | %d | - |\n", d.op->name, jobs[j], r, sp, jobs[j]);
-        fflush(stdout);
-        if (fc)
-          fprintf(fc, "%s,mpb_batch_rsa_crt,%d,%.1f,%ld,%.3f,%s,%d,\n", d.op->name, jobs[j], r, cnt, seconds,
-                  sp[0] == '-' ? "" : sp, jobs[j]);
-      }
-#endif
     }
     EVP_PKEY_free(d.key);
     EVP_PKEY_free(d.peer);
