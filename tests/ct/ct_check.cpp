@@ -23,6 +23,7 @@
 #include <mpbatch/mpbatch.h>
 
 #include "ct_tool.h"
+#include "mpn/mpn.h"         // sub_n and the limb primitives (the sanity cases)
 #include "simd/powm_lanes.h"  // the lane engines, called directly too
 
 namespace {
@@ -434,9 +435,25 @@ int main(int argc, char **argv) {
     powm(512, 1, false, MPB_CT_OFF);  // must be reported (CTest: PASS_REGULAR_EXPRESSION)
   } else if (what == "sanity_ifma_variable_time") {
     ifma_lanes(1024, false);  // the same on the IFMA lanes (MemorySanitizer only)
+  } else if (what == "sanity_borrow_branch" || what == "sanity_product_branch") {
+    // The tool must see the borrow out of a subtraction of secret limbs and the high half of
+    // their product as secret: a branch on either must be reported. (MemorySanitizer's shadow of
+    // a 128-bit sum or product of zero-extended limbs is clean above bit 63; cpu/core/limb.h
+    // makes its carries and high halves secret in that build.)
+    uint64_t a[2] = {0x8000000000000001ull, 5}, b[2] = {0x9000000000000000ull, 3}, d[2], lo;
+    secret(a, sizeof a);
+    secret(b, sizeof b);
+    static volatile int sink;
+    if (what == "sanity_borrow_branch") {
+      if (mpb::mpn::sub_n(d, a, b, 1)) sink = 1;
+    } else {
+      if (mpb::detail::mul_wide(a[0], b[0], &lo) & 1) sink = 2;
+    }
+    (void)sink;
   } else {
     std::fprintf(stderr, "usage: ct_check rsa|rsa_per_item_key|rsa_prepared_key|powm_odd|powm_even|dh|exptmod|invmod|"
-                         "avx2_lanes|avx512f_lanes|ifma_lanes|sanity_variable_time|sanity_ifma_variable_time [cpu|cpu_ifma]\n");
+                         "avx2_lanes|avx512f_lanes|ifma_lanes|sanity_variable_time|sanity_ifma_variable_time|"
+                         "sanity_borrow_branch|sanity_product_branch [cpu|cpu_ifma]\n");
     return 2;
   }
   std::printf("%s: %s\n", what.c_str(), fails ? "WRONG RESULTS" : "results correct");

@@ -9,7 +9,14 @@
 //    a conditional branch, a pointer dereference or a divisor that depends on poisoned bits,
 //    and it runs the AVX-512 IFMA kernels (their intrinsics propagate poison lane by lane).
 //    It cannot see inside inline assembly, so that build compiles none (-DMPB_NO_ASM: the
-//    portable C kernels replace the MULX/ADX ones, which valgrind covers instead).
+//    portable C kernels replace the MULX/ADX ones, which valgrind covers instead). Its shadow of
+//    a sum or product is the OR of the operands' shadows bit for bit, so the carry out of a
+//    128-bit sum of limbs and the high half of a 128-bit product would look public: in this
+//    build cpu/core/limb.h computes addc / subb's carries as comparisons and poisons mul_wide's
+//    high half (the sanity_borrow_branch / sanity_product_branch cases check both). The code
+//    that does its own 128-bit arithmetic (the delayed-carry Comba kernels, the gcd / inverse
+//    steps) keeps that blind spot: a branch on such a carry there is caught by valgrind only,
+//    on the MULX/ADX build's paths.
 // Neither sees the timing of single instructions (a variable-latency multiply, for example);
 // both cover only the paths the test's inputs take.
 #pragma once
