@@ -14,9 +14,10 @@
 //    128-bit sum of limbs and the high half of a 128-bit product would look public: in this
 //    build cpu/core/limb.h computes addc / subb's carries as comparisons and poisons mul_wide's
 //    high half (the sanity_borrow_branch / sanity_product_branch cases check both). The code
-//    that does its own 128-bit arithmetic (the delayed-carry Comba kernels, the gcd / inverse
-//    steps) keeps that blind spot: a branch on such a carry there is caught by valgrind only,
-//    on the MULX/ADX build's paths.
+//    that does its own 128-bit arithmetic (the portable delayed-carry Comba kernels, the gcd /
+//    inverse steps) keeps that blind spot here. Valgrind sees such carries (through the flags),
+//    but it runs the MULX/ADX kernels in the Comba kernels' place, so a branch on a carry inside
+//    the portable Comba kernels would be seen by neither tool (they have none by construction).
 // Neither sees the timing of single instructions (a variable-latency multiply, for example);
 // both cover only the paths the test's inputs take.
 #pragma once
