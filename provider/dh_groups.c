@@ -279,8 +279,13 @@ static void init_groups(void) {
     g->p = p;
     g->exp_short.group = g;
     g->exp_short.x_limbs = ((size_t)d->priv_bits + 63) / 64;
+    g->exp_short.x_bits = (size_t)d->priv_bits;
+    g->exp_limbs.group = g;
+    g->exp_limbs.x_limbs = g->exp_short.x_limbs;
+    g->exp_limbs.x_bits = 64 * g->exp_short.x_limbs;
     g->exp_full.group = g;
     g->exp_full.x_limbs = limbs;
+    g->exp_full.x_bits = 64 * limbs;
     snprintf(g->keygen_name, sizeof(g->keygen_name), "DH %s keygen", d->name);
     snprintf(g->derive_name, sizeof(g->derive_name), "DH %s derive", d->name);
   }
@@ -321,7 +326,8 @@ const mpbp_dh_group *mpbp_dh_group_by_pgq(const BIGNUM *p, const BIGNUM *g, cons
 }
 
 const mpbp_dh_exp *mpbp_dh_group_exp(const mpbp_dh_group *grp, int x_bits) {
-  return (size_t)x_bits <= grp->exp_short.x_limbs * 64 ? &grp->exp_short : &grp->exp_full;
+  if ((size_t)x_bits <= grp->exp_short.x_bits) return &grp->exp_short;
+  return (size_t)x_bits <= grp->exp_limbs.x_bits ? &grp->exp_limbs : &grp->exp_full;
 }
 
 BIGNUM *mpbp_dh_group_p_bn(const mpbp_dh_group *grp) { return mpbp_dh_limbs_to_bn(grp->p, grp->limbs, 0); }
@@ -396,7 +402,7 @@ static int run_or_split(one_fn f, const mpbp_dh_exp *e, mpb_ctx *ctx, const uint
 
 static int keygen_rows(const mpbp_dh_exp *e, mpb_ctx *ctx, const uint64_t *x, uint64_t *out, size_t count) {
   const mpbp_dh_group *g = e->group;
-  return mpb_batch_dh_keygen(ctx, out, MPBP_DH_G, x, e->x_limbs, g->p, g->limbs, count, NULL);
+  return mpb_batch_dh_keygen_bits(ctx, out, MPBP_DH_G, x, e->x_limbs, e->x_bits, g->p, g->limbs, count, NULL);
 }
 
 static int keygen_run(const void *key, mpb_ctx *ctx, const uint64_t *in, uint64_t *out, int *item_status,
@@ -416,7 +422,7 @@ static int derive_rows(const mpbp_dh_exp *e, mpb_ctx *ctx, const uint64_t *in, u
       memcpy(peer + i * w, in + i * (w + xw), w * 8);
       memcpy(x + i * xw, in + i * (w + xw) + w, xw * 8);
     }
-    rc = mpb_batch_dh_shared(ctx, out, peer, x, xw, e->group->p, w, count, NULL);
+    rc = mpb_batch_dh_shared_bits(ctx, out, peer, x, xw, e->x_bits, e->group->p, w, count, NULL);
   }
   OPENSSL_free(peer);
   OPENSSL_secure_clear_free(x, count * xw * 8);

@@ -23,6 +23,7 @@ struct mpbp_dh_group;
 typedef struct mpbp_dh_exp {
   const struct mpbp_dh_group *group;
   size_t x_limbs; /* private exponent rows: x_limbs limbs */
+  size_t x_bits;  /* every x < 2^x_bits (<= 64 * x_limbs): the exponentiations run over x_bits bits */
 } mpbp_dh_exp;
 
 typedef struct mpbp_dh_group {
@@ -32,8 +33,9 @@ typedef struct mpbp_dh_group {
   size_t limbs;         /* width of p in limbs */
   int priv_bits;        /* default private key length (RFC 7919 5.2; OpenSSL's values) */
   const uint64_t *p;    /* limbs rows, least significant first */
-  mpbp_dh_exp exp_short; /* x_limbs = ceil(priv_bits / 64): generated keys */
-  mpbp_dh_exp exp_full;  /* x_limbs = limbs: imported keys longer than priv_bits */
+  mpbp_dh_exp exp_short; /* x_bits = priv_bits, x_limbs = ceil(priv_bits / 64): generated keys */
+  mpbp_dh_exp exp_limbs; /* x_bits = 64 * exp_short.x_limbs: keys a little longer than priv_bits */
+  mpbp_dh_exp exp_full;  /* x_bits = 64 * limbs: imported keys longer still */
   char keygen_name[32]; /* batcher stats names: "DH ffdhe2048 keygen" */
   char derive_name[32]; /* "DH ffdhe2048 derive" */
 } mpbp_dh_group;

@@ -5,11 +5,15 @@
 // and after a change) and take turns in short slices, the order swapped every slice; the figure
 // is the median over slice pairs of B's rate over A's. Both are checked against GMP first.
 //
-//   ab_libs LIB_A LIB_B [--op rsa|powm] [--bits B] [--counts 1,8] [--pairs P] [--slice-ms MS]
-//           [--threads T] [--ct]
+//   ab_libs LIB_A LIB_B [--op rsa|powm|dh] [--bits B] [--x-bits X] [--counts 1,8] [--pairs P]
+//           [--slice-ms MS] [--threads T] [--ct]
 // rsa: mpb_batch_rsa_crt_key with a key prepared with e = 65537 (the provider's call; bits is
 // n's size); powm: mpb_batch_powm, one shared odd modulus of `bits` bits, full-width exponents
-// (variable time unless --ct). One thread unless --threads.
+// (variable time unless --ct); dh: the DH shared secret (constant time) for private exponents of
+// X bits (default 225, ffdhe2048's private length) over a `bits`-bit odd modulus, by
+// mpb_batch_dh_shared_bits where the library has it, else by mpb_batch_dh_shared with
+// ceil(X/64)-limb exponents (what a library without the _bits calls can do). One thread unless
+// --threads.
 #include <dlfcn.h>
 #include <gmp.h>
 
@@ -45,6 +49,8 @@ struct Lib {
   decltype(&mpb_rsa_key_destroy) key_destroy = nullptr;
   decltype(&mpb_batch_rsa_crt_key) rsa = nullptr;
   decltype(&mpb_batch_powm) powm = nullptr;
+  decltype(&mpb_batch_dh_shared) dh = nullptr;
+  decltype(&mpb_batch_dh_shared_bits) dh_bits = nullptr;  // (newer libraries only)
   mpb_ctx *ctx = nullptr;
   mpb_rsa_key *key = nullptr;
 };
@@ -73,6 +79,8 @@ bool load(Lib &l, const char *path) {
   sym(l, l.key_destroy, "mpb_rsa_key_destroy");
   sym(l, l.rsa, "mpb_batch_rsa_crt_key");
   sym(l, l.powm, "mpb_batch_powm");
+  sym(l, l.dh, "mpb_batch_dh_shared");
+  l.dh_bits = reinterpret_cast<decltype(l.dh_bits)>(dlsym(l.h, "mpb_batch_dh_shared_bits"));
   return true;
 }
 
@@ -87,12 +95,12 @@ double median(std::vector<double> v) {
 int main(int argc, char **argv) {
   if (argc < 3) {
     std::fprintf(stderr,
-                 "usage: ab_libs LIB_A LIB_B [--op rsa|powm] [--bits B] [--counts 1,8] [--pairs P] "
-                 "[--slice-ms MS] [--threads T] [--ct]\n");
+                 "usage: ab_libs LIB_A LIB_B [--op rsa|powm|dh] [--bits B] [--x-bits X] [--counts 1,8] "
+                 "[--pairs P] [--slice-ms MS] [--threads T] [--ct]\n");
     return 2;
   }
   std::string op = "rsa";
-  int bits = 2048, pairs = 30, threads = 1;
+  int bits = 2048, pairs = 30, threads = 1, x_bits = 225;
   double slice_ms = 50;
   bool ct = false;
   std::vector<size_t> counts = {1, 8};
@@ -100,6 +108,7 @@ int main(int argc, char **argv) {
     const bool more = i + 1 < argc;
     if (!std::strcmp(argv[i], "--op") && more) op = argv[++i];
     else if (!std::strcmp(argv[i], "--bits") && more) bits = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--x-bits") && more) x_bits = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--pairs") && more) pairs = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--slice-ms") && more) slice_ms = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--threads") && more) threads = std::atoi(argv[++i]);
@@ -116,12 +125,15 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if ((op != "rsa" && op != "powm") || bits < 128 || bits % 128 || pairs < 1 || slice_ms <= 0 || counts.empty() ||
-      std::find(counts.begin(), counts.end(), (size_t)0) != counts.end()) {
-    std::fprintf(stderr, "ab_libs: --op rsa|powm, --bits a multiple of 128, --pairs >= 1, counts >= 1\n");
+  if ((op != "rsa" && op != "powm" && op != "dh") || bits < 128 || bits % 128 || pairs < 1 || slice_ms <= 0 ||
+      counts.empty() || std::find(counts.begin(), counts.end(), (size_t)0) != counts.end() || x_bits < 1 ||
+      x_bits > bits - 2) {
+    std::fprintf(stderr, "ab_libs: --op rsa|powm|dh, --bits a multiple of 128, 1 <= --x-bits <= bits - 2, "
+                         "--pairs >= 1, counts >= 1\n");
     return 2;
   }
   const size_t w = (size_t)bits / 64, h = w / 2, maxc = *std::max_element(counts.begin(), counts.end());
+  const size_t xw = ((size_t)x_bits + 63) / 64;  // dh: exponent rows
 
   // the key (rsa) or modulus and exponents (powm), the inputs, and GMP's results
   gmp_randstate_t rs;
@@ -129,7 +141,7 @@ int main(int argc, char **argv) {
   gmp_randseed_ui(rs, 2026);
   mpz_t p, q, n, e, d, t, u;
   mpz_inits(p, q, n, e, d, t, u, nullptr);
-  std::vector<uint64_t> N(w), P(h), Q(h), DP(h), DQ(h), QI(h), E(op == "rsa" ? 1 : maxc * w);
+  std::vector<uint64_t> N(w), P(h), Q(h), DP(h), DQ(h), QI(h), E(op == "rsa" ? 1 : maxc * w), X(maxc * xw);
   std::vector<uint64_t> C(maxc * w), want(maxc * w);
   if (op == "rsa") {
     mpz_set_ui(e, 65537);
@@ -155,9 +167,15 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < maxc; i++) {
     mpz_urandomm(t, rs, n);
     to_limbs(&C[i * w], w, t);
+    if (op == "dh") mpz_add_ui(t, t, 2), mpz_mod(t, t, n);  // (2 <= peer <= n-2 but for ~2^-bits)
     if (op == "powm") {
       mpz_urandomb(u, rs, bits);
       to_limbs(&E[i * w], w, u);
+      mpz_powm(t, t, u, n);
+    } else if (op == "dh") {
+      to_limbs(&C[i * w], w, t);
+      mpz_urandomb(u, rs, x_bits);
+      to_limbs(&X[i * xw], xw, u);
       mpz_powm(t, t, u, n);
     } else {
       mpz_powm(t, t, d, n);
@@ -170,7 +188,7 @@ int main(int argc, char **argv) {
     Lib &l = lib[x];
     if (!load(l, argv[1 + x]) || l.create(&l.ctx) != MPB_OK) return 1;
     l.threads(l.ctx, threads);
-    l.set_ct(l.ctx, op == "rsa" ? MPB_CT_DEFAULT : ct ? MPB_CT_ON : MPB_CT_OFF);
+    l.set_ct(l.ctx, op != "powm" ? MPB_CT_DEFAULT : ct ? MPB_CT_ON : MPB_CT_OFF);
     mpb_call_info info;
     if (op == "rsa" && l.key_create(l.ctx, &l.key, N.data(), P.data(), Q.data(), DP.data(), DQ.data(), QI.data(),
                                     E.data(), 1, w, h, &info) != MPB_OK) {
@@ -181,8 +199,12 @@ int main(int argc, char **argv) {
   std::vector<uint64_t> out(maxc * w);
   auto call = [&](Lib &l, size_t count) {
     mpb_call_info info;
-    const int st = op == "rsa" ? l.rsa(l.ctx, l.key, out.data(), C.data(), count, &info)
-                               : l.powm(l.ctx, out.data(), C.data(), E.data(), w, count, N.data(), 1, w, count, &info);
+    const int st =
+        op == "rsa"  ? l.rsa(l.ctx, l.key, out.data(), C.data(), count, &info)
+        : op == "dh" ? (l.dh_bits ? l.dh_bits(l.ctx, out.data(), C.data(), X.data(), xw, (size_t)x_bits, N.data(), w,
+                                              count, &info)
+                                  : l.dh(l.ctx, out.data(), C.data(), X.data(), xw, N.data(), w, count, &info))
+                     : l.powm(l.ctx, out.data(), C.data(), E.data(), w, count, N.data(), 1, w, count, &info);
     if (st != MPB_OK) {
       std::fprintf(stderr, "ab_libs: %s: %s\n", l.path, info.reason);
       std::exit(1);
@@ -200,6 +222,12 @@ int main(int argc, char **argv) {
               "every pair\n",
               op.c_str(), bits, threads, threads > 1 ? "s" : "", op == "powm" && ct ? ", constant time" : "", argv[1],
               argv[2], pairs, slice_ms);
+  if (op == "dh")
+    for (int x = 0; x < 2; x++)
+      std::printf("  %s: %s\n", x ? "B" : "A",
+                  lib[x].dh_bits ? "mpb_batch_dh_shared_bits, x_bits as given"
+                                 : "mpb_batch_dh_shared, whole-limb exponents (no _bits call)");
+  if (op == "dh") std::printf("  private exponents of %d bits in %zu limbs\n", x_bits, xw);
   for (size_t count : counts) {
     std::vector<double> ra, rb, ratio;
     for (int s = 0; s < pairs; s++) {

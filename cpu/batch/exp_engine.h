@@ -90,14 +90,16 @@ struct Lanes {
   uint64_t *r[8] = {};
   const uint64_t *b[8] = {}, *e[8] = {}, *m[8] = {};
   const simd::LaneR2 *r2 = nullptr;  // R^2 mod the lanes' moduli computed ahead, if any
+  size_t ebits = SIZE_MAX;           // a public bound on the exponents' bit length (PowmJob::ebits)
 };
 size_t lanes_itch(size_t width, LaneIsa isa);
 int exp_lanes(const Lanes &l, size_t ew, const limb *shared_m, size_t width, bool ct, limb *ws, LaneIsa isa);
 // One scalar exponentiation r = b^e mod the context's modulus (n = mc.n limbs, fully reduced),
-// zero-padded to `width` limbs. ws: scalar_itch(n, ew, ct) limbs.
+// zero-padded to `width` limbs; e < 2^ebits (constant time: min(ebits, 64*ew) bits of windows).
+// ws: scalar_itch(n, ew, ct) limbs.
 size_t scalar_itch(size_t n, size_t ew, bool ct);
-void exp_one(limb *r, size_t width, const limb *b, const limb *e, size_t ew, const mpn::MontCtx &mc, bool ct,
-             limb *ws);
+void exp_one(limb *r, size_t width, const limb *b, const limb *e, size_t ew, size_t ebits, const mpn::MontCtx &mc,
+             bool ct, limb *ws);
 // Whether this CPU has an 8-lane engine (false also when masked), and the one AUTO uses:
 // AVX-512 IFMA, else AVX-512F alone, else AVX2 (two 4-lane runs per group).
 bool lanes_available();
@@ -117,6 +119,10 @@ struct PowmJob {
   size_t base_stride = 0;
   const limb *e = nullptr;
   size_t ew = 0, e_stride = 0;
+  // a public bound on the exponents' bit length, when tighter than 64*ew (every e < 2^ebits, the
+  // caller's promise, e.g. a DH group's private length): the constant-time window loops of the
+  // CPU engines run over min(ebits, 64*ew) bits; the other paths need not use it
+  size_t ebits = SIZE_MAX;
   Moduli m;
   size_t width = 0, count = 0;
   bool ct = false;

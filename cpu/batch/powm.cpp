@@ -43,6 +43,7 @@ class OddItems final : public ExpItems {
       l.e[i - i0] = j_.e + i * j_.e_stride;
       l.m[i - i0] = j_.m.row(i);
     }
+    l.ebits = j_.ebits;
     const int st = exp_lanes(l, j_.ew, j_.m.shared() ? j_.m.m : nullptr, j_.width, j_.ct, ws + ctx_itch_, isa_);
     if (st == MPB_OK && hooks_) hooks_->post(i0, i1, hook_ws);
     return st;
@@ -53,11 +54,11 @@ class OddItems final : public ExpItems {
     if (hooks_) hooks_->pre(i, i + 1, hook_ws);
     const limb *bi = j_.base + i * j_.base_stride, *ei = j_.e + i * j_.e_stride;
     if (shared_) {
-      exp_one(j_.r + i * j_.width, j_.width, bi, ei, j_.ew, *shared_, j_.ct, work);
+      exp_one(j_.r + i * j_.width, j_.width, bi, ei, j_.ew, j_.ebits, *shared_, j_.ct, work);
     } else {
       mpn::MontCtx mc;
       mpn::mont_ctx_init(mc, j_.m.row(i), j_.m.n(i), ws);
-      exp_one(j_.r + i * j_.width, j_.width, bi, ei, j_.ew, mc, j_.ct, work);
+      exp_one(j_.r + i * j_.width, j_.width, bi, ei, j_.ew, j_.ebits, mc, j_.ct, work);
     }
     if (hooks_) hooks_->post(i, i + 1, hook_ws);
     return MPB_OK;
@@ -131,7 +132,7 @@ int run_powm_odd(Call &call, const Settings &s, const PowmJob &job, const char *
   p.count = job.count;
   p.lane_limbs = job.width;
   p.max_n = job.m.max_n;
-  p.work_per_item = work_powm(job.m.max_n, job.ew * 64);
+  p.work_per_item = work_powm(job.m.max_n, std::min(job.ebits, job.ew * 64));
   p.shared_modulus = job.m.shared();
   p.multipartite = true;
   p.secret = job.ct;
@@ -162,7 +163,7 @@ int run_powm(Call &call, const Settings &s, const PowmJob &job) {
     p.count = job.count;
     p.lane_limbs = job.width;
     p.max_n = job.m.max_n;
-    p.work_per_item = work_powm(job.m.max_n, job.ew * 64);
+    p.work_per_item = work_powm(job.m.max_n, std::min(job.ebits, job.ew * 64));
     p.shared_modulus = false;
     p.secret = job.ct;
     const char *why = fallback                           ? fallback

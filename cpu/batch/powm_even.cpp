@@ -101,7 +101,7 @@ int run_powm_even_shared(Call &call, const Settings &s, const PowmJob &job, cons
     PowmJob q;
     q.r = blk.get() + chunk * qn;
     q.base = blk.get(), q.base_stride = qn;
-    q.e = job.e + c0 * job.e_stride, q.ew = job.ew, q.e_stride = job.e_stride;
+    q.e = job.e + c0 * job.e_stride, q.ew = job.ew, q.e_stride = job.e_stride, q.ebits = job.ebits;
     q.m = describe_moduli(sc.q, 1, qn);
     q.width = qn, q.count = std::min(chunk, job.count - c0);
     q.ct = job.ct;

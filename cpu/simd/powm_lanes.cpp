@@ -122,7 +122,7 @@ int check_args(unsigned L, uint64_t *const r[], const uint64_t *const base[], co
 // K: the digit bits, or 0 for narrow_digit_bits(the largest modulus's bit length).
 [[maybe_unused]] int run(unsigned L, unsigned K, void (*kernel)(const Job &), uint64_t *const r[],
         const uint64_t *const base[], const uint64_t *const exp[], size_t en,
-        const uint64_t *const m[], size_t n, bool ct, uint64_t *scratch, const LaneR2 *r2 = nullptr) {
+        const uint64_t *const m[], size_t n, bool ct, uint64_t *scratch, const LaneR2 *r2, size_t ebits_max) {
   int first;
   size_t mbits;
   const int st = check_args(L, r, base, exp, en, m, n, scratch, &first, &mbits);
@@ -180,7 +180,7 @@ int check_args(unsigned L, uint64_t *const r[], const uint64_t *const base[], co
     }
     to_digits(job.R2, L, l, K, N, given ? given : rem, n);
   }
-  job.ebits = ct ? 64 * en : ebits;
+  job.ebits = std::min(ct ? 64 * en : ebits, ebits_max);
   job.win = detail::window_for(job.ebits);
   job.vt = !ct;
   kernel(job);
@@ -222,50 +222,50 @@ size_t powm_x4_itch(size_t n) { return itch(4, 26, n); }
 
 int powm_x8_multi(uint64_t *const r[8], const uint64_t *const base[8],
                   const uint64_t *const exp[8], size_t en, const uint64_t *const m[8], size_t n,
-                  bool constant_time, uint64_t *scratch, const LaneR2 *r2) {
+                  bool constant_time, uint64_t *scratch, const LaneR2 *r2, size_t ebits) {
   if (!ifma_available()) return MPB_EUNSUPPORTED;
 #ifdef MPB_HAVE_X86_LANES
-  return run(8, 52, detail::ifma_kernel, r, base, exp, en, m, n, constant_time, scratch, r2);
+  return run(8, 52, detail::ifma_kernel, r, base, exp, en, m, n, constant_time, scratch, r2, ebits);
 #else
-  (void)r, (void)base, (void)exp, (void)en, (void)m, (void)n, (void)constant_time, (void)scratch, (void)r2;
+  (void)r, (void)base, (void)exp, (void)en, (void)m, (void)n, (void)constant_time, (void)scratch, (void)r2, (void)ebits;
   return MPB_EUNSUPPORTED;
 #endif
 }
 
 int powm_x8(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],
-            size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch, const LaneR2 *r2) {
+            size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch, const LaneR2 *r2, size_t ebits) {
   if (!m) return MPB_ENULL;
   const uint64_t *ms[8] = {m, m, m, m, m, m, m, m};
-  return powm_x8_multi(r, base, exp, en, ms, n, constant_time, scratch, r2);
+  return powm_x8_multi(r, base, exp, en, ms, n, constant_time, scratch, r2, ebits);
 }
 
 int powm_x8f_multi(uint64_t *const r[8], const uint64_t *const base[8],
                    const uint64_t *const exp[8], size_t en, const uint64_t *const m[8], size_t n,
-                   bool constant_time, uint64_t *scratch, const LaneR2 *r2) {
+                   bool constant_time, uint64_t *scratch, const LaneR2 *r2, size_t ebits) {
   if (!avx512f_available()) return MPB_EUNSUPPORTED;
 #ifdef MPB_HAVE_X86_LANES
-  return run(8, 0, detail::avx512f_kernel, r, base, exp, en, m, n, constant_time, scratch, r2);
+  return run(8, 0, detail::avx512f_kernel, r, base, exp, en, m, n, constant_time, scratch, r2, ebits);
 #else
-  (void)r, (void)base, (void)exp, (void)en, (void)m, (void)n, (void)constant_time, (void)scratch, (void)r2;
+  (void)r, (void)base, (void)exp, (void)en, (void)m, (void)n, (void)constant_time, (void)scratch, (void)r2, (void)ebits;
   return MPB_EUNSUPPORTED;
 #endif
 }
 
 int powm_x8f(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],
-             size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch, const LaneR2 *r2) {
+             size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch, const LaneR2 *r2, size_t ebits) {
   if (!m) return MPB_ENULL;
   const uint64_t *ms[8] = {m, m, m, m, m, m, m, m};
-  return powm_x8f_multi(r, base, exp, en, ms, n, constant_time, scratch, r2);
+  return powm_x8f_multi(r, base, exp, en, ms, n, constant_time, scratch, r2, ebits);
 }
 
 int powm_x4_multi(uint64_t *const r[4], const uint64_t *const base[4],
                   const uint64_t *const exp[4], size_t en, const uint64_t *const m[4], size_t n,
-                  bool constant_time, uint64_t *scratch, const LaneR2 *r2) {
+                  bool constant_time, uint64_t *scratch, const LaneR2 *r2, size_t ebits) {
   if (!avx2_available()) return MPB_EUNSUPPORTED;
 #ifdef MPB_HAVE_X86_LANES
-  return run(4, 0, detail::avx2_kernel, r, base, exp, en, m, n, constant_time, scratch, r2);
+  return run(4, 0, detail::avx2_kernel, r, base, exp, en, m, n, constant_time, scratch, r2, ebits);
 #else
-  (void)r, (void)base, (void)exp, (void)en, (void)m, (void)n, (void)constant_time, (void)scratch, (void)r2;
+  (void)r, (void)base, (void)exp, (void)en, (void)m, (void)n, (void)constant_time, (void)scratch, (void)r2, (void)ebits;
   return MPB_EUNSUPPORTED;
 #endif
 }
@@ -274,7 +274,7 @@ size_t powm_x4x2_itch(size_t n) { return powm_x4_itch(n); }
 
 int powm_x4x2_multi(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],
                     size_t en, const uint64_t *const m[8], size_t n, bool constant_time, uint64_t *scratch,
-                    const LaneR2 *r2) {
+                    const LaneR2 *r2, size_t ebits) {
   if (!avx2_available()) return MPB_EUNSUPPORTED;
   // every lane checked first, so that a bad lane in the second run leaves the first run's
   // outputs unwritten too
@@ -293,24 +293,24 @@ int powm_x4x2_multi(uint64_t *const r[8], const uint64_t *const base[8], const u
       for (unsigned l = 0; l < 4; ++l) g.v[l] = r2->v[4 * h + l];
     }
     const int sh = powm_x4_multi(rh, base + 4 * h, exp ? exp + 4 * h : nullptr, en, m + 4 * h, n,
-                                 constant_time, scratch, r2 ? &g : nullptr);
+                                 constant_time, scratch, r2 ? &g : nullptr, ebits);
     if (sh != MPB_OK) return sh;
   }
   return MPB_OK;
 }
 
 int powm_x4x2(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8], size_t en,
-              const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch, const LaneR2 *r2) {
+              const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch, const LaneR2 *r2, size_t ebits) {
   if (!m) return MPB_ENULL;
   const uint64_t *ms[8] = {m, m, m, m, m, m, m, m};
-  return powm_x4x2_multi(r, base, exp, en, ms, n, constant_time, scratch, r2);
+  return powm_x4x2_multi(r, base, exp, en, ms, n, constant_time, scratch, r2, ebits);
 }
 
 int powm_x4(uint64_t *const r[4], const uint64_t *const base[4], const uint64_t *const exp[4],
-            size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch, const LaneR2 *r2) {
+            size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch, const LaneR2 *r2, size_t ebits) {
   if (!m) return MPB_ENULL;
   const uint64_t *ms[4] = {m, m, m, m};
-  return powm_x4_multi(r, base, exp, en, ms, n, constant_time, scratch, r2);
+  return powm_x4_multi(r, base, exp, en, ms, n, constant_time, scratch, r2, ebits);
 }
 
 } // namespace simd

@@ -16,9 +16,12 @@
 //    At least one lane may be used; a call with no used lane returns MPB_OK and does nothing.
 //  - r[l] gets n limbs, the value base[l]^exp[l] mod m, fully reduced (< m).
 //    r[l] may alias base[l] or exp[l] (outputs are written only at the very end).
+//  - ebits (last argument, default all): only the low min(ebits, 64*en) exponent bits are
+//    used, the exponents taken mod 2^ebits (a public length bound that is not a multiple of
+//    64, e.g. a DH group's 225-bit private keys: fewer windows).
 //  - constant_time: the sequence of instructions and memory addresses depends only on
-//    (n, en, the moduli's bit lengths) and never on bases or exponents: the window loop runs
-//    over all en*64 exponent bits and the table entries are selected by masked blends over
+//    (n, en, ebits, the moduli's bit lengths) and never on bases or exponents: the window loop runs
+//    over all min(en*64, ebits) exponent bits and the table entries are selected by masked blends over
 //    all 32 entries. With constant_time == false the loop starts at the highest set bit over
 //    all lanes (this leaks the maximum exponent length, nothing else).
 //    The moduli are public in both modes.
@@ -67,39 +70,39 @@ size_t powm_x8_itch(size_t n);
 // One modulus m shared by all lanes.
 int powm_x8(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],
             size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch,
-            const LaneR2 *r2 = nullptr);
+            const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX);
 // A different modulus per lane (all of n limbs), e.g. RSA-CRT halves of 8 different keys.
 int powm_x8_multi(uint64_t *const r[8], const uint64_t *const base[8],
                   const uint64_t *const exp[8], size_t en, const uint64_t *const m[8], size_t n,
-                  bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr);
+                  bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX);
 
 // ---- AVX-512F, 8 lanes (cpu/simd/powm_avx512.cpp): the same calling convention ------------
 size_t powm_x8f_itch(size_t n);
 int powm_x8f(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],
              size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch,
-             const LaneR2 *r2 = nullptr);
+             const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX);
 int powm_x8f_multi(uint64_t *const r[8], const uint64_t *const base[8],
                    const uint64_t *const exp[8], size_t en, const uint64_t *const m[8], size_t n,
-                   bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr);
+                   bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX);
 
 // ---- AVX2, 4 lanes (cpu/simd/powm_avx2.cpp) ---------------------------------------------
 size_t powm_x4_itch(size_t n);
 int powm_x4(uint64_t *const r[4], const uint64_t *const base[4], const uint64_t *const exp[4],
             size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch,
-            const LaneR2 *r2 = nullptr);
+            const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX);
 int powm_x4_multi(uint64_t *const r[4], const uint64_t *const base[4],
                   const uint64_t *const exp[4], size_t en, const uint64_t *const m[4], size_t n,
-                  bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr);
+                  bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX);
 // The AVX2 engine behind the 8-lane interface (what the batch layer's groups of 8 call): lanes
 // 0..3 and 4..7 as two 4-lane runs (a half with no used lane is skipped), every lane's
 // arguments checked before either runs; r2 as for the 8-lane engines (K = the AVX2 digit size).
 size_t powm_x4x2_itch(size_t n);
 int powm_x4x2(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],
               size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch,
-              const LaneR2 *r2 = nullptr);
+              const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX);
 int powm_x4x2_multi(uint64_t *const r[8], const uint64_t *const base[8],
                     const uint64_t *const exp[8], size_t en, const uint64_t *const m[8], size_t n,
-                    bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr);
+                    bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX);
 
 } // namespace simd
 } // namespace mpb

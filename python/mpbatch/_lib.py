@@ -352,6 +352,10 @@ _SIGNATURES = [
                              c_size_t, c_size_t, INFOP], c_int, _bk),
     ("mpb_batch_dh_shared", [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_void_p,
                              c_size_t, c_size_t, INFOP], c_int, _bk),
+    ("mpb_batch_dh_keygen_bits", [c_void_p, c_void_p, c_uint64, c_void_p, c_size_t, c_size_t,
+                                  c_void_p, c_size_t, c_size_t, INFOP], c_int, _bk),
+    ("mpb_batch_dh_shared_bits", [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_size_t,
+                                  c_void_p, c_size_t, c_size_t, INFOP], c_int, _bk),
     # batch.h GF(2)[x]
     ("mpb_batch_gf2x_mul", [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_size_t,
                             INFOP], c_int, _bk),

@@ -173,10 +173,16 @@ def rsa_private(c, key, ctx: Optional[Context] = None) -> List[int]:
 
 
 # ---- Diffie-Hellman ----------------------------------------------------------------------------
-def dh(privates, p: int, g: int = 2, *, peers=None, ctx: Optional[Context] = None) -> List[int]:
+def dh(privates, p: int, g: int = 2, *, peers=None, x_bits: Optional[int] = None,
+       ctx: Optional[Context] = None) -> List[int]:
     """Without peers: the public keys [g ** x mod p for x in privates].
     With peers (one per private key): the shared secrets [peers[i] ** privates[i] mod p].
-    p: one odd prime shared by the batch; 2 <= g < p; 2 <= peer <= p - 2."""
+    p: one odd prime shared by the batch; 2 <= g < p; 2 <= peer <= p - 2.
+    x_bits: a public bound on the private keys' length (every x < 2 ** x_bits, e.g. the
+    group's private length, 225 for ffdhe2048): the constant-time exponentiation then runs
+    over x_bits bits (mpb_batch_dh_*_bits) instead of whole 64-bit limbs."""
+    if x_bits is not None and (isinstance(x_bits, bool) or not isinstance(x_bits, int)):
+        raise TypeError(f"x_bits must be an int, not {type(x_bits).__name__}")
     xs = _as_list(privates, "privates")
     p = _scalar(p, "p")
     count = len(xs)
@@ -192,14 +198,26 @@ def dh(privates, p: int, g: int = 2, *, peers=None, ctx: Optional[Context] = Non
     w = _limbs_needed([p], "p")
     _check_width(w, "p")
     xw = _limbs_needed(xs, "privates")
+    if x_bits is not None:
+        if x_bits < 1:
+            raise ValueError("x_bits must be >= 1")
+        xw = max(xw, (x_bits + 63) // 64)  # a longer x: the library names it (MPB_EVAL)
     _check_width(xw, "the private keys")
     P = ints_to_limbs([p], w, "p")
     X = ints_to_limbs(xs, xw, "privates")
     cx = _ctx(ctx)
     R = np.empty((count, w), dtype=np.uint64)
     if peers is None:
-        _Call.run(cx, C.mpb_batch_dh_keygen, _ptr(R), g, _ptr(X), xw, _ptr(P), w, count)
+        if x_bits is None:
+            _Call.run(cx, C.mpb_batch_dh_keygen, _ptr(R), g, _ptr(X), xw, _ptr(P), w, count)
+        else:
+            _Call.run(cx, C.mpb_batch_dh_keygen_bits, _ptr(R), g, _ptr(X), xw, x_bits, _ptr(P), w,
+                      count)
     else:
         Y = ints_to_limbs(peers, w, "peers", " (peer keys must be <= p - 2)")
-        _Call.run(cx, C.mpb_batch_dh_shared, _ptr(R), _ptr(Y), _ptr(X), xw, _ptr(P), w, count)
+        if x_bits is None:
+            _Call.run(cx, C.mpb_batch_dh_shared, _ptr(R), _ptr(Y), _ptr(X), xw, _ptr(P), w, count)
+        else:
+            _Call.run(cx, C.mpb_batch_dh_shared_bits, _ptr(R), _ptr(Y), _ptr(X), xw, x_bits,
+                      _ptr(P), w, count)
     return limbs_to_ints(R)

@@ -302,6 +302,22 @@ def test_dh_small_and_errors():
         dh([-5], p)
 
 
+def test_dh_x_bits(rng):
+    need("mpb_batch_dh_keygen_bits", "mpb_batch_dh_shared_bits")
+    p = 2**521 - 1
+    for x_bits in (1, 5, 64, 65, 225, 300):
+        xs = [rng.getrandbits(x_bits) for _ in range(10)] + [2**x_bits - 1, 0]
+        peers = [rng.randrange(2, p - 1) for _ in xs]
+        assert dh(xs, p, x_bits=x_bits) == [pow(2, x, p) for x in xs]
+        assert dh(xs, p, peers=peers, x_bits=x_bits) == [pow(y, x, p) for x, y in zip(xs, peers)]
+    with pytest.raises(ValueError, match="x_bits"):  # the item's index and the reason
+        dh([3, 2**225, 5], p, x_bits=225)
+    with pytest.raises(ValueError, match="x_bits"):
+        dh([3], p, peers=[5], x_bits=0)
+    with pytest.raises(TypeError, match="x_bits"):
+        dh([3], p, x_bits=2.5)
+
+
 # ---- GF(2)[x] ------------------------------------------------------------------------------
 GF2_F = [0b111, 0b1011, (1 << 63) | 0b11011, (1 << 64) | 0b11011,
          (1 << 163) | (1 << 7) | (1 << 6) | (1 << 3) | 1,

@@ -215,6 +215,26 @@ TEST_CASE("bad input: error code, first bad index, outputs untouched", "[batch][
   REQUIRE(mpb_batch_dh_keygen(ctx.c, r.data(), 2, x.data(), 1, small.data(), 1, cnt, &info) == MPB_EVAL);
   REQUIRE(mpb_batch_dh_keygen(ctx.c, r.data(), 1, x.data(), 1, p.data(), w, cnt, &info) == MPB_EVAL);
   REQUIRE(untouched(r));
+  // the _bits calls: x_bits in [1, 64 * x_width], every x < 2^x_bits (the first one over named)
+  for (size_t i = 0; i < cnt; i++) rand_below(rng, &peers[i * w], p.data(), w), peers[i * w] |= 2;
+  Rows x2(2 * cnt, 0);
+  for (size_t i = 0; i < cnt; i++) x2[2 * i] = rng() >> 1;  // 63 bits
+  REQUIRE(mpb_batch_dh_shared_bits(ctx.c, r.data(), peers.data(), x2.data(), 2, 0, p.data(), w, cnt, &info) ==
+          MPB_ERANGE);
+  REQUIRE(info.bad_arg == MPB_ARG_E);
+  REQUIRE(mpb_batch_dh_keygen_bits(ctx.c, r.data(), 2, x2.data(), 2, 129, p.data(), w, cnt, &info) == MPB_ERANGE);
+  REQUIRE(untouched(r));
+  x2[2 * 3] |= 1ull << 63;  // item 3: 64 bits
+  x2[2 * 5 + 1] = 1;        // item 5: 65 bits
+  REQUIRE(mpb_batch_dh_keygen_bits(ctx.c, r.data(), 2, x2.data(), 2, 63, p.data(), w, cnt, &info) == MPB_EVAL);
+  REQUIRE((info.bad_index == 3 && info.bad_arg == MPB_ARG_E));
+  REQUIRE(mpb_batch_dh_shared_bits(ctx.c, r.data(), peers.data(), x2.data(), 2, 64, p.data(), w, cnt, &info) ==
+          MPB_EVAL);
+  REQUIRE(info.bad_index == 5);
+  REQUIRE(untouched(r));
+  REQUIRE(mpb_batch_dh_shared_bits(ctx.c, r.data(), peers.data(), x2.data(), 2, 65, p.data(), w, cnt, &info) ==
+          MPB_OK);
+  REQUIRE(mpb_batch_dh_keygen_bits(ctx.c, r.data(), 2, x2.data(), 2, 128, p.data(), w, cnt, &info) == MPB_OK);
 }
 
 TEST_CASE("RSA-CRT bad keys: each check with its key index, outputs untouched", "[batch][contract][rsa]") {

@@ -68,3 +68,55 @@ TEST_CASE("DH batches over the RFC groups match mpz_powm", "[batch][dh]") {
   REQUIRE(groups == 10);
   mpb_ctx_destroy(ctx);
 }
+
+// The _bits calls (a public private-key length, e.g. RFC 7919's 225 bits for ffdhe2048): the same
+// results as mpz_powm for x < 2^x_bits on every backend, constant time or not, at counts around
+// the 8-lane groups (a full group, a scalar rest), x_bits around window and limb boundaries.
+TEST_CASE("DH _bits calls: exponents of a public bit length match mpz_powm", "[batch][dh]") {
+  mpb_ctx *ctx;
+  REQUIRE(mpb_ctx_create(&ctx) == MPB_OK);
+  auto rng = mpbt::make_rng(302);
+  for (size_t bits : {1024, 2048}) {
+    const size_t w = bits / 64, xw = 4;
+    Z p;
+    Rows pr(w);
+    rand_odd_modulus(rng, pr.data(), w);
+    pr[w - 1] |= 1ull << 63;
+    row_to_mpz(p, pr.data(), w);
+    for (int backend : {MPB_BACKEND_AUTO, MPB_BACKEND_CPU_SCALAR, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_CPU_AVX512,
+                        MPB_BACKEND_CPU_AVX2}) {
+      if (!mpb_backend_available(backend)) continue;
+      REQUIRE(mpb_ctx_set_backend(ctx, backend) == MPB_OK);
+      for (int ct : {MPB_CT_DEFAULT, MPB_CT_OFF}) {
+        REQUIRE(mpb_ctx_set_constant_time(ctx, ct) == MPB_OK);
+        for (size_t x_bits : {1, 5, 64, 65, 225, 226, 255, 256}) {
+          for (size_t cnt : {1, 9}) {
+            Rows x(cnt * xw), peer(cnt * w), K(cnt * w, 7), S(cnt * w, 7);
+            for (size_t i = 0; i < cnt; i++) {
+              for (size_t j = 0; j < xw; j++) x[i * xw + j] = i == 0 ? ~0ull : rng();  // item 0: all ones
+              for (size_t k = x_bits; k < 64 * xw; k++) x[i * xw + k / 64] &= ~(1ull << (k % 64));
+              rand_below(rng, &peer[i * w], pr.data(), w);
+              peer[i * w] |= 2;
+            }
+            INFO("bits " << bits << " backend " << backend << " ct " << ct << " x_bits " << x_bits << " count " << cnt);
+            REQUIRE(mpb_batch_dh_keygen_bits(ctx, K.data(), 2, x.data(), xw, x_bits, pr.data(), w, cnt, nullptr) ==
+                    MPB_OK);
+            REQUIRE(mpb_batch_dh_shared_bits(ctx, S.data(), peer.data(), x.data(), xw, x_bits, pr.data(), w, cnt,
+                                             nullptr) == MPB_OK);
+            Z g, xz, y, r;
+            mpz_set_ui(g, 2);
+            for (size_t i = 0; i < cnt; i++) {
+              row_to_mpz(xz, &x[i * xw], xw);
+              mpz_powm(r, g, xz, p);
+              REQUIRE(mpbt::limbs_of(r, w) == Rows(K.begin() + i * w, K.begin() + (i + 1) * w));
+              row_to_mpz(y, &peer[i * w], w);
+              mpz_powm(r, y, xz, p);
+              REQUIRE(mpbt::limbs_of(r, w) == Rows(S.begin() + i * w, S.begin() + (i + 1) * w));
+            }
+          }
+        }
+      }
+    }
+  }
+  mpb_ctx_destroy(ctx);
+}

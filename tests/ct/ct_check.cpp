@@ -264,9 +264,16 @@ void dh(unsigned bits, size_t count) {
   secret(X.data(), X.size() * 8);
   Ctx ctx(MPB_CT_DEFAULT);
   mpb_call_info info;
-  for (int shared = 0; shared < 2; shared++) {
-    int st = shared ? mpb_batch_dh_shared(ctx.c, R.data(), Y.data(), X.data(), w, P.data(), w, count, &info)
-                    : mpb_batch_dh_keygen(ctx.c, R.data(), 2, X.data(), w, P.data(), w, count, &info);
+  // modes 2, 3: the _bits calls with the exponents' public length bound (their check that each
+  // x < 2^x_bits reads the secret rows and may only reveal the verdict)
+  const size_t x_bits = bits - 8;
+  for (int mode = 0; mode < 4; mode++) {
+    const bool shared = mode & 1;
+    int st = mode == 0 ? mpb_batch_dh_keygen(ctx.c, R.data(), 2, X.data(), w, P.data(), w, count, &info)
+             : mode == 1 ? mpb_batch_dh_shared(ctx.c, R.data(), Y.data(), X.data(), w, P.data(), w, count, &info)
+             : mode == 2 ? mpb_batch_dh_keygen_bits(ctx.c, R.data(), 2, X.data(), w, x_bits, P.data(), w, count, &info)
+                         : mpb_batch_dh_shared_bits(ctx.c, R.data(), Y.data(), X.data(), w, x_bits, P.data(), w,
+                                                    count, &info);
     reveal(st);
     check_backend(info, count);
     reveal_rows(R);
@@ -365,7 +372,7 @@ void lanes(unsigned bits, const char *name, bool avail, size_t itch, Fn fn, bool
   uint64_t *r[L];
   const uint64_t *bp[L], *ep[L];
   for (int l = 0; l < L; l++) r[l] = &R[l * w], bp[l] = &B[l * w], ep[l] = &E[l * w];
-  int st = fn(r, bp, ep, w, M.data(), w, ct, ws.data(), nullptr);
+  int st = fn(r, bp, ep, w, M.data(), w, ct, ws.data(), nullptr, SIZE_MAX);
   reveal(st);
   reveal_rows(R);
   check(st == MPB_OK, name);

@@ -125,6 +125,43 @@ TEST_CASE("mpn powm / powm_ct / powm_pubexp_ct, odd moduli 1..70 limbs (portable
   check_mont_sizes(true);
 }
 
+// powm_ct_bits: only the low ebits bits of e count (b^(e mod 2^ebits)), at bounds around the
+// window (5) and limb (64) boundaries, for exponents cut to the bound (the DH calls' promise:
+// e < 2^ebits) and full ones, all ones and hard bases, both kernel paths, rp == bp.
+TEST_CASE("mpn powm_ct_bits: exponents of a public bit length", "[powm][mpn]") {
+  for (bool portable : {false, true}) {
+    mpb::cpu::force_portable(portable);
+    auto rng = make_rng(portable ? 21 : 22);
+    for (size_t n : {1, 2, 4, 16, 32, 33}) {
+      V m = make_mod(rng, n, true);
+      Mont mc(m);
+      V sc(mpn::powm_ct_itch(n));
+      const size_t en = 5;
+      for (size_t ebits : {0, 1, 2, 4, 5, 6, 10, 63, 64, 65, 224, 225, 226, 255, 256, 319, 320}) {
+        for (int kind = 0; kind < 3; kind++) {
+          V e = kind == 0 ? V(en, ~(limb)0) : hard_limbs(rng, en);
+          e.resize(en, 0);
+          if (kind < 2)  // cut below the bound (all ones / random); kind 2: bits above it too
+            for (size_t k = ebits; k < 64 * en; k++) e[k / 64] &= ~((limb)1 << (k % 64));
+          V ecut = e;
+          for (size_t k = ebits; k < 64 * en; k++) ecut[k / 64] &= ~((limb)1 << (k % 64));
+          for (const V &b : bases(rng, m)) {
+            V want = zpowm(b, ecut, m);
+            V r(n);
+            mpn::powm_ct_bits(r.data(), b.data(), e.data(), en, ebits, mc.ctx, sc.data());
+            INFO("portable=" << portable << " n=" << n << " ebits=" << ebits << " kind=" << kind);
+            REQUIRE(r == want);
+            V bb = b;
+            mpn::powm_ct_bits(bb.data(), bb.data(), e.data(), en, ebits, mc.ctx, sc.data());
+            REQUIRE(bb == want);
+          }
+        }
+      }
+    }
+  }
+  mpb::cpu::force_portable(false);
+}
+
 TEST_CASE("mpn Montgomery primitives: redc_1, mont_mul, mont_sqr vs GMP", "[powm][mpn]") {
   for (int portable = 0; portable < 2; portable++) {
     mpb::cpu::force_portable(portable != 0);

@@ -591,7 +591,8 @@ TEST_CASE("mpbatch DH: private length parameter, context dup and get params", "[
     EVP_PKEY_CTX_free(c);
     return k;
   };
-  for (int len : {224, 256, 1024, 2047}) {  // 2 * 112 .. bits(q)
+  // (<= 225: the group's 225-bit exponent rows; 226..256: 4 whole limbs; beyond: full width)
+  for (int len : {224, 225, 226, 256, 1024, 2047}) {  // 2 * 112 .. bits(q)
     INFO("priv_len " << len);
     EVP_PKEY *k = gen_len(len);
     REQUIRE(k != nullptr);

@@ -20,9 +20,9 @@ namespace {
 
 using mpb::simd::LaneR2;
 using MultiFn = int (*)(uint64_t *const *, const uint64_t *const *, const uint64_t *const *, size_t,
-                        const uint64_t *const *, size_t, bool, uint64_t *, const LaneR2 *);
+                        const uint64_t *const *, size_t, bool, uint64_t *, const LaneR2 *, size_t);
 using SharedFn = int (*)(uint64_t *const *, const uint64_t *const *, const uint64_t *const *, size_t,
-                         const uint64_t *, size_t, bool, uint64_t *, const LaneR2 *);
+                         const uint64_t *, size_t, bool, uint64_t *, const LaneR2 *, size_t);
 
 struct Path {
   const char *name;
@@ -72,7 +72,7 @@ Limbs odd_modulus(std::mt19937_64 &rng, size_t bits, size_t n) {
 // Runs one call and checks every used lane against mpz_powm.
 void check_call(const Path &p, const std::vector<Limbs> &mods, bool shared,
                 const std::vector<Limbs> &bases, const std::vector<Limbs> &exps, size_t en,
-                size_t n, bool ct, const std::vector<bool> &used, int alias = 0) {
+                size_t n, bool ct, const std::vector<bool> &used, int alias = 0, size_t ebits = SIZE_MAX) {
   // alias: 0 = separate outputs, 1 = r[l] is base[l]'s buffer, 2 = r[l] is exp[l]'s (en == n)
   const bool alias_base = alias == 1, alias_exp = alias == 2;
   const unsigned L = p.L;
@@ -88,8 +88,8 @@ void check_call(const Path &p, const std::vector<Limbs> &mods, bool shared,
     m[l] = shared ? mods[0].data() : mods[l].data();
   }
   Limbs scratch(p.itch(n), 0x5a5a5a5a5a5a5a5aULL);
-  int rc = shared ? p.shared(r, b, e, en, mods[0].data(), n, ct, scratch.data(), nullptr)
-                  : p.multi(r, b, e, en, m, n, ct, scratch.data(), nullptr);
+  int rc = shared ? p.shared(r, b, e, en, mods[0].data(), n, ct, scratch.data(), nullptr, ebits)
+                  : p.multi(r, b, e, en, m, n, ct, scratch.data(), nullptr, ebits);
   REQUIRE(rc == MPB_OK);
   for (unsigned l = 0; l < L; ++l) {
     if (!used[l]) {
@@ -99,11 +99,12 @@ void check_call(const Path &p, const std::vector<Limbs> &mods, bool shared,
     Z zb, ze, zm, zr;
     to_mpz(zb, bases[l].data(), n);
     to_mpz(ze, exps[l].data(), en);
+    if (ebits < 64 * en) mpz_fdiv_r_2exp(ze, ze, ebits);  // only the low ebits bits count
     to_mpz(zm, m[l], n);
     mpz_powm(zr, zb, ze, zm);
     Limbs got = alias_base ? bcopy[l] : alias_exp ? ecopy[l] : out[l];
     got.resize(n);
-    INFO(p.name << " lane " << l << " n=" << n << " en=" << en << " ct=" << ct << " shared=" << shared
+    INFO(p.name << " lane " << l << " n=" << n << " en=" << en << " ebits=" << ebits << " ct=" << ct << " shared=" << shared
                 << "\n m=" << to_hex(zm) << "\n b=" << to_hex(zb) << "\n e=" << to_hex(ze));
     REQUIRE(got == limbs_of(zr, n));
   }
@@ -278,6 +279,40 @@ TEST_CASE("simd powm: window widths by exponent length, all-zero windows", "[sim
   }
 }
 
+// A public bound on the exponents' length (ebits, e.g. a DH group's 225-bit private keys):
+// only the low ebits bits count, the exponents taken mod 2^ebits, at bounds around the window
+// and limb boundaries; exponents below the bound (the batch layer's promise) and above it.
+TEST_CASE("simd powm: exponent length bound ebits", "[simd][powm]") {
+  for (const Path &p : kPaths) {
+    if (!usable(p)) continue;
+    auto rng = make_rng(0xEB17 + p.L);
+    const unsigned L = p.L;
+    for (size_t bits : {1024, 2048}) {
+      const size_t n = bits / 64, en = 4;
+      std::vector<Limbs> mods, bases;
+      for (unsigned l = 0; l < L; ++l) mods.push_back(odd_modulus(rng, bits, n));
+      for (size_t ebits : {0, 1, 4, 5, 6, 63, 64, 65, 128, 224, 225, 226, 255, 256, 1000}) {
+        for (bool below_bound : {true, false}) {
+          std::vector<Limbs> exps;
+          for (unsigned l = 0; l < L; ++l) {
+            Limbs e = l == 0 ? Limbs(en, ~0ull) : hard_limbs(rng, en);  // lane 0: all ones
+            e.resize(en, 0);
+            if (below_bound)  // cut to ebits bits (lane 1: one bit shorter)
+              for (size_t k = ebits - (l == 1 && ebits > 0); k < 64 * en; ++k) e[k / 64] &= ~(1ull << (k % 64));
+            exps.push_back(e);
+          }
+          for (bool shared : {true, false}) {
+            std::vector<Limbs> bs;
+            for (unsigned l = 0; l < L; ++l) bs.push_back(below(rng, shared ? mods[0] : mods[l]));
+            for (bool ct : {false, true})
+              check_call(p, mods, shared, bs, exps, en, n, ct, std::vector<bool>(L, true), 0, ebits);
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("simd powm: the narrow engines' digit size by modulus length", "[simd][powm]") {
   // the widest digits whose lazy accumulators stay < 2^63: 3N terms of < 2^(2K)
   using mpb::simd::lanes_digits;
@@ -334,7 +369,7 @@ TEST_CASE("simd powm: R^2 given ahead (LaneR2), lanes_r2 against GMP", "[simd][p
         const uint64_t *b[8] = {}, *e[8] = {}, *m[8] = {};
         for (unsigned l = 0; l < p.L; ++l) r[l] = out[l].data(), b[l] = bases[l].data(), e[l] = exps[l].data(), m[l] = mods[l].data();
         Limbs scratch(p.itch(n));
-        REQUIRE(p.multi(r, b, e, 2, m, n, ct, scratch.data(), given) == MPB_OK);
+        REQUIRE(p.multi(r, b, e, 2, m, n, ct, scratch.data(), given, SIZE_MAX) == MPB_OK);
         return out;
       };
       std::vector<Limbs> expect(p.L);
@@ -393,7 +428,7 @@ TEST_CASE("simd powm: unused lanes and aliasing", "[simd][powm]") {
     // no lane used at all: nothing happens
     uint64_t *r[8] = {};
     const uint64_t *b[8] = {}, *e[8] = {};
-    REQUIRE(p.shared(r, b, e, 1, mods[0].data(), n, true, nullptr, nullptr) == MPB_OK);
+    REQUIRE(p.shared(r, b, e, 1, mods[0].data(), n, true, nullptr, nullptr, SIZE_MAX) == MPB_OK);
   }
 }
 
@@ -411,27 +446,27 @@ TEST_CASE("simd powm: bad input gives an error and writes nothing", "[simd][powm
     for (unsigned l = 0; l < L; ++l) { r[l] = out[l].data(); b[l] = bases[l].data(); e[l] = exps[l].data(); ms[l] = m.data(); }
     auto untouched = [&] { for (auto &o : out) REQUIRE(o == Limbs(n, 7)); };
     Limbs even = m; even[0] &= ~1ULL;
-    REQUIRE(p.shared(r, b, e, n, even.data(), n, false, scratch.data(), nullptr) == MPB_EVAL);
+    REQUIRE(p.shared(r, b, e, n, even.data(), n, false, scratch.data(), nullptr, SIZE_MAX) == MPB_EVAL);
     Limbs zero(n, 0);
-    REQUIRE(p.shared(r, b, e, n, zero.data(), n, false, scratch.data(), nullptr) == MPB_EVAL);
+    REQUIRE(p.shared(r, b, e, n, zero.data(), n, false, scratch.data(), nullptr, SIZE_MAX) == MPB_EVAL);
     Limbs big = m;  // base == m
     b[L - 1] = big.data();
-    REQUIRE(p.shared(r, b, e, n, m.data(), n, true, scratch.data(), nullptr) == MPB_EVAL);
+    REQUIRE(p.shared(r, b, e, n, m.data(), n, true, scratch.data(), nullptr, SIZE_MAX) == MPB_EVAL);
     b[L - 1] = bases[L - 1].data();
-    REQUIRE(p.shared(r, b, e, n, m.data(), 0, false, scratch.data(), nullptr) == MPB_ERANGE);
-    REQUIRE(p.shared(r, b, e, n, m.data(), 257, false, scratch.data(), nullptr) == MPB_ERANGE);  // > 16384 bits
-    REQUIRE(p.shared(r, b, e, n, nullptr, n, false, scratch.data(), nullptr) == MPB_ENULL);
-    REQUIRE(p.shared(r, b, e, n, m.data(), n, false, nullptr, nullptr) == MPB_ENULL);
+    REQUIRE(p.shared(r, b, e, n, m.data(), 0, false, scratch.data(), nullptr, SIZE_MAX) == MPB_ERANGE);
+    REQUIRE(p.shared(r, b, e, n, m.data(), 257, false, scratch.data(), nullptr, SIZE_MAX) == MPB_ERANGE);  // > 16384 bits
+    REQUIRE(p.shared(r, b, e, n, nullptr, n, false, scratch.data(), nullptr, SIZE_MAX) == MPB_ENULL);
+    REQUIRE(p.shared(r, b, e, n, m.data(), n, false, nullptr, nullptr, SIZE_MAX) == MPB_ENULL);
     ms[2] = even.data();
-    REQUIRE(p.multi(r, b, e, n, ms, n, false, scratch.data(), nullptr) == MPB_EVAL);
+    REQUIRE(p.multi(r, b, e, n, ms, n, false, scratch.data(), nullptr, SIZE_MAX) == MPB_EVAL);
     ms[2] = nullptr;
-    REQUIRE(p.multi(r, b, e, n, ms, n, false, scratch.data(), nullptr) == MPB_ENULL);
+    REQUIRE(p.multi(r, b, e, n, ms, n, false, scratch.data(), nullptr, SIZE_MAX) == MPB_ENULL);
     ms[2] = m.data();
     ms[L - 1] = even.data();  // the last lane (avx2_x4x2: in the second run; the first writes nothing either)
-    REQUIRE(p.multi(r, b, e, n, ms, n, true, scratch.data(), nullptr) == MPB_EVAL);
+    REQUIRE(p.multi(r, b, e, n, ms, n, true, scratch.data(), nullptr, SIZE_MAX) == MPB_EVAL);
     ms[L - 1] = m.data();
     e[L - 1] = nullptr;
-    REQUIRE(p.multi(r, b, e, n, ms, n, false, scratch.data(), nullptr) == MPB_ENULL);
+    REQUIRE(p.multi(r, b, e, n, ms, n, false, scratch.data(), nullptr, SIZE_MAX) == MPB_ENULL);
     untouched();
   }
 }

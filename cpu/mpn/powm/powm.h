@@ -60,6 +60,11 @@ size_t powm_ct_itch(size_t n);
 // index depends on b or e (squarings by mont_sqr_ct, multiplications by mont_mul_ct). Same
 // argument rules as powm; scratch: powm_ct_itch(n) limbs.
 void powm_ct(limb *rp, const limb *bp, const limb *ep, size_t en, const MontCtx &ctx, limb *scratch);
+// The same over the low ebits <= 64*en bits of e only: rp = b^(e mod 2^ebits) mod m, for
+// exponents whose public length bound is not a multiple of 64 (a DH group's private length,
+// e.g. 225 bits): ceil(ebits/5) windows instead of ceil(64*en/5). Reveals ebits, nothing else.
+void powm_ct_bits(limb *rp, const limb *bp, const limb *ep, size_t en, size_t ebits, const MontCtx &ctx,
+                  limb *scratch);
 // cpu/mpn/powm/powm_pubexp_ct.cpp: rp = b^e mod m (fully reduced) for a PUBLIC exponent and a
 // secret base (the check of an RSA result with e): powm's sliding windows, whose branches and
 // table indices depend on e only, over mont_sqr_ct / mont_mul_ct, so nothing depends on b.

@@ -1,7 +1,7 @@
 // Constant-time exponentiation modulo 2^s: rp = b^e mod 2^s for a secret b and e. The
 // exponent is cut to s+1 bits without branches (pow2_exp_reduce, cpu/mpn/powm/powm_2k.cpp), then the
-// fixed-window loop of powm_ct (cpu/mpn/powm/powm_ct_loop.h: fixed 5-bit windows over all
-// 64*(s/64 + 1) bits, every table entry read with masks) runs with low-half products
+// fixed-window loop of powm_ct (cpu/mpn/powm/powm_ct_loop.h: fixed 5-bit windows over those
+// s+1 bits, every table entry read with masks) runs with low-half products
 // (mullo_basecase, whose control flow depends only on the size). Branches and memory
 // addresses depend only on s and en.
 #include "core/memory.h"
@@ -46,7 +46,7 @@ void powm_2k_ct(limb *rp, const limb *bp, const limb *ep, size_t en, size_t s, l
   limb *e2 = scratch, *t = e2 + ec, *loop = t + sn;
   pow2_exp_reduce(e2, ep, en, s);
   LowOps op{sn, (s % 64) ? ((limb)1 << (s % 64)) - 1 : ~(limb)0, t};
-  ct_loop::run(rp, bp, e2, ec, sn, op, loop);
+  ct_loop::run(rp, bp, e2, ec, s + 1, sn, op, loop);
   secure_zero(scratch, (ec + sn) * sizeof(limb));
 }
 

@@ -38,7 +38,7 @@ void powm_barrett_ct(limb *rp, const limb *bp, const limb *ep, size_t en, const 
   MPB_ASSERT(!overlap(rp, n, ep, en));
   limb *t = scratch + ct_loop::itch(n);
   BarrettCtOps op{ctx, t, t + 2 * n};
-  ct_loop::run(rp, bp, ep, en, n, op, scratch);
+  ct_loop::run(rp, bp, ep, en, 64 * en, n, op, scratch);
 }
 
 } // namespace mpn

@@ -1,10 +1,10 @@
 // Constant-time Montgomery exponentiation for secret exponents: fixed 5-bit windows over
-// exactly 64*en exponent bits (top window first), 32-entry table b^0..b^31, each lookup
+// exactly 64*en exponent bits, or the low ebits bits (powm_ct_bits) (top window first), 32-entry table b^0..b^31, each lookup
 // reads all 32 entries and keeps one with masks, every window does 5 squarings and one
 // multiplication (also by b^0 = R mod m), and all reductions subtract with masks.
 // Squarings and multiplications: the below-Karatsuba product kernels + REDC (mont_sqr_ct,
 // mont_mul_ct), never Karatsuba (data-dependent |a0 - a1| branch).
-// Memory addresses and branches depend only on n and en.
+// Memory addresses and branches depend only on n and en (ebits).
 #include "mpn/powm/powm_ct_loop.h"
 
 namespace mpb {
@@ -25,10 +25,15 @@ struct MontCtOps {
 };
 } // namespace
 
-void powm_ct(limb *rp, const limb *bp, const limb *ep, size_t en, const MontCtx &ctx, limb *scratch) {
-  MPB_ASSERT(!overlap(rp, ctx.n, ep, en));
+void powm_ct_bits(limb *rp, const limb *bp, const limb *ep, size_t en, size_t ebits, const MontCtx &ctx,
+                  limb *scratch) {
+  MPB_ASSERT(!overlap(rp, ctx.n, ep, en) && ebits <= 64 * en);
   MontCtOps op{ctx, scratch + ct_loop::itch(ctx.n)};
-  ct_loop::run(rp, bp, ep, en, ctx.n, op, scratch);
+  ct_loop::run(rp, bp, ep, en, ebits, ctx.n, op, scratch);
+}
+
+void powm_ct(limb *rp, const limb *bp, const limb *ep, size_t en, const MontCtx &ctx, limb *scratch) {
+  powm_ct_bits(rp, bp, ep, en, 64 * en, ctx, scratch);
 }
 
 } // namespace mpn

@@ -1,9 +1,10 @@
 // The constant-time fixed-window exponentiation loop shared by powm_ct (Montgomery, odd
 // moduli: cpu/mpn/powm/powm_ct.cpp) and powm_barrett_ct (Barrett, any modulus: cpu/mpn/powm/powm_barrett_ct.cpp).
-// Fixed CT_W-bit windows over exactly 64*en exponent bits (top window first), a table
+// Fixed CT_W-bit windows over exactly `ebits` exponent bits (ebits <= 64*en: the exponent is
+// taken mod 2^ebits; the top window is the shorter one), a table
 // b^0..b^(2^CT_W - 1) in the Ops' domain, every lookup reads all entries and keeps one with
 // masks, every window does CT_W squarings and one product (also by b^0). Branches and memory
-// indices depend only on n and en, provided the Ops are constant time.
+// indices depend only on n and ebits, provided the Ops are constant time.
 #pragma once
 #include "core/memory.h"
 #include "mpn/powm/powm.h"
@@ -66,21 +67,22 @@ inline size_t itch(size_t n) { return CT_T * n + 2 * n; }
 
 // Ops: one(x) = 1 in the domain, to(x, b), mul(r, a, b), sqr(r, a) (r may equal a), from(r, x).
 template <class Ops>
-void run(limb *rp, const limb *bp, const limb *ep, size_t en, size_t n, Ops &op, limb *scratch) {
+void run(limb *rp, const limb *bp, const limb *ep, size_t en, size_t ebits, size_t n, Ops &op, limb *scratch) {
+  MPB_ASSERT(ebits <= 64 * en);
   limb *tab = scratch;
   limb *acc = tab + CT_T * n;
   limb *sel = acc + n;
   op.one(tab);
   op.to(tab + n, bp);
   for (size_t k = 2; k < CT_T; k++) op.mul(tab + k * n, tab + (k - 1) * n, tab + n);
-  const size_t ebits = 64 * en;
   if (ebits == 0) {
     op.from(rp, tab);
     secure_zero(tab, itch(n) * sizeof(limb));
     return;
   }
   size_t lo = ((ebits + CT_W - 1) / CT_W - 1) * CT_W;
-  select(acc, tab, n, window_at(ep, en, lo));
+  const limb top_mask = ((limb)1 << (ebits - lo)) - 1;  // the top window's bits below ebits
+  select(acc, tab, n, window_at(ep, en, lo) & top_mask);
   while (lo > 0) {
     lo -= CT_W;
     for (unsigned s = 0; s < CT_W; s++) op.sqr(acc, acc);
