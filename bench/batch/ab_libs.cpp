@@ -5,14 +5,15 @@
 // and after a change) and take turns in short slices, the order swapped every slice; the figure
 // is the median over slice pairs of B's rate over A's. Both are checked against GMP first.
 //
-//   ab_libs LIB_A LIB_B [--op rsa|powm|dh] [--bits B] [--x-bits X] [--counts 1,8] [--pairs P]
+//   ab_libs LIB_A LIB_B [--op rsa|powm|dh|keygen] [--bits B] [--x-bits X] [--counts 1,8] [--pairs P]
 //           [--slice-ms MS] [--threads T] [--ct]
 // rsa: mpb_batch_rsa_crt_key with a key prepared with e = 65537 (the provider's call; bits is
 // n's size); powm: mpb_batch_powm, one shared odd modulus of `bits` bits, full-width exponents
 // (variable time unless --ct); dh: the DH shared secret (constant time) for private exponents of
 // X bits (default 225, ffdhe2048's private length) over a `bits`-bit odd modulus, by
 // mpb_batch_dh_shared_bits where the library has it, else by mpb_batch_dh_shared with
-// ceil(X/64)-limb exponents (what a library without the _bits calls can do). One thread unless
+// ceil(X/64)-limb exponents (what a library without the _bits calls can do); keygen: the DH
+// public key 2^x mod p the same way (mpb_batch_dh_keygen[_bits], g = 2). One thread unless
 // --threads.
 #include <dlfcn.h>
 #include <gmp.h>
@@ -51,6 +52,8 @@ struct Lib {
   decltype(&mpb_batch_powm) powm = nullptr;
   decltype(&mpb_batch_dh_shared) dh = nullptr;
   decltype(&mpb_batch_dh_shared_bits) dh_bits = nullptr;  // (newer libraries only)
+  decltype(&mpb_batch_dh_keygen) kg = nullptr;
+  decltype(&mpb_batch_dh_keygen_bits) kg_bits = nullptr;  // (newer libraries only)
   mpb_ctx *ctx = nullptr;
   mpb_rsa_key *key = nullptr;
 };
@@ -81,6 +84,8 @@ bool load(Lib &l, const char *path) {
   sym(l, l.powm, "mpb_batch_powm");
   sym(l, l.dh, "mpb_batch_dh_shared");
   l.dh_bits = reinterpret_cast<decltype(l.dh_bits)>(dlsym(l.h, "mpb_batch_dh_shared_bits"));
+  sym(l, l.kg, "mpb_batch_dh_keygen");
+  l.kg_bits = reinterpret_cast<decltype(l.kg_bits)>(dlsym(l.h, "mpb_batch_dh_keygen_bits"));
   return true;
 }
 
@@ -95,7 +100,7 @@ double median(std::vector<double> v) {
 int main(int argc, char **argv) {
   if (argc < 3) {
     std::fprintf(stderr,
-                 "usage: ab_libs LIB_A LIB_B [--op rsa|powm|dh] [--bits B] [--x-bits X] [--counts 1,8] "
+                 "usage: ab_libs LIB_A LIB_B [--op rsa|powm|dh|keygen] [--bits B] [--x-bits X] [--counts 1,8] "
                  "[--pairs P] [--slice-ms MS] [--threads T] [--ct]\n");
     return 2;
   }
@@ -125,15 +130,16 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if ((op != "rsa" && op != "powm" && op != "dh") || bits < 128 || bits % 128 || pairs < 1 || slice_ms <= 0 ||
+  if ((op != "rsa" && op != "powm" && op != "dh" && op != "keygen") || bits < 128 || bits % 128 || pairs < 1 || slice_ms <= 0 ||
       counts.empty() || std::find(counts.begin(), counts.end(), (size_t)0) != counts.end() || x_bits < 1 ||
       x_bits > bits - 2) {
-    std::fprintf(stderr, "ab_libs: --op rsa|powm|dh, --bits a multiple of 128, 1 <= --x-bits <= bits - 2, "
+    std::fprintf(stderr, "ab_libs: --op rsa|powm|dh|keygen, --bits a multiple of 128, 1 <= --x-bits <= bits - 2, "
                          "--pairs >= 1, counts >= 1\n");
     return 2;
   }
   const size_t w = (size_t)bits / 64, h = w / 2, maxc = *std::max_element(counts.begin(), counts.end());
-  const size_t xw = ((size_t)x_bits + 63) / 64;  // dh: exponent rows
+  const size_t xw = ((size_t)x_bits + 63) / 64;  // dh, keygen: exponent rows
+  const bool dh_op = op == "dh" || op == "keygen";
 
   // the key (rsa) or modulus and exponents (powm), the inputs, and GMP's results
   gmp_randstate_t rs;
@@ -172,7 +178,8 @@ int main(int argc, char **argv) {
       mpz_urandomb(u, rs, bits);
       to_limbs(&E[i * w], w, u);
       mpz_powm(t, t, u, n);
-    } else if (op == "dh") {
+    } else if (dh_op) {
+      if (op == "keygen") mpz_set_ui(t, 2);
       to_limbs(&C[i * w], w, t);
       mpz_urandomb(u, rs, x_bits);
       to_limbs(&X[i * xw], xw, u);
@@ -201,6 +208,9 @@ int main(int argc, char **argv) {
     mpb_call_info info;
     const int st =
         op == "rsa"  ? l.rsa(l.ctx, l.key, out.data(), C.data(), count, &info)
+        : op == "keygen"
+            ? (l.kg_bits ? l.kg_bits(l.ctx, out.data(), 2, X.data(), xw, (size_t)x_bits, N.data(), w, count, &info)
+                         : l.kg(l.ctx, out.data(), 2, X.data(), xw, N.data(), w, count, &info))
         : op == "dh" ? (l.dh_bits ? l.dh_bits(l.ctx, out.data(), C.data(), X.data(), xw, (size_t)x_bits, N.data(), w,
                                               count, &info)
                                   : l.dh(l.ctx, out.data(), C.data(), X.data(), xw, N.data(), w, count, &info))
@@ -222,12 +232,13 @@ int main(int argc, char **argv) {
               "every pair\n",
               op.c_str(), bits, threads, threads > 1 ? "s" : "", op == "powm" && ct ? ", constant time" : "", argv[1],
               argv[2], pairs, slice_ms);
-  if (op == "dh")
+  if (dh_op)
     for (int x = 0; x < 2; x++)
       std::printf("  %s: %s\n", x ? "B" : "A",
-                  lib[x].dh_bits ? "mpb_batch_dh_shared_bits, x_bits as given"
-                                 : "mpb_batch_dh_shared, whole-limb exponents (no _bits call)");
-  if (op == "dh") std::printf("  private exponents of %d bits in %zu limbs\n", x_bits, xw);
+                  (op == "dh" ? lib[x].dh_bits != nullptr : lib[x].kg_bits != nullptr)
+                      ? "the _bits call, x_bits as given"
+                      : "the call without _bits, whole-limb exponents");
+  if (dh_op) std::printf("  private exponents of %d bits in %zu limbs\n", x_bits, xw);
   for (size_t count : counts) {
     std::vector<double> ra, rb, ratio;
     for (int s = 0; s < pairs; s++) {

@@ -45,15 +45,19 @@ double lane_cost(LaneIsa isa, size_t limbs, bool constant_time) {
                                    : tuning::batch_avx2_lane_cost(limbs, constant_time);
 }
 
+double pow2_scalar_speedup(size_t ebits) {
+  return tuning::BATCH_POW2_SPEEDUP_A + tuning::BATCH_POW2_SPEEDUP_B / (double)(ebits ? ebits : 1);
+}
+
 IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_per_item, bool forced,
-                     bool constant_time, LaneIsa isa, bool halves) {
+                     bool constant_time, LaneIsa isa, bool halves, double scalar_speedup) {
   IfmaSplit r;
   const size_t full = count / 8, rem = count % 8;
   if (forced) {
     r.use = true, r.full = full, r.partial = rem > 0;
     return r;
   }
-  const double c = 8.0 * lane_cost(isa, limbs, constant_time);
+  const double c = 8.0 * lane_cost(isa, limbs, constant_time) * scalar_speedup;
   auto time_of = [&](size_t groups, size_t scalar, double last) {
     const int T = threads_for(s, groups + scalar, work_per_item * (groups ? 8.0 : 1.0));
     return split_time(groups, scalar, c, last, T);

@@ -41,8 +41,14 @@ struct IfmaSplit {
 enum class LaneIsa { Ifma, Avx512f, Avx2 };
 // constant_time: the lane cost of constant-time runs (tuning::BATCH_IFMA_LANE_COST_CT); isa: whose
 // lane costs (BATCH_IFMA_LANE_COST, BATCH_AVX512F_LANE_COST, BATCH_AVX2_LANE_COST [_CT]).
+// scalar_speedup: the scalar kernel of this call runs that much faster than the one the lane costs
+// were measured against (powm2_ct for a base of 2: pow2_scalar_speedup), so a lane costs as much
+// more, relative to it.
 IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_per_item, bool forced,
-                     bool constant_time = false, LaneIsa isa = LaneIsa::Ifma, bool halves = false);
+                     bool constant_time = false, LaneIsa isa = LaneIsa::Ifma, bool halves = false,
+                     double scalar_speedup = 1.0);
+// powm2_ct's speed over powm_ct's with base 2 for exponents of ebits bits (cpu/batch/tuning.h).
+double pow2_scalar_speedup(size_t ebits);
 // One lane of isa's engine against one scalar item at `limbs` (the measured tables in tuning.h).
 double lane_cost(LaneIsa isa, size_t limbs, bool constant_time);
 

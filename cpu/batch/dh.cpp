@@ -59,6 +59,7 @@ int dh_run(Call &call, const Settings &s, uint64_t *r, const limb *base, size_t 
   PowmJob job;
   job.r = r, job.base = base, job.base_stride = base_stride;
   job.e = x, job.ew = x_width, job.e_stride = x_width, job.ebits = x_bits;
+  job.base_two = base_stride == 0 && width >= 1 && base[0] == 2 && mpn::normalized_size(base, width) == 1;
   job.m = describe_moduli(p, 1, width);
   job.width = width, job.count = count;
   job.ct = s.ct != MPB_CT_OFF;

@@ -31,7 +31,8 @@ ExpChoice choose_exp_backend(const Settings &s, const ExpPlan &p) {
     const bool lanes_width = p.lane_limbs >= (size_t)tuning::BATCH_IFMA_MIN_LIMBS &&
                              p.lane_limbs <= (size_t)tuning::BATCH_IFMA_MAX_LIMBS;
     if (lanes_ok && lanes_width)
-      c.split = ifma_split(s, p.count, p.lane_limbs, p.work_per_item, false, p.secret, auto_isa, p.halves);
+      c.split = ifma_split(s, p.count, p.lane_limbs, p.work_per_item, false, p.secret, auto_isa, p.halves,
+                           p.scalar_speedup);
     if (p.multipartite && !p.secret && p.shared_modulus && p.count < (size_t)s.threads && s.threads > 1 &&
         p.max_n >= (size_t)tuning::BATCH_MULTIPARTITE_MIN_LIMBS) {
       c.backend = MPB_BACKEND_MULTIPARTITE;
@@ -158,7 +159,15 @@ int exp_lanes(const Lanes &l, size_t ew, const limb *shared_m, size_t width, boo
                   : simd::powm_x8_multi(l.r, l.b, l.e, ew, l.m, width, ct, ws, l.r2, l.ebits);
 }
 
-size_t scalar_itch(size_t n, size_t ew, bool ct) { return ct ? mpn::powm_ct_itch(n) : mpn::powm_itch(n, ew); }
+size_t scalar_itch(size_t n, size_t ew, bool ct) {
+  const size_t s = ct ? mpn::powm_ct_itch(n) : mpn::powm_itch(n, ew);
+  return std::max(s, mpn::powm2_ct_itch(n));
+}
+
+void exp_one_pow2(limb *r, size_t width, const limb *e, size_t ew, size_t ebits, const mpn::MontCtx &mc, limb *ws) {
+  mpn::powm2_ct(r, e, ew, std::min(ebits, 64 * ew), mc, ws);
+  if (width > mc.n) mpn::zero(r + mc.n, width - mc.n);
+}
 
 void exp_one(limb *r, size_t width, const limb *b, const limb *e, size_t ew, size_t ebits, const mpn::MontCtx &mc,
              bool ct, limb *ws) {

@@ -37,6 +37,7 @@ struct ExpPlan {
   bool secret = false;        // constant-time run: scratch wiped, never multipartite (variable time)
   bool halves = false;        // an item is two lane_limbs exponentiations (RSA-CRT): a group of
                               // <= 4 items runs both halves in one 8-lane run (ifma_split)
+  double scalar_speedup = 1.0; // the items' scalar kernel over the one the lane costs assume (ifma_split)
 };
 
 
@@ -98,6 +99,9 @@ int exp_lanes(const Lanes &l, size_t ew, const limb *shared_m, size_t width, boo
 // zero-padded to `width` limbs; e < 2^ebits (constant time: min(ebits, 64*ew) bits of windows).
 // ws: scalar_itch(n, ew, ct) limbs.
 size_t scalar_itch(size_t n, size_t ew, bool ct);
+// r = 2^e mod the context's modulus (exp_one with the base 2), constant time, by mpn::powm2_ct
+// (with or without ct: it is also faster than the variable-time powm). ws: scalar_itch(n, ew, ct) limbs.
+void exp_one_pow2(limb *r, size_t width, const limb *e, size_t ew, size_t ebits, const mpn::MontCtx &mc, limb *ws);
 void exp_one(limb *r, size_t width, const limb *b, const limb *e, size_t ew, size_t ebits, const mpn::MontCtx &mc,
              bool ct, limb *ws);
 // Whether this CPU has an 8-lane engine (false also when masked), and the one AUTO uses:
@@ -123,6 +127,9 @@ struct PowmJob {
   // caller's promise, e.g. a DH group's private length): the constant-time window loops of the
   // CPU engines run over min(ebits, 64*ew) bits; the other paths need not use it
   size_t ebits = SIZE_MAX;
+  // the base is 2 in every item (DH keygen with g = 2; `base` still holds it): scalar items run
+  // powm2_ct (no table, no products) instead of powm_ct / powm; the lanes and the GPU the general way
+  bool base_two = false;
   Moduli m;
   size_t width = 0, count = 0;
   bool ct = false;

@@ -53,13 +53,11 @@ class OddItems final : public ExpItems {
     limb *work = ws + ctx_itch_, *hook_ws = work + work_itch_;
     if (hooks_) hooks_->pre(i, i + 1, hook_ws);
     const limb *bi = j_.base + i * j_.base_stride, *ei = j_.e + i * j_.e_stride;
-    if (shared_) {
-      exp_one(j_.r + i * j_.width, j_.width, bi, ei, j_.ew, j_.ebits, *shared_, j_.ct, work);
-    } else {
-      mpn::MontCtx mc;
-      mpn::mont_ctx_init(mc, j_.m.row(i), j_.m.n(i), ws);
-      exp_one(j_.r + i * j_.width, j_.width, bi, ei, j_.ew, j_.ebits, mc, j_.ct, work);
-    }
+    mpn::MontCtx mc;
+    if (!shared_) mpn::mont_ctx_init(mc, j_.m.row(i), j_.m.n(i), ws);
+    const mpn::MontCtx &c = shared_ ? *shared_ : mc;
+    if (j_.base_two) exp_one_pow2(j_.r + i * j_.width, j_.width, ei, j_.ew, j_.ebits, c, work);
+    else exp_one(j_.r + i * j_.width, j_.width, bi, ei, j_.ew, j_.ebits, c, j_.ct, work);
     if (hooks_) hooks_->post(i, i + 1, hook_ws);
     return MPB_OK;
   }
@@ -136,6 +134,7 @@ int run_powm_odd(Call &call, const Settings &s, const PowmJob &job, const char *
   p.shared_modulus = job.m.shared();
   p.multipartite = true;
   p.secret = job.ct;
+  if (job.base_two) p.scalar_speedup = pow2_scalar_speedup(std::min(job.ebits, job.ew * 64));
   ExpChoice c = choose_exp_backend(s, p);
   if (c.backend == MPB_BACKEND_MULTIPARTITE)
     return run_multipartite(call, s, job, prefix, reason ? reason : c.why, hooks);

@@ -229,7 +229,9 @@ MPB_API size_t mpb_rsa_gpu_min_batch(const mpb_ctx *ctx, size_t width);
  * Keygen: r = g^x mod p for every item (g a small generator, 2 <= g < p). p: one odd modulus
  * of `width` limbs shared by the batch (p > 3). x: count rows of x_width limbs.
  * Shared secret: r = peer^x mod p, peer: count rows of `width` limbs with 2 <= peer <= p-2.
- * Constant time unless the context says MPB_CT_OFF. */
+ * Constant time unless the context says MPB_CT_OFF. With g = 2 (every RFC 7919 / RFC 3526
+ * group) the keygen items that run on the scalar kernel take a squaring and a masked doubling
+ * per exponent bit, no table (~1.3x faster for short exponents). */
 MPB_API int mpb_batch_dh_keygen(mpb_ctx *ctx, uint64_t *r, uint64_t g, const uint64_t *x,
                                 size_t x_width, const uint64_t *p, size_t width, size_t count,
                                 mpb_call_info *info);

@@ -125,18 +125,21 @@ TEST_CASE("mpn powm / powm_ct / powm_pubexp_ct, odd moduli 1..70 limbs (portable
   check_mont_sizes(true);
 }
 
-// powm_ct_bits: only the low ebits bits of e count (b^(e mod 2^ebits)), at bounds around the
+// powm_ct_bits (and powm2_ct, base 2): only the low ebits bits of e count (b^(e mod 2^ebits)), at bounds around the
 // window (5) and limb (64) boundaries, for exponents cut to the bound (the DH calls' promise:
 // e < 2^ebits) and full ones, all ones and hard bases, both kernel paths, rp == bp.
-TEST_CASE("mpn powm_ct_bits: exponents of a public bit length", "[powm][mpn]") {
+TEST_CASE("mpn powm_ct_bits and powm2_ct: exponents of a public bit length", "[powm][mpn]") {
   for (bool portable : {false, true}) {
     mpb::cpu::force_portable(portable);
     auto rng = make_rng(portable ? 21 : 22);
     for (size_t n : {1, 2, 4, 16, 32, 33}) {
       V m = make_mod(rng, n, true);
       Mont mc(m);
-      V sc(mpn::powm_ct_itch(n));
+      V sc(mpn::powm_ct_itch(n) + mpn::powm2_ct_itch(n));
       const size_t en = 5;
+      V two(n, 0);
+      two[0] = 2;
+      if (n == 1 && m[0] <= 2) two[0] = 0;  // (a base below m)
       for (size_t ebits : {0, 1, 2, 4, 5, 6, 10, 63, 64, 65, 224, 225, 226, 255, 256, 319, 320}) {
         for (int kind = 0; kind < 3; kind++) {
           V e = kind == 0 ? V(en, ~(limb)0) : hard_limbs(rng, en);
@@ -155,6 +158,11 @@ TEST_CASE("mpn powm_ct_bits: exponents of a public bit length", "[powm][mpn]") {
             mpn::powm_ct_bits(bb.data(), bb.data(), e.data(), en, ebits, mc.ctx, sc.data());
             REQUIRE(bb == want);
           }
+          // powers of two (DH keygen with g = 2) against the same oracle
+          V r(n);
+          mpn::powm2_ct(r.data(), e.data(), en, ebits, mc.ctx, sc.data());
+          INFO("powm2_ct portable=" << portable << " n=" << n << " ebits=" << ebits << " kind=" << kind);
+          REQUIRE(r == (two[0] ? zpowm(two, ecut, m) : zpowm(V(n, 0), ecut, m)));
         }
       }
     }

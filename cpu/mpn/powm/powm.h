@@ -65,6 +65,13 @@ void powm_ct(limb *rp, const limb *bp, const limb *ep, size_t en, const MontCtx 
 // e.g. 225 bits): ceil(ebits/5) windows instead of ceil(64*en/5). Reveals ebits, nothing else.
 void powm_ct_bits(limb *rp, const limb *bp, const limb *ep, size_t en, size_t ebits, const MontCtx &ctx,
                   limb *scratch);
+// cpu/mpn/powm/powm2_ct.cpp: constant-time rp = 2^(e mod 2^ebits) mod m (fully reduced) for a
+// secret e (DH keygen with g = 2): one squaring, a reduction below m and a masked doubling per
+// exponent bit, no table (~1.3x faster than powm_ct with base 2 for 225-bit exponents).
+// Branches and memory addresses depend on n and ebits only. ep: en limbs, ebits <= 64*en.
+// rp: n limbs, must not overlap ep. scratch: powm2_ct_itch(n) limbs.
+size_t powm2_ct_itch(size_t n);
+void powm2_ct(limb *rp, const limb *ep, size_t en, size_t ebits, const MontCtx &ctx, limb *scratch);
 // cpu/mpn/powm/powm_pubexp_ct.cpp: rp = b^e mod m (fully reduced) for a PUBLIC exponent and a
 // secret base (the check of an RSA result with e): powm's sliding windows, whose branches and
 // table indices depend on e only, over mont_sqr_ct / mont_mul_ct, so nothing depends on b.
