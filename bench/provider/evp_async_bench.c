@@ -2,7 +2,9 @@
  * thread, the mpbatch provider against OpenSSL's default provider in the same run.
  *
  * Operations: RSA-2048/3072/4096 sign (PKCS#1 v1.5, SHA-256 digest), RSA-2048/3072/4096 OAEP
- * decrypt (SHA-1, OpenSSL's default OAEP), FFDHE-2048/3072/4096 derive. Keys are made once with the
+ * decrypt (SHA-1, OpenSSL's default OAEP), FFDHE-2048/3072/4096 derive and key generation (a TLS
+ * server's ephemeral share: the group's private length; the first key made through each provider
+ * checked as a key pair by two derives of the default provider). Keys are made once with the
  * default provider; an operation "through provider P" fetches its algorithm with the property
  * query "provider=P" (the key is exported to P's key manager by OpenSSL).
  *
@@ -66,7 +68,7 @@ static void die(const char *what) {
   exit(1);
 }
 
-enum kind { SIGN, OAEP, DERIVE };
+enum kind { SIGN, OAEP, DERIVE, KEYGEN };
 typedef struct {
   const char *name;
   enum kind kind;
@@ -76,6 +78,7 @@ static const opdef OPS[] = {
     {"rsa2048-sign", SIGN, 2048}, {"rsa3072-sign", SIGN, 3072}, {"rsa4096-sign", SIGN, 4096},
     {"rsa2048-oaep", OAEP, 2048}, {"rsa3072-oaep", OAEP, 3072}, {"rsa4096-oaep", OAEP, 4096},
     {"ffdhe2048-derive", DERIVE, 2048}, {"ffdhe3072-derive", DERIVE, 3072}, {"ffdhe4096-derive", DERIVE, 4096},
+    {"ffdhe2048-keygen", KEYGEN, 2048}, {"ffdhe3072-keygen", KEYGEN, 3072}, {"ffdhe4096-keygen", KEYGEN, 4096},
 };
 #define NOPS (sizeof OPS / sizeof OPS[0])
 
@@ -100,6 +103,7 @@ typedef struct {
   int paused, ready;
   unsigned char out[1024];
   size_t outlen;
+  EVP_PKEY *key; /* KEYGEN: the last key made */
 } slot;
 
 static EVP_PKEY *rsa_key(int bits) {
@@ -126,8 +130,8 @@ static EVP_PKEY *dh_key(const char *group) {
 static EVP_PKEY_CTX *op_ctx(opdata *d, const char *prov) {
   char pq[64];
   snprintf(pq, sizeof pq, "provider=%s", prov);
-  EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(lib, d->key, pq);
-  if (!c) return NULL;
+  EVP_PKEY_CTX *c = d->op->kind == KEYGEN ? NULL : EVP_PKEY_CTX_new_from_pkey(lib, d->key, pq);
+  if (!c && d->op->kind != KEYGEN) return NULL;
   int ok = 0;
   switch (d->op->kind) {
   case SIGN:
@@ -140,6 +144,16 @@ static EVP_PKEY_CTX *op_ctx(opdata *d, const char *prov) {
   case DERIVE:
     ok = EVP_PKEY_derive_init(c) > 0 && EVP_PKEY_derive_set_peer(c, d->peer) > 0;
     break;
+  case KEYGEN: {
+    /* a fresh key of the group per operation, as a TLS server's ephemeral FFDHE share */
+    EVP_PKEY_CTX_free(c);
+    char group[16];
+    snprintf(group, sizeof group, "ffdhe%d", d->op->bits);
+    OSSL_PARAM p[] = {OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, group, 0), OSSL_PARAM_END};
+    c = EVP_PKEY_CTX_new_from_name(lib, "DH", pq);
+    ok = c && EVP_PKEY_keygen_init(c) > 0 && EVP_PKEY_CTX_set_params(c, p) > 0;
+    break;
+  }
   }
   if (!ok) {
     EVP_PKEY_CTX_free(c);
@@ -162,6 +176,13 @@ static int do_op(slot *s) {
   case DERIVE:
     return EVP_PKEY_derive(s->pctx, s->out, &s->outlen) > 0 && s->outlen == d->secretlen &&
            memcmp(s->out, d->secret, d->secretlen) == 0;
+  case KEYGEN: {
+    EVP_PKEY *k = NULL;
+    const int ok = EVP_PKEY_generate(s->pctx, &k) > 0;
+    EVP_PKEY_free(s->key);
+    s->key = k;  /* kept until the next one (checked once, keygen_ok) */
+    return ok;
+  }
   }
   return 0;
 }
@@ -172,6 +193,12 @@ static void setup(opdata *d, const opdef *op) {
   memset(d, 0, sizeof *d);
   d->op = op;
   if (RAND_bytes(d->digest, sizeof d->digest) != 1 || RAND_bytes(d->msg, sizeof d->msg) != 1) die("RAND_bytes");
+  if (op->kind == KEYGEN) {
+    char group[16];
+    snprintf(group, sizeof group, "ffdhe%d", op->bits);
+    d->peer = dh_key(group);
+    return;
+  }
   if (op->kind == DERIVE) {
     char group[16];
     snprintf(group, sizeof group, "ffdhe%d", op->bits);
@@ -204,6 +231,21 @@ static int verify_sig(opdata *d, const unsigned char *sig, size_t siglen) {
   return ok;
 }
 
+/* a key made through a provider is a key pair: the default provider derives the same secret
+ * from (its private key, the peer's public key) as from (the peer's private key, its public key) */
+static int keygen_ok(opdata *d, EVP_PKEY *k) {
+  unsigned char s1[1024], s2[1024];
+  size_t l1 = sizeof s1, l2 = sizeof s2;
+  EVP_PKEY_CTX *a = k ? EVP_PKEY_CTX_new_from_pkey(lib, k, "provider=default") : NULL;
+  EVP_PKEY_CTX *b = EVP_PKEY_CTX_new_from_pkey(lib, d->peer, "provider=default");
+  int ok = a && b && EVP_PKEY_derive_init(a) > 0 && EVP_PKEY_derive_set_peer(a, d->peer) > 0 &&
+           EVP_PKEY_derive(a, s1, &l1) > 0 && EVP_PKEY_derive_init(b) > 0 && EVP_PKEY_derive_set_peer(b, k) > 0 &&
+           EVP_PKEY_derive(b, s2, &l2) > 0 && l1 == l2 && memcmp(s1, s2, l1) == 0;
+  EVP_PKEY_CTX_free(a);
+  EVP_PKEY_CTX_free(b);
+  return ok;
+}
+
 /* ops/s of d->op through prov with njobs ASYNC jobs for `seconds`; -1 on an error */
 static double run(opdata *d, const char *prov, int njobs, double seconds, long *count_out) {
   slot *sl = calloc((size_t)njobs, sizeof *sl);
@@ -223,7 +265,8 @@ static double run(opdata *d, const char *prov, int njobs, double seconds, long *
     sl[i].ready = 1;
   }
   /* correctness: one operation outside a job, checked */
-  if (!do_op(&sl[0]) || (d->op->kind == SIGN && !verify_sig(d, sl[0].out, sl[0].outlen))) {
+  if (!do_op(&sl[0]) || (d->op->kind == SIGN && !verify_sig(d, sl[0].out, sl[0].outlen)) ||
+      (d->op->kind == KEYGEN && !keygen_ok(d, sl[0].key))) {
     fprintf(stderr, "%s through %s: wrong result\n", d->op->name, prov);
     ERR_print_errors_fp(stderr);
     goto out;
@@ -291,6 +334,7 @@ static double run(opdata *d, const char *prov, int njobs, double seconds, long *
 out:
   for (int i = 0; i < njobs; i++) {
     EVP_PKEY_CTX_free(sl[i].pctx);
+    EVP_PKEY_free(sl[i].key);
     ASYNC_WAIT_CTX_free(sl[i].wctx);
   }
   free(sl);
@@ -448,7 +492,7 @@ int main(int argc, char **argv) {
          every round: a machine whose speed drifts slows them alike */
       int ne = nprov;
 #ifdef EVP_BENCH_DIRECT
-      const int direct = d.op->kind != DERIVE && path != NULL;
+      const int direct = (d.op->kind == SIGN || d.op->kind == OAEP) && path != NULL;
       if (direct) ne++;
 #endif
       long cnt[9] = {0};
