@@ -150,13 +150,13 @@ size_t lanes_itch(size_t width, LaneIsa isa) {
 
 int exp_lanes(const Lanes &l, size_t ew, const limb *shared_m, size_t width, bool ct, limb *ws, LaneIsa isa) {
   if (isa == LaneIsa::Avx512f)  // 26..28-bit digit lanes (cpu/simd/powm_avx512.cpp)
-    return shared_m ? simd::powm_x8f(l.r, l.b, l.e, ew, shared_m, width, ct, ws, l.r2, l.ebits)
-                    : simd::powm_x8f_multi(l.r, l.b, l.e, ew, l.m, width, ct, ws, l.r2, l.ebits);
+    return shared_m ? simd::powm_x8f(l.r, l.b, l.e, ew, shared_m, width, ct, ws, l.r2, l.ebits, l.base_two)
+                    : simd::powm_x8f_multi(l.r, l.b, l.e, ew, l.m, width, ct, ws, l.r2, l.ebits, l.base_two);
   if (isa == LaneIsa::Avx2)  // two 4-lane runs (cpu/simd/powm_avx2.cpp)
-    return shared_m ? simd::powm_x4x2(l.r, l.b, l.e, ew, shared_m, width, ct, ws, l.r2, l.ebits)
-                    : simd::powm_x4x2_multi(l.r, l.b, l.e, ew, l.m, width, ct, ws, l.r2, l.ebits);
-  return shared_m ? simd::powm_x8(l.r, l.b, l.e, ew, shared_m, width, ct, ws, l.r2, l.ebits)
-                  : simd::powm_x8_multi(l.r, l.b, l.e, ew, l.m, width, ct, ws, l.r2, l.ebits);
+    return shared_m ? simd::powm_x4x2(l.r, l.b, l.e, ew, shared_m, width, ct, ws, l.r2, l.ebits, l.base_two)
+                    : simd::powm_x4x2_multi(l.r, l.b, l.e, ew, l.m, width, ct, ws, l.r2, l.ebits, l.base_two);
+  return shared_m ? simd::powm_x8(l.r, l.b, l.e, ew, shared_m, width, ct, ws, l.r2, l.ebits, l.base_two)
+                  : simd::powm_x8_multi(l.r, l.b, l.e, ew, l.m, width, ct, ws, l.r2, l.ebits, l.base_two);
 }
 
 size_t scalar_itch(size_t n, size_t ew, bool ct) {

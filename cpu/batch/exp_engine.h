@@ -92,6 +92,7 @@ struct Lanes {
   const uint64_t *b[8] = {}, *e[8] = {}, *m[8] = {};
   const simd::LaneR2 *r2 = nullptr;  // R^2 mod the lanes' moduli computed ahead, if any
   size_t ebits = SIZE_MAX;           // a public bound on the exponents' bit length (PowmJob::ebits)
+  bool base_two = false;             // every base is 2 (PowmJob::base_two; b[] still point to it)
 };
 size_t lanes_itch(size_t width, LaneIsa isa);
 int exp_lanes(const Lanes &l, size_t ew, const limb *shared_m, size_t width, bool ct, limb *ws, LaneIsa isa);
@@ -128,7 +129,8 @@ struct PowmJob {
   // CPU engines run over min(ebits, 64*ew) bits; the other paths need not use it
   size_t ebits = SIZE_MAX;
   // the base is 2 in every item (DH keygen with g = 2; `base` still holds it): scalar items run
-  // powm2_ct (no table, no products) instead of powm_ct / powm; the lanes and the GPU the general way
+  // powm2_ct (no table, no products) instead of powm_ct / powm, the AVX-512F and AVX2 lanes their
+  // doubling loop; the IFMA lanes and the GPU the general way
   bool base_two = false;
   Moduli m;
   size_t width = 0, count = 0;

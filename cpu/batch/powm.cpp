@@ -44,6 +44,7 @@ class OddItems final : public ExpItems {
       l.m[i - i0] = j_.m.row(i);
     }
     l.ebits = j_.ebits;
+    l.base_two = j_.base_two;
     const int st = exp_lanes(l, j_.ew, j_.m.shared() ? j_.m.m : nullptr, j_.width, j_.ct, ws + ctx_itch_, isa_);
     if (st == MPB_OK && hooks_) hooks_->post(i0, i1, hook_ws);
     return st;
@@ -134,7 +135,9 @@ int run_powm_odd(Call &call, const Settings &s, const PowmJob &job, const char *
   p.shared_modulus = job.m.shared();
   p.multipartite = true;
   p.secret = job.ct;
-  if (job.base_two) p.scalar_speedup = pow2_scalar_speedup(std::min(job.ebits, job.ew * 64));
+  // (the AVX-512F and AVX2 lanes double too: only against IFMA groups the scalar items gain)
+  if (job.base_two && lanes_best() == LaneIsa::Ifma)
+    p.scalar_speedup = pow2_scalar_speedup(std::min(job.ebits, job.ew * 64));
   ExpChoice c = choose_exp_backend(s, p);
   if (c.backend == MPB_BACKEND_MULTIPARTITE)
     return run_multipartite(call, s, job, prefix, reason ? reason : c.why, hooks);

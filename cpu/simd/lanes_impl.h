@@ -40,6 +40,7 @@ struct Job {
   size_t ebits = 0;        // exponent bits processed (from the top), same for all lanes
   unsigned win = kWindow;  // window width (window_for(ebits)): the table holds 2^win entries
   bool vt = false;         // variable time (MPB_CT_OFF): a window that is 0 in every lane is skipped
+  bool base_two = false;   // every base is 2 (the narrow kernels: pow2_exp, no table; B unused)
   size_t en = 0;           // exponent limbs
   const uint64_t *exp[8] = {};  // nullptr = unused lane (reads as 0)
   uint64_t *M = nullptr;    // moduli, N*L
@@ -47,7 +48,7 @@ struct Job {
   uint64_t *R2 = nullptr;   // R^2 mod m, N*L
   uint64_t *B = nullptr;    // bases, N*L
   uint64_t *ONE = nullptr;  // the number 1, N*L
-  uint64_t *TAB = nullptr;  // kTable * N * L
+  uint64_t *TAB = nullptr;  // kTable * N * L (base_two: [x, 2x, 2x - 2m, 2^(KN) - 2m] at entries 0..3)
   uint64_t *ACC = nullptr;  // N*L: the result (base^exp mod m, in [0, m]) on return
   uint64_t *SEL = nullptr;  // N*L
   uint64_t *T = nullptr;    // 2*N*L (+L) accumulator

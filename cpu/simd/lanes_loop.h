@@ -208,6 +208,44 @@ void ams(typename K::V *r, const typename K::V *a, const typename K::V *m, typen
   normalize<K>(r, t + N, N);
 }
 
+// 2^exp (every base 2: a DH public key g^x with g = 2), per exponent bit from the top one
+// squaring and a doubling of the lanes whose bit is set, then out of the Montgomery form: no
+// table and no products by it. The doubling keeps [0, 2m): from x (normalized, < 2m) one pass
+// makes D = 2x (normalized, < 4m < R) and S = D + (2^(KN) - 2m) mod 2^(KN), whose carry out of
+// the top digit says D >= 2m; a masked selection over the three candidates [x, D, S] (index bit *
+// (1 + carry)) reads all three in every lane. TAB holds them at entries 0..2 and 2^(KN) - 2m
+// (the driver's, per lane) at entry 3. Branches and addresses depend on N and ebits only.
+template <class K, size_t NC>
+void pow2_exp(const Job &job) {
+  using V = typename K::V;
+  const size_t N = job.N;
+  V *M = reinterpret_cast<V *>(job.M);
+  const V minv = K::load(job.MINV);
+  V *R2 = reinterpret_cast<V *>(job.R2);
+  V *ONE = reinterpret_cast<V *>(job.ONE);
+  V *TAB = reinterpret_cast<V *>(job.TAB);
+  V *X = TAB, *D = TAB + N, *S = TAB + 2 * N;
+  const V *C = TAB + 3 * N;
+  V *ACC = reinterpret_cast<V *>(job.ACC);
+  V *T = reinterpret_cast<V *>(job.T);
+  amm<K, NC>(ACC, R2, ONE, M, minv, T, N);  // R mod m: the Montgomery one
+  for (size_t pos = job.ebits; pos-- > 0;) {
+    ams<K, NC>(X, ACC, M, minv, T, N);
+    V cd = K::zero(), cs = K::zero();
+    for (size_t d = 0; d < N; ++d) {
+      const V u = K::add(K::add(X[d], X[d]), cd);
+      cd = K::highk(u);
+      D[d] = K::lowk(u);
+      const V v = K::add(K::add(D[d], C[d]), cs);
+      cs = K::highk(v);
+      S[d] = K::lowk(v);
+    }
+    const V bit = K::window(job, pos, 1);
+    K::select(ACC, TAB, N, K::add(bit, K::mul(bit, cs)), 3);
+  }
+  amm<K, NC>(ACC, ACC, ONE, M, minv, T, N);
+}
+
 // Table of the base's powers 0..31 (Montgomery form), then 5-bit windows from the top (the
 // first one shorter), five squarings and one product per window, and out of the Montgomery
 // form: ACC = base^exp in [0, 2m).
@@ -225,6 +263,7 @@ void window_exp(const Job &job) {
   V *SEL = reinterpret_cast<V *>(job.SEL);
   V *T = reinterpret_cast<V *>(job.T);
 
+  if (job.base_two) return pow2_exp<K, NC>(job);
   const unsigned w = job.win, entries = 1u << w;  // (public: from the exponent's width)
   amm<K, NC>(TAB, R2, ONE, M, minv, T, N);
   amm<K, NC>(TAB + N, B, R2, M, minv, T, N);

@@ -122,7 +122,7 @@ int check_args(unsigned L, uint64_t *const r[], const uint64_t *const base[], co
 // K: the digit bits, or 0 for narrow_digit_bits(the largest modulus's bit length).
 [[maybe_unused]] int run(unsigned L, unsigned K, void (*kernel)(const Job &), uint64_t *const r[],
         const uint64_t *const base[], const uint64_t *const exp[], size_t en,
-        const uint64_t *const m[], size_t n, bool ct, uint64_t *scratch, const LaneR2 *r2, size_t ebits_max) {
+        const uint64_t *const m[], size_t n, bool ct, uint64_t *scratch, const LaneR2 *r2, size_t ebits_max, bool base_two) {
   int first;
   size_t mbits;
   const int st = check_args(L, r, base, exp, en, m, n, scratch, &first, &mbits);
@@ -183,6 +183,22 @@ int check_args(unsigned L, uint64_t *const r[], const uint64_t *const base[], co
   job.ebits = std::min(ct ? 64 * en : ebits, ebits_max);
   job.win = detail::window_for(job.ebits);
   job.vt = !ct;
+  // every base 2: the narrow kernels double instead of multiplying by table entries (the IFMA
+  // kernel takes the general way with the base 2); entry 3 of the table gets 2^(KN) - 2m per lane
+  job.base_two = base_two && kitch != 52;
+  if (job.base_two) {
+    uint64_t *C = job.TAB + 3 * N * L;
+    for (unsigned l = 0; l < L; ++l) {
+      uint64_t c2 = 0, bw = 0;  // the carry of 2m, the borrow of 0 - 2m (branch free: m may be secret)
+      for (size_t d = 0; d < N; ++d) {
+        const uint64_t t = 2 * job.M[d * L + l] + c2;
+        c2 = t >> K;
+        const uint64_t u = 0 - ((t & kmask) + bw);
+        bw = u >> 63;
+        C[d * L + l] = u & kmask;
+      }
+    }
+  }
   kernel(job);
   // ---- results: ACC holds values in [0, m]; subtract m once where the result is >= m
   for (unsigned l = 0; l < L; ++l) {
@@ -222,50 +238,50 @@ size_t powm_x4_itch(size_t n) { return itch(4, 26, n); }
 
 int powm_x8_multi(uint64_t *const r[8], const uint64_t *const base[8],
                   const uint64_t *const exp[8], size_t en, const uint64_t *const m[8], size_t n,
-                  bool constant_time, uint64_t *scratch, const LaneR2 *r2, size_t ebits) {
+                  bool constant_time, uint64_t *scratch, const LaneR2 *r2, size_t ebits, bool base_two) {
   if (!ifma_available()) return MPB_EUNSUPPORTED;
 #ifdef MPB_HAVE_X86_LANES
-  return run(8, 52, detail::ifma_kernel, r, base, exp, en, m, n, constant_time, scratch, r2, ebits);
+  return run(8, 52, detail::ifma_kernel, r, base, exp, en, m, n, constant_time, scratch, r2, ebits, base_two);
 #else
-  (void)r, (void)base, (void)exp, (void)en, (void)m, (void)n, (void)constant_time, (void)scratch, (void)r2, (void)ebits;
+  (void)r, (void)base, (void)exp, (void)en, (void)m, (void)n, (void)constant_time, (void)scratch, (void)r2, (void)ebits, (void)base_two;
   return MPB_EUNSUPPORTED;
 #endif
 }
 
 int powm_x8(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],
-            size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch, const LaneR2 *r2, size_t ebits) {
+            size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch, const LaneR2 *r2, size_t ebits, bool base_two) {
   if (!m) return MPB_ENULL;
   const uint64_t *ms[8] = {m, m, m, m, m, m, m, m};
-  return powm_x8_multi(r, base, exp, en, ms, n, constant_time, scratch, r2, ebits);
+  return powm_x8_multi(r, base, exp, en, ms, n, constant_time, scratch, r2, ebits, base_two);
 }
 
 int powm_x8f_multi(uint64_t *const r[8], const uint64_t *const base[8],
                    const uint64_t *const exp[8], size_t en, const uint64_t *const m[8], size_t n,
-                   bool constant_time, uint64_t *scratch, const LaneR2 *r2, size_t ebits) {
+                   bool constant_time, uint64_t *scratch, const LaneR2 *r2, size_t ebits, bool base_two) {
   if (!avx512f_available()) return MPB_EUNSUPPORTED;
 #ifdef MPB_HAVE_X86_LANES
-  return run(8, 0, detail::avx512f_kernel, r, base, exp, en, m, n, constant_time, scratch, r2, ebits);
+  return run(8, 0, detail::avx512f_kernel, r, base, exp, en, m, n, constant_time, scratch, r2, ebits, base_two);
 #else
-  (void)r, (void)base, (void)exp, (void)en, (void)m, (void)n, (void)constant_time, (void)scratch, (void)r2, (void)ebits;
+  (void)r, (void)base, (void)exp, (void)en, (void)m, (void)n, (void)constant_time, (void)scratch, (void)r2, (void)ebits, (void)base_two;
   return MPB_EUNSUPPORTED;
 #endif
 }
 
 int powm_x8f(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],
-             size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch, const LaneR2 *r2, size_t ebits) {
+             size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch, const LaneR2 *r2, size_t ebits, bool base_two) {
   if (!m) return MPB_ENULL;
   const uint64_t *ms[8] = {m, m, m, m, m, m, m, m};
-  return powm_x8f_multi(r, base, exp, en, ms, n, constant_time, scratch, r2, ebits);
+  return powm_x8f_multi(r, base, exp, en, ms, n, constant_time, scratch, r2, ebits, base_two);
 }
 
 int powm_x4_multi(uint64_t *const r[4], const uint64_t *const base[4],
                   const uint64_t *const exp[4], size_t en, const uint64_t *const m[4], size_t n,
-                  bool constant_time, uint64_t *scratch, const LaneR2 *r2, size_t ebits) {
+                  bool constant_time, uint64_t *scratch, const LaneR2 *r2, size_t ebits, bool base_two) {
   if (!avx2_available()) return MPB_EUNSUPPORTED;
 #ifdef MPB_HAVE_X86_LANES
-  return run(4, 0, detail::avx2_kernel, r, base, exp, en, m, n, constant_time, scratch, r2, ebits);
+  return run(4, 0, detail::avx2_kernel, r, base, exp, en, m, n, constant_time, scratch, r2, ebits, base_two);
 #else
-  (void)r, (void)base, (void)exp, (void)en, (void)m, (void)n, (void)constant_time, (void)scratch, (void)r2, (void)ebits;
+  (void)r, (void)base, (void)exp, (void)en, (void)m, (void)n, (void)constant_time, (void)scratch, (void)r2, (void)ebits, (void)base_two;
   return MPB_EUNSUPPORTED;
 #endif
 }
@@ -274,7 +290,7 @@ size_t powm_x4x2_itch(size_t n) { return powm_x4_itch(n); }
 
 int powm_x4x2_multi(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],
                     size_t en, const uint64_t *const m[8], size_t n, bool constant_time, uint64_t *scratch,
-                    const LaneR2 *r2, size_t ebits) {
+                    const LaneR2 *r2, size_t ebits, bool base_two) {
   if (!avx2_available()) return MPB_EUNSUPPORTED;
   // every lane checked first, so that a bad lane in the second run leaves the first run's
   // outputs unwritten too
@@ -293,24 +309,24 @@ int powm_x4x2_multi(uint64_t *const r[8], const uint64_t *const base[8], const u
       for (unsigned l = 0; l < 4; ++l) g.v[l] = r2->v[4 * h + l];
     }
     const int sh = powm_x4_multi(rh, base + 4 * h, exp ? exp + 4 * h : nullptr, en, m + 4 * h, n,
-                                 constant_time, scratch, r2 ? &g : nullptr, ebits);
+                                 constant_time, scratch, r2 ? &g : nullptr, ebits, base_two);
     if (sh != MPB_OK) return sh;
   }
   return MPB_OK;
 }
 
 int powm_x4x2(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8], size_t en,
-              const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch, const LaneR2 *r2, size_t ebits) {
+              const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch, const LaneR2 *r2, size_t ebits, bool base_two) {
   if (!m) return MPB_ENULL;
   const uint64_t *ms[8] = {m, m, m, m, m, m, m, m};
-  return powm_x4x2_multi(r, base, exp, en, ms, n, constant_time, scratch, r2, ebits);
+  return powm_x4x2_multi(r, base, exp, en, ms, n, constant_time, scratch, r2, ebits, base_two);
 }
 
 int powm_x4(uint64_t *const r[4], const uint64_t *const base[4], const uint64_t *const exp[4],
-            size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch, const LaneR2 *r2, size_t ebits) {
+            size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch, const LaneR2 *r2, size_t ebits, bool base_two) {
   if (!m) return MPB_ENULL;
   const uint64_t *ms[4] = {m, m, m, m};
-  return powm_x4_multi(r, base, exp, en, ms, n, constant_time, scratch, r2, ebits);
+  return powm_x4_multi(r, base, exp, en, ms, n, constant_time, scratch, r2, ebits, base_two);
 }
 
 } // namespace simd

@@ -19,6 +19,9 @@
 //  - ebits (last argument, default all): only the low min(ebits, 64*en) exponent bits are
 //    used, the exponents taken mod 2^ebits (a public length bound that is not a multiple of
 //    64, e.g. a DH group's 225-bit private keys: fewer windows).
+//  - base_two (last argument): every used lane's base is 2 (still given in base[]; a DH public
+//    key g^x with g = 2): the AVX-512F and AVX2 engines then square and double per exponent bit
+//    (no table, no products by its entries); the IFMA engine computes with the base as given.
 //  - constant_time: the sequence of instructions and memory addresses depends only on
 //    (n, en, ebits, the moduli's bit lengths) and never on bases or exponents: the window loop runs
 //    over all min(en*64, ebits) exponent bits and the table entries are selected by masked blends over
@@ -70,39 +73,47 @@ size_t powm_x8_itch(size_t n);
 // One modulus m shared by all lanes.
 int powm_x8(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],
             size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch,
-            const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX);
+            const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX,
+            bool base_two = false);
 // A different modulus per lane (all of n limbs), e.g. RSA-CRT halves of 8 different keys.
 int powm_x8_multi(uint64_t *const r[8], const uint64_t *const base[8],
                   const uint64_t *const exp[8], size_t en, const uint64_t *const m[8], size_t n,
-                  bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX);
+                  bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX,
+            bool base_two = false);
 
 // ---- AVX-512F, 8 lanes (cpu/simd/powm_avx512.cpp): the same calling convention ------------
 size_t powm_x8f_itch(size_t n);
 int powm_x8f(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],
              size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch,
-             const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX);
+             const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX,
+            bool base_two = false);
 int powm_x8f_multi(uint64_t *const r[8], const uint64_t *const base[8],
                    const uint64_t *const exp[8], size_t en, const uint64_t *const m[8], size_t n,
-                   bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX);
+                   bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX,
+            bool base_two = false);
 
 // ---- AVX2, 4 lanes (cpu/simd/powm_avx2.cpp) ---------------------------------------------
 size_t powm_x4_itch(size_t n);
 int powm_x4(uint64_t *const r[4], const uint64_t *const base[4], const uint64_t *const exp[4],
             size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch,
-            const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX);
+            const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX,
+            bool base_two = false);
 int powm_x4_multi(uint64_t *const r[4], const uint64_t *const base[4],
                   const uint64_t *const exp[4], size_t en, const uint64_t *const m[4], size_t n,
-                  bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX);
+                  bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX,
+            bool base_two = false);
 // The AVX2 engine behind the 8-lane interface (what the batch layer's groups of 8 call): lanes
 // 0..3 and 4..7 as two 4-lane runs (a half with no used lane is skipped), every lane's
 // arguments checked before either runs; r2 as for the 8-lane engines (K = the AVX2 digit size).
 size_t powm_x4x2_itch(size_t n);
 int powm_x4x2(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],
               size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch,
-              const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX);
+              const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX,
+            bool base_two = false);
 int powm_x4x2_multi(uint64_t *const r[8], const uint64_t *const base[8],
                     const uint64_t *const exp[8], size_t en, const uint64_t *const m[8], size_t n,
-                    bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX);
+                    bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX,
+            bool base_two = false);
 
 } // namespace simd
 } // namespace mpb

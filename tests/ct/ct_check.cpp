@@ -14,6 +14,7 @@
 // into its own structures are made public (pub) before the test branches on them.
 #include <gmp.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -355,9 +356,9 @@ void invmod(unsigned bits, size_t count) {
 
 // A lane engine called directly in constant-time mode (AUTO does not use the AVX2 one): the
 // exponents and the bases are secret, the modulus public. L lanes; avail / itch / fn from
-// cpu/simd/powm_lanes.h.
+// cpu/simd/powm_lanes.h. two: every base 2 (public), the engines' base_two loop.
 template <int L, class Fn>
-void lanes(unsigned bits, const char *name, bool avail, size_t itch, Fn fn, bool ct = true) {
+void lanes(unsigned bits, const char *name, bool avail, size_t itch, Fn fn, bool ct = true, bool two = false) {
   if (!avail) {
     std::fprintf(stderr, "%s not available here: the case cannot run\n", name);
     fails++;
@@ -369,10 +370,15 @@ void lanes(unsigned bits, const char *name, bool avail, size_t itch, Fn fn, bool
   random_odd_modulus(m, bits);
   Rows M = rows_of(m, w), B0, E0, B, E, R(L * w), ws(itch);
   secret_operands(m, bits, w, L, B0, E0, B, E);
+  if (two)
+    for (int l = 0; l < L; l++) {
+      std::fill(&B0[l * w], &B0[l * w] + w, 0), B0[l * w] = 2;
+      std::fill(&B[l * w], &B[l * w] + w, 0), B[l * w] = 2;
+    }
   uint64_t *r[L];
   const uint64_t *bp[L], *ep[L];
   for (int l = 0; l < L; l++) r[l] = &R[l * w], bp[l] = &B[l * w], ep[l] = &E[l * w];
-  int st = fn(r, bp, ep, w, M.data(), w, ct, ws.data(), nullptr, SIZE_MAX);
+  int st = fn(r, bp, ep, w, M.data(), w, ct, ws.data(), nullptr, SIZE_MAX, two);
   reveal(st);
   reveal_rows(R);
   check(st == MPB_OK, name);
@@ -383,13 +389,13 @@ void lanes(unsigned bits, const char *name, bool avail, size_t itch, Fn fn, bool
 void avx2_lanes(unsigned bits) {
   lanes<4>(bits, "AVX2 4 lanes", mpb::simd::avx2_available(), mpb::simd::powm_x4_itch(bits / 64), mpb::simd::powm_x4);
 }
-void avx2_x2_lanes(unsigned bits) {  // the batch engine's AVX2 groups: two 4-lane runs
-  lanes<8>(bits, "AVX2 2x4 lanes", mpb::simd::avx2_available(), mpb::simd::powm_x4x2_itch(bits / 64),
-           mpb::simd::powm_x4x2);
+void avx2_x2_lanes(unsigned bits, bool two = false) {  // the batch engine's AVX2 groups: two 4-lane runs
+  lanes<8>(bits, two ? "AVX2 2x4 lanes, bases 2" : "AVX2 2x4 lanes", mpb::simd::avx2_available(),
+           mpb::simd::powm_x4x2_itch(bits / 64), mpb::simd::powm_x4x2, true, two);
 }
-void avx512f_lanes(unsigned bits) {
-  lanes<8>(bits, "AVX-512F 8 lanes", mpb::simd::avx512f_available(), mpb::simd::powm_x8f_itch(bits / 64),
-           mpb::simd::powm_x8f);
+void avx512f_lanes(unsigned bits, bool two = false) {
+  lanes<8>(bits, two ? "AVX-512F 8 lanes, bases 2" : "AVX-512F 8 lanes", mpb::simd::avx512f_available(),
+           mpb::simd::powm_x8f_itch(bits / 64), mpb::simd::powm_x8f, true, two);
 }
 void ifma_lanes(unsigned bits, bool ct = true) {
   lanes<8>(bits, "IFMA 8 lanes", mpb::simd::ifma_available(), mpb::simd::powm_x8_itch(bits / 64), mpb::simd::powm_x8, ct);
@@ -426,16 +432,16 @@ int main(int argc, char **argv) {
   } else if (what == "powm_even") {
     powm(512, 2, true, MPB_CT_ON), powm(1024, 1, true, MPB_CT_ON);
   } else if (what == "dh") {
-    dh(1024, 2), dh(2048, 1);
+    dh(1024, 2), dh(2048, 1), dh(1024, 9);  // (9: with cpu_ifma a full and a partial group of lanes)
   } else if (what == "exptmod") {
     exptmod(512), exptmod(2048);
   } else if (what == "invmod") {
     invmod(256, 2), invmod(1024, 2);
   } else if (what == "avx2_lanes") {
     avx2_lanes(1024), avx2_lanes(2048);
-    avx2_x2_lanes(1024);
+    avx2_x2_lanes(1024), avx2_x2_lanes(1024, true);
   } else if (what == "avx512f_lanes") {
-    avx512f_lanes(1024), avx512f_lanes(2048);
+    avx512f_lanes(1024), avx512f_lanes(2048), avx512f_lanes(1024, true);
   } else if (what == "ifma_lanes") {
     ifma_lanes(1024), ifma_lanes(2048);
   } else if (what == "sanity_variable_time") {

@@ -20,9 +20,9 @@ namespace {
 
 using mpb::simd::LaneR2;
 using MultiFn = int (*)(uint64_t *const *, const uint64_t *const *, const uint64_t *const *, size_t,
-                        const uint64_t *const *, size_t, bool, uint64_t *, const LaneR2 *, size_t);
+                        const uint64_t *const *, size_t, bool, uint64_t *, const LaneR2 *, size_t, bool);
 using SharedFn = int (*)(uint64_t *const *, const uint64_t *const *, const uint64_t *const *, size_t,
-                         const uint64_t *, size_t, bool, uint64_t *, const LaneR2 *, size_t);
+                         const uint64_t *, size_t, bool, uint64_t *, const LaneR2 *, size_t, bool);
 
 struct Path {
   const char *name;
@@ -72,7 +72,8 @@ Limbs odd_modulus(std::mt19937_64 &rng, size_t bits, size_t n) {
 // Runs one call and checks every used lane against mpz_powm.
 void check_call(const Path &p, const std::vector<Limbs> &mods, bool shared,
                 const std::vector<Limbs> &bases, const std::vector<Limbs> &exps, size_t en,
-                size_t n, bool ct, const std::vector<bool> &used, int alias = 0, size_t ebits = SIZE_MAX) {
+                size_t n, bool ct, const std::vector<bool> &used, int alias = 0, size_t ebits = SIZE_MAX,
+                bool base_two = false) {
   // alias: 0 = separate outputs, 1 = r[l] is base[l]'s buffer, 2 = r[l] is exp[l]'s (en == n)
   const bool alias_base = alias == 1, alias_exp = alias == 2;
   const unsigned L = p.L;
@@ -88,8 +89,8 @@ void check_call(const Path &p, const std::vector<Limbs> &mods, bool shared,
     m[l] = shared ? mods[0].data() : mods[l].data();
   }
   Limbs scratch(p.itch(n), 0x5a5a5a5a5a5a5a5aULL);
-  int rc = shared ? p.shared(r, b, e, en, mods[0].data(), n, ct, scratch.data(), nullptr, ebits)
-                  : p.multi(r, b, e, en, m, n, ct, scratch.data(), nullptr, ebits);
+  int rc = shared ? p.shared(r, b, e, en, mods[0].data(), n, ct, scratch.data(), nullptr, ebits, base_two)
+                  : p.multi(r, b, e, en, m, n, ct, scratch.data(), nullptr, ebits, base_two);
   REQUIRE(rc == MPB_OK);
   for (unsigned l = 0; l < L; ++l) {
     if (!used[l]) {
@@ -313,6 +314,47 @@ TEST_CASE("simd powm: exponent length bound ebits", "[simd][powm]") {
   }
 }
 
+// base_two: every base 2 (DH keygen with g = 2): the narrow engines square and double per
+// exponent bit, IFMA computes with the base as given; the same results as mpz_powm(2, e, m) at
+// the digit-size boundaries and the common sizes, hard moduli (all ones, 2^k + 1: the doubling's
+// conditional subtraction at both ends), short and full exponents, unused lanes, both modes.
+TEST_CASE("simd powm: bases of 2 (base_two)", "[simd][powm]") {
+  for (const Path &p : kPaths) {
+    if (!usable(p)) continue;
+    auto rng = make_rng(0xBA52 + p.L);
+    const unsigned L = p.L;
+    for (size_t bits : {3, 64, 500, 1024, 1174, 1175, 2048, 3072, 4096, 4588, 4589}) {
+      const size_t n = (bits + 63) / 64;
+      Z z;
+      std::vector<Limbs> mods;
+      for (unsigned l = 0; l < L; ++l) {
+        if (l == 1) { mpz_ui_pow_ui(z, 2, bits); mpz_sub_ui(z, z, 1); mods.push_back(limbs_of(z, n)); }       // all ones
+        else if (l == 2 && bits > 3) { mpz_ui_pow_ui(z, 2, bits - 1); mpz_add_ui(z, z, 1); mods.push_back(limbs_of(z, n)); }  // 2^(b-1) + 1
+        else mods.push_back(odd_modulus(rng, bits, n));
+      }
+      for (size_t ebits : {size_t(1), size_t(5), size_t(225), bits <= 1175 ? bits : size_t(330)}) {
+        const size_t en = (ebits + 63) / 64;
+        std::vector<Limbs> exps;
+        for (unsigned l = 0; l < L; ++l) {
+          Limbs e = l == 0 ? Limbs(en, ~0ull) : hard_limbs(rng, en);
+          e.resize(en, 0);
+          for (size_t k = ebits; k < 64 * en; ++k) e[k / 64] &= ~(1ull << (k % 64));
+          exps.push_back(e);
+        }
+        for (bool shared : {true, false}) {
+          Limbs two(n, 0);
+          two[0] = 2;  // (every modulus has its top bit set: >= 5 at 3 bits)
+          std::vector<Limbs> twos(L, two);
+          std::vector<bool> used(L, true);
+          if (ebits == 225) used[L - 1] = false;
+          for (bool ct : {false, true})
+            check_call(p, mods, shared, twos, exps, en, n, ct, used, 0, ebits, true);
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("simd powm: the narrow engines' digit size by modulus length", "[simd][powm]") {
   // the widest digits whose lazy accumulators stay < 2^63: 3N terms of < 2^(2K)
   using mpb::simd::lanes_digits;
@@ -369,7 +411,7 @@ TEST_CASE("simd powm: R^2 given ahead (LaneR2), lanes_r2 against GMP", "[simd][p
         const uint64_t *b[8] = {}, *e[8] = {}, *m[8] = {};
         for (unsigned l = 0; l < p.L; ++l) r[l] = out[l].data(), b[l] = bases[l].data(), e[l] = exps[l].data(), m[l] = mods[l].data();
         Limbs scratch(p.itch(n));
-        REQUIRE(p.multi(r, b, e, 2, m, n, ct, scratch.data(), given, SIZE_MAX) == MPB_OK);
+        REQUIRE(p.multi(r, b, e, 2, m, n, ct, scratch.data(), given, SIZE_MAX, false) == MPB_OK);
         return out;
       };
       std::vector<Limbs> expect(p.L);
@@ -428,7 +470,7 @@ TEST_CASE("simd powm: unused lanes and aliasing", "[simd][powm]") {
     // no lane used at all: nothing happens
     uint64_t *r[8] = {};
     const uint64_t *b[8] = {}, *e[8] = {};
-    REQUIRE(p.shared(r, b, e, 1, mods[0].data(), n, true, nullptr, nullptr, SIZE_MAX) == MPB_OK);
+    REQUIRE(p.shared(r, b, e, 1, mods[0].data(), n, true, nullptr, nullptr, SIZE_MAX, false) == MPB_OK);
   }
 }
 
@@ -446,27 +488,27 @@ TEST_CASE("simd powm: bad input gives an error and writes nothing", "[simd][powm
     for (unsigned l = 0; l < L; ++l) { r[l] = out[l].data(); b[l] = bases[l].data(); e[l] = exps[l].data(); ms[l] = m.data(); }
     auto untouched = [&] { for (auto &o : out) REQUIRE(o == Limbs(n, 7)); };
     Limbs even = m; even[0] &= ~1ULL;
-    REQUIRE(p.shared(r, b, e, n, even.data(), n, false, scratch.data(), nullptr, SIZE_MAX) == MPB_EVAL);
+    REQUIRE(p.shared(r, b, e, n, even.data(), n, false, scratch.data(), nullptr, SIZE_MAX, false) == MPB_EVAL);
     Limbs zero(n, 0);
-    REQUIRE(p.shared(r, b, e, n, zero.data(), n, false, scratch.data(), nullptr, SIZE_MAX) == MPB_EVAL);
+    REQUIRE(p.shared(r, b, e, n, zero.data(), n, false, scratch.data(), nullptr, SIZE_MAX, false) == MPB_EVAL);
     Limbs big = m;  // base == m
     b[L - 1] = big.data();
-    REQUIRE(p.shared(r, b, e, n, m.data(), n, true, scratch.data(), nullptr, SIZE_MAX) == MPB_EVAL);
+    REQUIRE(p.shared(r, b, e, n, m.data(), n, true, scratch.data(), nullptr, SIZE_MAX, false) == MPB_EVAL);
     b[L - 1] = bases[L - 1].data();
-    REQUIRE(p.shared(r, b, e, n, m.data(), 0, false, scratch.data(), nullptr, SIZE_MAX) == MPB_ERANGE);
-    REQUIRE(p.shared(r, b, e, n, m.data(), 257, false, scratch.data(), nullptr, SIZE_MAX) == MPB_ERANGE);  // > 16384 bits
-    REQUIRE(p.shared(r, b, e, n, nullptr, n, false, scratch.data(), nullptr, SIZE_MAX) == MPB_ENULL);
-    REQUIRE(p.shared(r, b, e, n, m.data(), n, false, nullptr, nullptr, SIZE_MAX) == MPB_ENULL);
+    REQUIRE(p.shared(r, b, e, n, m.data(), 0, false, scratch.data(), nullptr, SIZE_MAX, false) == MPB_ERANGE);
+    REQUIRE(p.shared(r, b, e, n, m.data(), 257, false, scratch.data(), nullptr, SIZE_MAX, false) == MPB_ERANGE);  // > 16384 bits
+    REQUIRE(p.shared(r, b, e, n, nullptr, n, false, scratch.data(), nullptr, SIZE_MAX, false) == MPB_ENULL);
+    REQUIRE(p.shared(r, b, e, n, m.data(), n, false, nullptr, nullptr, SIZE_MAX, false) == MPB_ENULL);
     ms[2] = even.data();
-    REQUIRE(p.multi(r, b, e, n, ms, n, false, scratch.data(), nullptr, SIZE_MAX) == MPB_EVAL);
+    REQUIRE(p.multi(r, b, e, n, ms, n, false, scratch.data(), nullptr, SIZE_MAX, false) == MPB_EVAL);
     ms[2] = nullptr;
-    REQUIRE(p.multi(r, b, e, n, ms, n, false, scratch.data(), nullptr, SIZE_MAX) == MPB_ENULL);
+    REQUIRE(p.multi(r, b, e, n, ms, n, false, scratch.data(), nullptr, SIZE_MAX, false) == MPB_ENULL);
     ms[2] = m.data();
     ms[L - 1] = even.data();  // the last lane (avx2_x4x2: in the second run; the first writes nothing either)
-    REQUIRE(p.multi(r, b, e, n, ms, n, true, scratch.data(), nullptr, SIZE_MAX) == MPB_EVAL);
+    REQUIRE(p.multi(r, b, e, n, ms, n, true, scratch.data(), nullptr, SIZE_MAX, false) == MPB_EVAL);
     ms[L - 1] = m.data();
     e[L - 1] = nullptr;
-    REQUIRE(p.multi(r, b, e, n, ms, n, false, scratch.data(), nullptr, SIZE_MAX) == MPB_ENULL);
+    REQUIRE(p.multi(r, b, e, n, ms, n, false, scratch.data(), nullptr, SIZE_MAX, false) == MPB_ENULL);
     untouched();
   }
 }
