@@ -208,6 +208,18 @@ void ams(typename K::V *r, const typename K::V *a, const typename K::V *m, typen
   normalize<K>(r, t + N, N);
 }
 
+// The job's arrays as vectors of K (lane-interleaved digits), and the lanes' -m^-1 mod 2^k.
+template <class K>
+struct Vecs {
+  using V = typename K::V;
+  V *M, *R2, *B, *ONE, *TAB, *ACC, *SEL, *T;
+  V minv;
+  explicit Vecs(const Job &job)
+      : M(at(job.M)), R2(at(job.R2)), B(at(job.B)), ONE(at(job.ONE)), TAB(at(job.TAB)), ACC(at(job.ACC)),
+        SEL(at(job.SEL)), T(at(job.T)), minv(K::load(job.MINV)) {}
+  static V *at(uint64_t *p) { return reinterpret_cast<V *>(p); }
+};
+
 // 2^exp (every base 2: a DH public key g^x with g = 2), per exponent bit from the top one
 // squaring and a doubling of the lanes whose bit is set, then out of the Montgomery form: no
 // table and no products by it. The doubling keeps [0, 2m): from x (normalized, < 2m) one pass
@@ -219,31 +231,25 @@ template <class K, size_t NC>
 void pow2_exp(const Job &job) {
   using V = typename K::V;
   const size_t N = job.N;
-  V *M = reinterpret_cast<V *>(job.M);
-  const V minv = K::load(job.MINV);
-  V *R2 = reinterpret_cast<V *>(job.R2);
-  V *ONE = reinterpret_cast<V *>(job.ONE);
-  V *TAB = reinterpret_cast<V *>(job.TAB);
-  V *X = TAB, *D = TAB + N, *S = TAB + 2 * N;
-  const V *C = TAB + 3 * N;
-  V *ACC = reinterpret_cast<V *>(job.ACC);
-  V *T = reinterpret_cast<V *>(job.T);
-  amm<K, NC>(ACC, R2, ONE, M, minv, T, N);  // R mod m: the Montgomery one
+  const Vecs<K> v(job);
+  V *X = v.TAB, *D = v.TAB + N, *S = v.TAB + 2 * N;
+  const V *C = v.TAB + 3 * N;
+  amm<K, NC>(v.ACC, v.R2, v.ONE, v.M, v.minv, v.T, N);  // R mod m: the Montgomery one
   for (size_t pos = job.ebits; pos-- > 0;) {
-    ams<K, NC>(X, ACC, M, minv, T, N);
+    ams<K, NC>(X, v.ACC, v.M, v.minv, v.T, N);
     V cd = K::zero(), cs = K::zero();
     for (size_t d = 0; d < N; ++d) {
       const V u = K::add(K::add(X[d], X[d]), cd);
       cd = K::highk(u);
       D[d] = K::lowk(u);
-      const V v = K::add(K::add(D[d], C[d]), cs);
-      cs = K::highk(v);
-      S[d] = K::lowk(v);
+      const V w = K::add(K::add(D[d], C[d]), cs);
+      cs = K::highk(w);
+      S[d] = K::lowk(w);
     }
     const V bit = K::window(job, pos, 1);
-    K::select(ACC, TAB, N, K::add(bit, K::mul(bit, cs)), 3);
+    K::select(v.ACC, v.TAB, N, K::add(bit, K::mul(bit, cs)), 3);
   }
-  amm<K, NC>(ACC, ACC, ONE, M, minv, T, N);
+  amm<K, NC>(v.ACC, v.ACC, v.ONE, v.M, v.minv, v.T, N);
 }
 
 // Table of the base's powers 0..31 (Montgomery form), then 5-bit windows from the top (the
@@ -253,15 +259,10 @@ template <class K, size_t NC>
 void window_exp(const Job &job) {
   using V = typename K::V;
   const size_t N = job.N;
-  V *M = reinterpret_cast<V *>(job.M);
-  const V minv = K::load(job.MINV);
-  V *R2 = reinterpret_cast<V *>(job.R2);
-  V *B = reinterpret_cast<V *>(job.B);
-  V *ONE = reinterpret_cast<V *>(job.ONE);
-  V *TAB = reinterpret_cast<V *>(job.TAB);
-  V *ACC = reinterpret_cast<V *>(job.ACC);
-  V *SEL = reinterpret_cast<V *>(job.SEL);
-  V *T = reinterpret_cast<V *>(job.T);
+  const Vecs<K> v(job);
+  V *const M = v.M, *const R2 = v.R2, *const B = v.B, *const ONE = v.ONE, *const TAB = v.TAB, *const ACC = v.ACC,
+           *const SEL = v.SEL, *const T = v.T;
+  const V minv = v.minv;
 
   if (job.base_two) return pow2_exp<K, NC>(job);
   const unsigned w = job.win, entries = 1u << w;  // (public: from the exponent's width)
