@@ -13,6 +13,26 @@
 using namespace bt;
 using mpbt::Z;
 
+namespace {
+
+// Row i of K is 2^x_i mod p and row i of S is peer_i^x_i mod p (mpz_powm), for the cnt items
+// (exponent rows of xw limbs, the others of w).
+void check_against_gmp(const Rows &K, const Rows &S, const Rows &x, size_t xw, const Rows &peer, const Z &p,
+                       size_t w, size_t cnt) {
+  Z g, xz, y, r;
+  mpz_set_ui(g, 2);
+  for (size_t i = 0; i < cnt; i++) {
+    row_to_mpz(xz, &x[i * xw], xw);
+    mpz_powm(r, g, xz, p);
+    REQUIRE(mpbt::limbs_of(r, w) == Rows(K.begin() + i * w, K.begin() + (i + 1) * w));
+    row_to_mpz(y, &peer[i * w], w);
+    mpz_powm(r, y, xz, p);
+    REQUIRE(mpbt::limbs_of(r, w) == Rows(S.begin() + i * w, S.begin() + (i + 1) * w));
+  }
+}
+
+}  // namespace
+
 TEST_CASE("DH batches over the RFC groups match mpz_powm", "[batch][dh]") {
   std::ifstream f(mpbt::vectors_dir() + "/dh-groups.txt");
   REQUIRE(f.good());
@@ -51,17 +71,7 @@ TEST_CASE("DH batches over the RFC groups match mpz_powm", "[batch][dh]") {
         REQUIRE(mpb_batch_dh_shared(ctx, SA.data(), B.data(), xa.data(), xw, pr.data(), w, cnt, nullptr) == MPB_OK);
         REQUIRE(mpb_batch_dh_shared(ctx, SB.data(), A.data(), xb.data(), xw, pr.data(), w, cnt, nullptr) == MPB_OK);
         REQUIRE(SA == SB);
-        Z g, x, r, s;
-        mpz_set_ui(g, 2);
-        for (size_t i = 0; i < cnt; i++) {
-          row_to_mpz(x, &xa[i * xw], xw);
-          mpz_powm(r, g, x, p);
-          REQUIRE(mpbt::limbs_of(r, w) == Rows(A.begin() + i * w, A.begin() + (i + 1) * w));
-          Z y, pb;
-          row_to_mpz(pb, &B[i * w], w);
-          mpz_powm(s, pb, x, p);
-          REQUIRE(mpbt::limbs_of(s, w) == Rows(SA.begin() + i * w, SA.begin() + (i + 1) * w));
-        }
+        check_against_gmp(A, SA, xa, xw, B, p, w, cnt);
       }
     }
   }
@@ -103,16 +113,7 @@ TEST_CASE("DH _bits calls: exponents of a public bit length match mpz_powm", "[b
                     MPB_OK);
             REQUIRE(mpb_batch_dh_shared_bits(ctx, S.data(), peer.data(), x.data(), xw, x_bits, pr.data(), w, cnt,
                                              nullptr) == MPB_OK);
-            Z g, xz, y, r;
-            mpz_set_ui(g, 2);
-            for (size_t i = 0; i < cnt; i++) {
-              row_to_mpz(xz, &x[i * xw], xw);
-              mpz_powm(r, g, xz, p);
-              REQUIRE(mpbt::limbs_of(r, w) == Rows(K.begin() + i * w, K.begin() + (i + 1) * w));
-              row_to_mpz(y, &peer[i * w], w);
-              mpz_powm(r, y, xz, p);
-              REQUIRE(mpbt::limbs_of(r, w) == Rows(S.begin() + i * w, S.begin() + (i + 1) * w));
-            }
+            check_against_gmp(K, S, x, xw, peer, p, w, cnt);
           }
         }
       }
