@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -66,6 +67,8 @@ void Report::note(std::string text) { notes_.push_back(std::move(text)); }
 
 void Report::finish() {
   std::string base = dir_ + "/" + name_ + "-" + today();
+  std::error_code ec;
+  std::filesystem::create_directories(dir_, ec);  // (a directory named on the command line may not exist yet)
   std::string header = "machine: " + machine() + "; date: " + today() + "; commit: " + commit();
   std::ofstream csv(base + ".csv");
   csv << "# " << header << "\n";
@@ -88,8 +91,14 @@ void Report::finish() {
   }
   if (!notes_.empty()) md << "\n";
   for (auto &n : notes_) md << "- " << n << "\n";
-  std::ofstream(base + ".md") << md.str();
-  std::cout << "\n" << md.str() << "\nwrote " << base << ".csv and .md" << std::endl;
+  std::ofstream mdf(base + ".md");
+  mdf << md.str();
+  csv.flush(), mdf.flush();
+  std::cout << "\n" << md.str() << std::endl;
+  if (csv && mdf)
+    std::cout << "wrote " << base << ".csv and .md" << std::endl;
+  else
+    std::cerr << "could not write " << base << ".csv / .md (" << (ec ? ec.message() : "write failed") << ")" << std::endl;
 }
 
 } // namespace mpbench
