@@ -138,7 +138,10 @@ TEST_CASE("simd powm: random operands at many sizes, shared modulus", "[simd][po
   for (const Path &p : kPaths) {
     if (!usable(p)) continue;
     auto rng = make_rng(0x51D0 + p.L);
-    for (size_t bits : {3, 50, 52, 64, 100, 200, 511, 512, 1000, 1024, 1040, 1100, 1536, 2048, 2080, 3072, 4096, 8192, 16384}) {
+    // (640..1270 bits: the narrow engines' digit counts 23..48, up to the AVX2 square's switch to four-
+    // row passes at 48, with every residue mod 4, so each mix of four-, two- and one-row passes)
+    for (size_t bits : {3, 50, 52, 64, 100, 200, 511, 512, 640, 644, 700, 730, 1000, 1024, 1040, 1100, 1240, 1260,
+                        1270, 1536, 2048, 2080, 3072, 4096, 8192, 16384}) {
       for (bool ct : {false, true}) {
         size_t ebits = bits <= 1100 ? bits : (bits <= 2080 ? 300 : (bits <= 4096 ? 130 : 70));  // full length up to 1100
         random_round(p, rng, bits, ebits, true, ct);
