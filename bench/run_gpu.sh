@@ -7,13 +7,24 @@
 #   gpu-bench-<date>-<commit>.log   bench_gpu's tables, AUTO summaries and crossovers
 #   gpu-<date>-<commit>.json        bench_gpu's results, every part of the sweep merged
 #   gpu-sweep-<date>-<commit>.tar.gz  python -m mpbatch.sweep: CSV, JSON and PNG plots
-# Usage: bash bench/run_gpu.sh [STAGE ...]   stages: test bench shapes tune sweep, or all (= test bench sweep)
+#   gpu-provider-<date>-<commit>.log  stage provider: the OpenSSL provider through HAProxy and EVP
+#   gpu-cpu-<date>-<commit>.log       stage cpu: the lane engines' tests and RSA against OpenSSL on
+#                                     the machine's host CPU (AVX-512 IFMA on the H100/H200 hosts)
+# Usage: bash bench/run_gpu.sh [STAGE ...]   stages: test bench shapes tune sweep provider cpu, or all (= test bench sweep)
 #   shapes: bench_gpu over every built GPU mapping (no CPU rows) at RSA-1024..8192 and powm
 #   512..8192 bits: the lane-count comparison (with the MPB_CUDA_TUNING_SHAPES bundle).
 #   tune: the other kernel parameters, GPU only, at full batches: GF(2)[x] comb plans (window,
 #   panel, block; with the MPB_CUDA_TUNING_SHAPES bundle), modmul's block kernel (k, threads per
 #   item), the sliding-window widths by exponent length (1024- and 2048-bit moduli) and the
 #   constant-time fixed-window widths 3..6 (512..8192 bits; MPB_GPU_BITS_CTWIN).
+#   provider (needs `gpu_deps.sh --prebuilt --provider`: HAProxy, OpenSSL 3.0 and GnuTLS from
+#   Debian unpacked into a private prefix): run_provider_bench.sh's TLS 1.3 handshakes through
+#   HAProxy on CPU 0 with MPB_GPU_PROV_LOADGENS (default 6) load generators on CPUs 1.., the
+#   default provider, mpbatch on the CPU and mpbatch with backend = cuda, at
+#   MPB_GPU_PROV_CONNS clients (default 16,64,256); then evp_async_bench's RSA-2048 sign at
+#   64 and 1024 ASYNC jobs, CPU and cuda.
+#   cpu: test_simd_powm (the lane engines, every instance this CPU runs) and bench_batch
+#   --threads 1,16 against `openssl speed` (RSA-2048/3072/4096), the GPU hidden from AUTO.
 # Device time is short (15 minutes a session, machine start included), so the binaries are
 # built on the development machine (`bash bench/gpu_deps.sh --prebuilt`: sm_90, packed with
 # GMP, Catch2 and libgomp into .gpudeps/) and only run here; without that bundle, or when its
@@ -36,7 +47,8 @@ share() { local max=$1 keep=$2 l; l=$(( $(left) - keep )); [ "$l" -lt "$max" ] &
 stages=""
 while [ $# -gt 0 ]; do
   case "$1" in all) stages="$stages test bench sweep" ;; test|bench|shapes|tune|sweep) stages="$stages $1" ;;
-    *) echo "unknown stage $1 (test bench shapes tune sweep all)"; exit 2 ;; esac
+    provider|cpu) stages="$stages $1" ;;
+    *) echo "unknown stage $1 (test bench shapes tune sweep provider cpu all)"; exit 2 ;; esac
   shift
 done
 [ -n "$stages" ] || stages=" test bench sweep"
@@ -61,6 +73,15 @@ if ls .gpudeps/*.deb >/dev/null 2>&1; then
   EXTRA=(-DCMAKE_PREFIX_PATH=/tmp/gpudeps/usr -DGMP_INCLUDE_DIR=/tmp/gpudeps/usr/include/x86_64-linux-gnu
          -DGMP_LIBRARY=/tmp/gpudeps/usr/lib/x86_64-linux-gnu/libgmp.so)
   export LD_LIBRARY_PATH=/tmp/gpudeps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+
+# Debian's HAProxy 2.6, OpenSSL 3.0 (libssl3, openssl) and GnuTLS (the load generator's client),
+# unpacked into /tmp/hp for the stages provider and cpu: the image has none of them, or other
+# versions (gpu_deps.sh --provider).
+if ls .gpudeps/prov/*.deb >/dev/null 2>&1; then
+  for f in .gpudeps/prov/*.deb; do dpkg -x "$f" /tmp/hp; done
+  export PATH=/tmp/hp/usr/sbin:/tmp/hp/usr/bin:$PATH
+  export LD_LIBRARY_PATH=/tmp/hp/usr/lib/x86_64-linux-gnu:/tmp/hp/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH
 fi
 
 # The binaries: the prebuilt bundle when it loads here, else a build of the tree.
@@ -141,7 +162,10 @@ if want bench || want shapes || want tune; then
     echo "== exit $r at +$((SECONDS - T0)) s" | tee -a "$GLOG"
     [ "$r" = 0 ] || [ "$r" = 124 ] || rc=1
   }
-  SW=${MPB_GPU_KEEP_FOR_SWEEP:-45}
+  # what the later stages keep: the sweep's, the provider's and the cpu stage's shares
+  SW=0; want sweep && SW=${MPB_GPU_KEEP_FOR_SWEEP:-45}
+  want provider && SW=$((SW + ${MPB_GPU_PROV_MAX:-200}))
+  want cpu && SW=$((SW + ${MPB_GPU_CPU_MAX:-150}))
   SH=0; want shapes && SH=${MPB_GPU_KEEP_FOR_SHAPES:-130}
   TU=0; want tune && TU=${MPB_GPU_KEEP_FOR_TUNE:-100}  # (the tune parts run after bench and extra)
   # MPB_GPU_BENCH_PARTS / MPB_GPU_TUNE_PARTS: which parts of those stages run (default all)
@@ -193,6 +217,56 @@ if merged:
 EOF
   grep -E "^(AUTO|crossover|device)|failed" "$GLOG"
   for op in rsa_crt powm_ct powm; do grep -E "^$op +(1024|2048|4096) bits" "$GLOG" | sort -k6 -n -r | head -3; done
+fi
+
+# the provider stage's programs and libraries load here
+hp_env() {
+  [ -x /tmp/hp/usr/sbin/haproxy ] || { echo "no HAProxy in .gpudeps/prov/ (gpu_deps.sh --provider)"; return 1; }
+  local missing
+  missing=$(ldd /tmp/hp/usr/sbin/haproxy /tmp/hp/usr/bin/openssl "$B/provider/mpbatch.so" "$B/bench/tls_loadgen" \
+            "$B/bench/evp_async_bench" 2>&1 | grep "not found")
+  [ -z "$missing" ] || { echo "missing libraries: $missing"; return 1; }
+  echo "haproxy $(haproxy -v | head -1 | cut -d' ' -f3), $(openssl version)"
+}
+
+if want provider; then
+  PRLOG="$OUTDIR/gpu-provider-$date-$commit.log"
+  t=0; want cpu && t=${MPB_GPU_CPU_MAX:-150}
+  t=$(share "${MPB_GPU_PROV_MAX:-200}" "$t")
+  {
+    echo "stage provider at +$((SECONDS - T0)) s, ${t}s"
+    if hp_env; then
+      # --out: the tables (md, csv) land there; the log keeps them all in one file
+      timeout $((t / 2)) bash bench/provider/run_provider_bench.sh "$B" --what tls \
+        --providers default,mpbatch,mpbatch-cuda --conns "${MPB_GPU_PROV_CONNS:-16,64,256}" --seconds 4 \
+        --loadgens "${MPB_GPU_PROV_LOADGENS:-6}" --out /tmp/prov || rc=1
+      cat /tmp/prov/provider-tls-*.csv 2>/dev/null
+      printf 'openssl_conf = openssl_init\n[openssl_init]\nproviders = provs\n[provs]\nmpbatch = mpbatch_sect\n[mpbatch_sect]\nbackend = cuda\nbatch_size = 1024\n' \
+        > /tmp/evp-cuda.cnf
+      for cnf in "" /tmp/evp-cuda.cnf; do
+        echo; echo "== evp_async_bench ${cnf:+(--conf: backend = cuda, batch_size = 1024)}"
+        timeout $((t / 4)) taskset -c 0 "$B/bench/evp_async_bench" --provider-path "$B/provider" --providers default,mpbatch \
+          --jobs 64,1024 --seconds 2 --rounds 4 --ops rsa2048-sign ${cnf:+--conf $cnf} || rc=1
+      done
+    fi
+    echo "stage provider done at +$((SECONDS - T0)) s, rc=$rc"
+  } > "$PRLOG" 2>&1
+  grep -E "^\| (default|mpbatch)|^== |missing|SKIP|done at" "$PRLOG"
+fi
+
+if want cpu; then
+  CLOG="$OUTDIR/gpu-cpu-$date-$commit.log"
+  t=$(share "${MPB_GPU_CPU_MAX:-150}" 0)
+  {
+    echo "stage cpu at +$((SECONDS - T0)) s, ${t}s"; grep -m1 "model name" /proc/cpuinfo
+    grep -o -w -E "avx512ifma|avx512f|avx2|adx|bmi2" /proc/cpuinfo | sort -u | tr '\n' ' '; echo
+    openssl version
+    timeout $((t / 3)) "$B/tests/test_simd_powm" -d yes 2>&1 | tail -40 || rc=1
+    # the CPU alone (no GPU visible to AUTO)
+    CUDA_VISIBLE_DEVICES="" timeout $((t * 2 / 3)) "$B/bench/bench_batch" --threads 1,16 --seconds 0.3 --openssl-seconds 2 || rc=1
+    echo "stage cpu done at +$((SECONDS - T0)) s, rc=$rc"
+  } > "$CLOG" 2>&1
+  grep -E "test cases|rsa|done at" "$CLOG" | head -30
 fi
 
 if want sweep; then

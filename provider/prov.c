@@ -361,6 +361,13 @@ __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HA
                   backend_name(pc->backend), pc->threads);
     goto fail;
   }
+  /* backend = cuda where no GPU can run it: fail the activation with the reason, instead of
+     failing every operation later (the library would answer each batch MPB_EUNSUPPORTED) */
+  if (pc->backend == MPB_BACKEND_CUDA && !mpb_backend_available(MPB_BACKEND_CUDA)) {
+    MPBP_ERR_DATA(MPBP_R_BAD_CONFIG, "backend = \"cuda\": no usable CUDA device (a library built without CUDA, "
+                  "no GPU visible, or no driver)");
+    goto fail;
+  }
   if (!pc->batch_size_set) {
     /* With a GPU the library takes over from the CPU only at large batches (RSA-2048 on an H200
        beside 16 CPU threads: ~950 items, cpu/batch/tuning.h): a batch as large as that lets a

@@ -25,12 +25,19 @@
 #   --mpbatch-conf "batch_size=4,flush_delay_us=200"  load mpbatch into HAProxy through an
 #               openssl.cnf (OPENSSL_CONF, OPENSSL_MODULES) with these provider settings and
 #               default_properties = ?provider=mpbatch, instead of ssl-provider* lines.
+#   --providers ...,mpbatch-cuda  one more row: mpbatch loaded that way with backend = cuda (every
+#               batch on the GPU), the --mpbatch-conf settings and then --mpbatch-cuda-conf's
+#               (default batch_size=256: a GPU call costs about the same for 8 items as for 256).
+#   --loadgens N  N tls_loadgen processes (each one thread, the clients split between them),
+#               pinned to CPUs 1..N, for machines with more than 2 CPUs where one load generator
+#               would be the limit (default 1). Their rates are added; the mean latency is weighted
+#               by their handshakes and the p99 column is the largest of theirs.
 set -euo pipefail
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 BUILD=$(cd "$1" && pwd); shift
-OUT="" WHAT=tls,evp PROVIDERS="" MPB_CONF="" CONNS=8,16,32,64,128,256 SECONDS_=5 JOBS=1,8,64 EVP_SECONDS=2 TLSV=1.3 CLIENT=""
+OUT="" WHAT=tls,evp PROVIDERS="" MPB_CONF="" CONNS=8,16,32,64,128,256 SECONDS_=5 JOBS=1,8,64 EVP_SECONDS=2 TLSV=1.3 CLIENT="" NLG=1 MPB_CUDA_CONF=batch_size=256
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) OUT=$2; shift 2 ;;
@@ -42,7 +49,9 @@ while [ $# -gt 0 ]; do
     --evp-seconds) EVP_SECONDS=$2; shift 2 ;;
     --tls) TLSV=$2; shift 2 ;;
     --mpbatch-conf) MPB_CONF=$2; shift 2 ;;
+    --mpbatch-cuda-conf) MPB_CUDA_CONF=$2; shift 2 ;;
     --client) CLIENT=$2; shift 2 ;;
+    --loadgens) NLG=$2; shift 2 ;;
     -h|--help) usage ;;
     *) echo "unknown option $1"; usage ;;
   esac
@@ -53,7 +62,7 @@ if [ -z "$PROVIDERS" ]; then
   if [ -f "$PROV_DIR/mpbatch.so" ]; then PROVIDERS=default,mpbatch
   else echo "note: $PROV_DIR/mpbatch.so not built: default provider only"; PROVIDERS=default; fi
 fi
-case ",$PROVIDERS," in *,mpbatch,*) [ -f "$PROV_DIR/mpbatch.so" ] || { echo "no $PROV_DIR/mpbatch.so"; exit 1; } ;; esac
+case ",$PROVIDERS," in *,mpbatch,*|*,mpbatch-cuda,*) [ -f "$PROV_DIR/mpbatch.so" ] || { echo "no $PROV_DIR/mpbatch.so"; exit 1; } ;; esac
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mpb-provbench.XXXXXX")
 HPID=""
@@ -62,8 +71,12 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 NCPU=$(nproc)
-if [ "$NCPU" -ge 2 ]; then PIN_SERVER=(taskset -c 0) PIN_CLIENT=(taskset -c 1)
+[[ "$NLG" =~ ^[1-9][0-9]*$ ]] || { echo "--loadgens $NLG: a count of at least 1"; exit 2; }
+if [ "$NCPU" -gt "$NLG" ]; then PIN_SERVER=(taskset -c 0) PIN_CLIENT=(taskset -c 1)
+elif [ "$NLG" -gt 1 ]; then echo "--loadgens $NLG needs more than $NLG CPUs (this machine has $NCPU)"; exit 2
 else PIN_SERVER=() PIN_CLIENT=(); echo "note: one CPU: no pinning, server and client share it"; fi
+# the CPU list of load generator k (0-based): CPU k+1, or none without pinning
+pin_client() { if [ ${#PIN_CLIENT[@]} -gt 0 ]; then echo taskset -c $(( $1 + 1 )); fi; }
 
 # a program of this directory: from the build (bench/ or bench/provider/) or compiled here
 tool() {  # tool <name> <libs...>
@@ -74,7 +87,7 @@ tool() {  # tool <name> <libs...>
 }
 DATE=$(date -u +%Y-%m-%d)
 CPU_MODEL=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
-HEADER="$(date -u '+%Y-%m-%d %H:%M UTC'), $CPU_MODEL, $NCPU CPUs, $(openssl version | cut -d' ' -f1-2), commit $(git -C "$HERE" rev-parse --short HEAD 2>/dev/null || echo '?')"
+HEADER="$(date -u '+%Y-%m-%d %H:%M UTC'), $CPU_MODEL, $NCPU CPUs, $(openssl version | cut -d' ' -f1-2), commit ${MPB_COMMIT:-$(git -C "$HERE" rev-parse --short HEAD 2>/dev/null || echo '?')}"
 [ -n "$OUT" ] && mkdir -p "$OUT"
 
 proc_cpu() {  # utime+stime of a process and its threads, in seconds
@@ -97,7 +110,7 @@ tls_bench() {
     echo "# mpbatch provider: TLS $TLSV full handshakes through HAProxy $(haproxy -v | sed -n '1s/HAProxy version \([^ ]*\).*/\1/p')"
     echo
     echo "$HEADER. HAProxy nbthread 1, ssl-mode-async, RSA-2048 certificate, no session resumption"
-    echo "(no tickets, no cache), one GET per connection; HAProxy on CPU 0, tls_loadgen (one thread, X25519, $CLIENT client) on CPU 1;"
+    echo "(no tickets, no cache), one GET per connection; HAProxy on CPU 0, $(if [ "$NLG" = 1 ]; then echo "tls_loadgen (one thread"; else echo "$NLG tls_loadgen processes (one thread each, the clients split between them"; fi), X25519, $CLIENT client) on CPU $(if [ "$NLG" = 1 ]; then echo 1; else echo "1..$NLG"; fi);"
     echo "${SECONDS_} s per point after 1 s of warm-up, a fresh HAProxy per point, the providers interleaved. CPU columns: CPU"
     echo "seconds per wall second (1.00 = one core). mpbatch: ssl-propquery ?provider=mpbatch; items/batch: the provider's"
     echo "counters (MPBATCH_STATS) over the point, warm-up included (n/a: the provider was not unloaded at HAProxy's exit,"
@@ -119,17 +132,20 @@ tls_bench() {
   # at each concurrency so that both see the same machine
   for c in "${CV[@]}"; do
     for prov in "${PV[@]}"; do
+      # mpbatch's settings at this point: none (ssl-provider lines), else an openssl.cnf
+      local conf=""
+      case $prov in mpbatch) conf=$MPB_CONF ;; mpbatch-cuda) conf="backend=cuda${MPB_CONF:+,$MPB_CONF}${MPB_CUDA_CONF:+,$MPB_CUDA_CONF}" ;; esac
       local port; port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
       {
         echo "global"
         echo "  nbthread 1"
         echo "  maxconn 4000"
-        if [ "$prov" = mpbatch ] && [ -z "$MPB_CONF" ]; then
+        if [ "$prov" = mpbatch ] && [ -z "$conf" ]; then
           echo "  ssl-provider-path $PROV_DIR"
           echo "  ssl-provider mpbatch"
           echo "  ssl-propquery ?provider=mpbatch"   # else HAProxy keeps the default provider's RSA
         fi
-        [ "$prov" = mpbatch ] && [ -n "$MPB_CONF" ] || echo "  ssl-provider default"
+        [ -n "$conf" ] || echo "  ssl-provider default"
         echo "  ssl-mode-async"
         echo "  tune.ssl.cachesize 0"
         echo "defaults"
@@ -143,41 +159,72 @@ tls_bench() {
       } >"$TMP/haproxy-$prov.cfg"
       rm -f "$TMP/stats"
       local envs=(MPBATCH_STATS="$TMP/stats")
-      if [ "$prov" = mpbatch ] && [ -n "$MPB_CONF" ]; then
+      if [ -n "$conf" ]; then
         {
           printf 'openssl_conf = openssl_init\n[openssl_init]\nproviders = provider_sect\nalg_section = algorithm_sect\n'
           printf '[provider_sect]\nmpbatch = mpbatch_sect\ndefault = default_sect\n[mpbatch_sect]\nactivate = 1\n'
-          tr ',' '\n' <<<"$MPB_CONF" | sed 's/=/ = /'
+          tr ',' '\n' <<<"$conf" | sed 's/=/ = /'
           printf '[default_sect]\nactivate = 1\n[algorithm_sect]\ndefault_properties = ?provider=mpbatch\n'
         } >"$TMP/openssl.cnf"
         envs+=(OPENSSL_CONF="$TMP/openssl.cnf" OPENSSL_MODULES="$PROV_DIR")
+        # an application may ignore a provider that fails its activation (HAProxy then runs on the
+        # default provider alone): check that mpbatch activates with these settings first
+        if ! env "${envs[@]}" openssl list -providers 2>&1 | grep -q "^  mpbatch"; then
+          echo "mpbatch does not activate with $conf:" >&2
+          env "${envs[@]}" openssl list -providers 2>&1 | grep -v "^ " | head -n 3 >&2
+          FAILED=1
+          printf '| %s | %s | not activated (%s) | | | | | | | | | |\n' "$prov" "$c" "$conf" | tee -a "$md"
+          continue
+        fi
       fi
       env "${envs[@]}" "${PIN_SERVER[@]}" haproxy -db -f "$TMP/haproxy-$prov.cfg" >"$TMP/haproxy-$prov.log" 2>&1 </dev/null &
       HPID=$!
+      local up=1
       for i in $(seq 1 100); do
         python3 -c "import socket; socket.create_connection(('127.0.0.1',$port),0.2).close()" 2>/dev/null && break
-        kill -0 "$HPID" 2>/dev/null || { cat "$TMP/haproxy-$prov.log"; exit 1; }
+        kill -0 "$HPID" 2>/dev/null || { up=0; break; }
         sleep 0.05
       done
-      local h0 h1 line
+      if [ "$up" = 0 ]; then  # HAProxy did not start (e.g. backend = cuda without a GPU): the next row
+        echo "haproxy with $prov did not start:" >&2; tail -n 5 "$TMP/haproxy-$prov.log" >&2
+        wait "$HPID" 2>/dev/null || true; HPID=""; FAILED=1
+        printf '| %s | %s | failed to start | | | | | | | | | |\n' "$prov" "$c" | tee -a "$md"
+        continue
+      fi
+      local h0 h1 k
       h0=$(proc_cpu "$HPID")
-      line=$("${PIN_CLIENT[@]}" "$LOADGEN" --port "$port" --conns "$c" --seconds "$SECONDS_" --warmup 1 --tls "$TLSV" --client "$CLIENT" \
-               2>"$TMP/loadgen.err") || true
+      # NLG load generators, the clients split between them (the first ones take the remainder)
+      local lgp=()
+      for ((k = 0; k < NLG; k++)); do
+        local ck=$(( c / NLG + (k < c % NLG ? 1 : 0) ))
+        [ "$ck" -gt 0 ] || continue
+        $(pin_client $k) "$LOADGEN" --port "$port" --conns "$ck" --seconds "$SECONDS_" --warmup 1 --tls "$TLSV" \
+          --client "$CLIENT" >"$TMP/loadgen.$k.out" 2>"$TMP/loadgen.$k.err" &
+        lgp+=($!)
+      done
+      wait "${lgp[@]}" || true
       h1=$(proc_cpu "$HPID")
       kill -USR1 "$HPID" 2>/dev/null   # soft stop: the provider is unloaded and writes its counters
       for i in $(seq 1 200); do kill -0 "$HPID" 2>/dev/null || break; sleep 0.05; done
       if kill "$HPID" 2>/dev/null; then echo "warning: haproxy did not stop within 10 s of SIGUSR1" >&2; fi
       wait "$HPID" 2>/dev/null || true; HPID=""
-      [ -s "$TMP/loadgen.err" ] && head -n 5 "$TMP/loadgen.err" >&2
-      # key=value pairs of tls_loadgen's line
+      for ((k = 0; k < NLG; k++)); do [ -s "$TMP/loadgen.$k.err" ] && head -n 5 "$TMP/loadgen.$k.err" >&2; done
+      # key=value pairs of the tls_loadgen lines, added up (latencies: weighted mean, largest p99)
       local LG_handshakes=0 LG_errors='?' LG_seconds=0 LG_hs_per_s=0 LG_lat_mean_ms=0 LG_lat_p99_ms=0 LG_client_cpu=0
-      eval "$(echo "$line" | tr ' ' '\n' | grep -E '^(handshakes|errors|seconds|hs_per_s|lat_mean_ms|lat_p99_ms|client_cpu)=[0-9.]+$' \
-              | sed 's/^/LG_/')"
+      eval "$(cat "$TMP"/loadgen.*.out 2>/dev/null | awk '
+        { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+          if (!("hs_per_s" in v)) next
+          n++; hs += v["handshakes"]; er += v["errors"]; r += v["hs_per_s"]; cpu += v["client_cpu"]
+          lat += v["lat_mean_ms"] * v["handshakes"]; if (v["lat_p99_ms"] > p99) p99 = v["lat_p99_ms"]
+          if (v["seconds"] > sec) sec = v["seconds"]; delete v }
+        END { if (n) printf "LG_handshakes=%d LG_errors=%d LG_seconds=%.3f LG_hs_per_s=%.1f LG_lat_mean_ms=%.2f LG_lat_p99_ms=%.2f LG_client_cpu=%.2f\n",
+                          hs, er, sec, r, hs ? lat / hs : 0, p99, cpu }')"
+      rm -f "$TMP"/loadgen.*.out "$TMP"/loadgen.*.err
       local rate=$LG_hs_per_s hcpu sp mb="-"
       # haproxy's CPU over warm-up + timed window
       hcpu=$(awk -v a="$h0" -v b="$h1" -v t="$SECONDS_" 'BEGIN { printf "%.2f", (b - a) / (t + 1) }')
       # the provider's items per batch call (all of the run, warm-up included)
-      if [ "$prov" = mpbatch ]; then
+      if [ "$prov" != default ]; then
         # (no file: the provider was not unloaded at exit, e.g. a job abandoned by a client's reset
         # still holds a reference; "none": it was, and had counted nothing)
         if [ -f "$TMP/stats" ]; then
@@ -227,5 +274,7 @@ evp_bench() {
   fi
 }
 
+FAILED=0
 case ",$WHAT," in *,tls,*) tls_bench ;; esac
 case ",$WHAT," in *,evp,*) evp_bench ;; esac
+exit "$FAILED"

@@ -16,6 +16,8 @@
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
 
+#include <mpbatch/batch.h>
+
 #include "prov_util.h"
 
 using namespace pt;
@@ -230,6 +232,16 @@ TEST_CASE("openssl.cnf parameters reach the provider; bad ones fail its activati
     CHECK(bs == 16); // 8 x threads
   }
   CHECK_THROWS(Lib("backend = quantum\n"));
+  // backend = cuda is accepted only where the library can run it (a GPU build and a device)
+  if (mpb_backend_available(MPB_BACKEND_CUDA)) {
+    Lib lib("backend = cuda\n");
+    const char *backend = nullptr;
+    OSSL_PARAM q[] = {OSSL_PARAM_utf8_ptr("mpbatch-backend", (char **)&backend, 0), OSSL_PARAM_END};
+    REQUIRE(OSSL_PROVIDER_get_params(lib.mpb, q) == 1);
+    CHECK(std::string(backend) == "cuda");
+  } else {
+    CHECK_THROWS(Lib("backend = cuda\n"));
+  }
   CHECK_THROWS(Lib("batch_size = -3\n"));
   CHECK_THROWS(Lib("max_wait_us = soon\n"));
   ERR_clear_error();
