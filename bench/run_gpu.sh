@@ -21,10 +21,12 @@
 #   Debian unpacked into a private prefix): run_provider_bench.sh's TLS 1.3 handshakes through
 #   HAProxy on CPU 0 with MPB_GPU_PROV_LOADGENS (default 6) load generators on CPUs 1.., the
 #   default provider, mpbatch on the CPU and mpbatch with backend = cuda, at
-#   MPB_GPU_PROV_CONNS clients (default 16,64,256); then evp_async_bench's RSA-2048 sign at
+#   MPB_GPU_PROV_CONNS clients (default 16,64,256; MPB_GPU_PROV_CONF / _CUDA_CONF: the script's
+#   --mpbatch-conf / --mpbatch-cuda-conf); then evp_async_bench's RSA-2048 sign at
 #   64 and 1024 ASYNC jobs, CPU and cuda.
 #   cpu: test_simd_powm (the lane engines, every instance this CPU runs) and bench_batch
-#   --threads 1,16 against `openssl speed` (RSA-2048/3072/4096), the GPU hidden from AUTO.
+#   --threads 1,16 (MPB_GPU_CPU_THREADS) against `openssl speed` (RSA-2048/3072/4096), the GPU
+#   hidden from AUTO.
 # Device time is short (15 minutes a session, machine start included), so the binaries are
 # built on the development machine (`bash bench/gpu_deps.sh --prebuilt`: sm_90, packed with
 # GMP, Catch2 and libgomp into .gpudeps/) and only run here; without that bundle, or when its
@@ -172,8 +174,11 @@ if want bench || want shapes || want tune; then
   bpart() { [[ " ${MPB_GPU_BENCH_PARTS:-rsa powm rest} " == *" $1 "* ]]; }
   tpart() { [[ " ${MPB_GPU_TUNE_PARTS:-gf2x modmul window ctwin} " == *" $1 "* ]]; }
   if want bench; then
-    bpart rsa && part rsa 70 $((SW + SH + TU + 140)) --ops rsa_crt --bits "${MPB_GPU_BITS_RSA:-1024,2048,4096}" --cap 0.5
-    bpart powm && part powm 100 $((SW + SH + TU + 50)) --ops powm_ct,powm --bits "${MPB_GPU_BITS_POWM:-1024,2048,4096,8192}" --cap 0.5
+    # each part keeps the later parts' maxima
+    P=0; bpart powm && P=$((P + 100)); bpart rest && P=$((P + 60))
+    bpart rsa && part rsa 70 $((SW + SH + TU + P)) --ops rsa_crt --bits "${MPB_GPU_BITS_RSA:-1024,2048,4096}" --cap 0.5
+    P=0; bpart rest && P=60
+    bpart powm && part powm 100 $((SW + SH + TU + P)) --ops powm_ct,powm --bits "${MPB_GPU_BITS_POWM:-1024,2048,4096,8192}" --cap 0.5
     bpart rest && part rest 60 $((SW + SH + TU)) --ops powm_even,mul,modmul,gf2x --bits "${MPB_GPU_BITS_REST:-1024,2048,4096}" --cap 0.3
   fi
   # MPB_GPU_EXTRA_ARGS: one more bench_gpu part with these arguments alone (not
@@ -239,7 +244,8 @@ if want provider; then
       # --out: the tables (md, csv) land there; the log keeps them all in one file
       timeout $((t / 2)) bash bench/provider/run_provider_bench.sh "$B" --what tls \
         --providers default,mpbatch,mpbatch-cuda --conns "${MPB_GPU_PROV_CONNS:-16,64,256}" --seconds 4 \
-        --loadgens "${MPB_GPU_PROV_LOADGENS:-6}" --out /tmp/prov || rc=1
+        --loadgens "${MPB_GPU_PROV_LOADGENS:-6}" ${MPB_GPU_PROV_CONF:+--mpbatch-conf "$MPB_GPU_PROV_CONF"} \
+        ${MPB_GPU_PROV_CUDA_CONF:+--mpbatch-cuda-conf "$MPB_GPU_PROV_CUDA_CONF"} --out /tmp/prov || rc=1
       cat /tmp/prov/provider-tls-*.csv 2>/dev/null
       printf 'openssl_conf = openssl_init\n[openssl_init]\nproviders = provs\n[provs]\nmpbatch = mpbatch_sect\n[mpbatch_sect]\nbackend = cuda\nbatch_size = 1024\n' \
         > /tmp/evp-cuda.cnf
@@ -263,7 +269,7 @@ if want cpu; then
     openssl version
     timeout $((t / 3)) "$B/tests/test_simd_powm" -d yes 2>&1 | tail -40 || rc=1
     # the CPU alone (no GPU visible to AUTO)
-    CUDA_VISIBLE_DEVICES="" timeout $((t * 2 / 3)) "$B/bench/bench_batch" --threads 1,16 --seconds 0.3 --openssl-seconds 2 || rc=1
+    CUDA_VISIBLE_DEVICES="" timeout $((t * 2 / 3)) "$B/bench/bench_batch" --threads "${MPB_GPU_CPU_THREADS:-1,16}" --seconds 0.3 --openssl-seconds 2 || rc=1
     echo "stage cpu done at +$((SECONDS - T0)) s, rc=$rc"
   } > "$CLOG" 2>&1
   grep -E "test cases|rsa|done at" "$CLOG" | head -30

@@ -121,12 +121,14 @@ int run_device(int dev, size_t first, size_t n, const std::vector<Input> &ins, v
     std::vector<void *> h_in;
     void *h_out = nullptr;
     cudaStream_t s = nullptr;
-    size_t first = 0, n = 0;  // chunk held (n == 0: none)
+    cudaEvent_t done = nullptr;  // recorded after the slot's work: the host waits on it, asleep
+    size_t first = 0, n = 0;     // chunk held (n == 0: none)
   } slot[2];
   int status = MPB_OK;
   auto cleanup = [&] {
     for (auto &sl : slot) {
       if (sl.s) cudaStreamSynchronize(sl.s), cudaStreamDestroy(sl.s);
+      if (sl.done) cudaEventDestroy(sl.done);
       for (void *p : sl.d_in) cudaFree(p);
       for (void *p : sl.h_in) cudaFreeHost(p);
       cudaFree(sl.d_out);
@@ -141,6 +143,14 @@ int run_device(int dev, size_t first, size_t n, const std::vector<Input> &ins, v
   for (auto &sl : slot) {
     cudaError_t e = cudaStreamCreateWithFlags(&sl.s, cudaStreamNonBlocking);
     if (e) { fail(e, "cudaStreamCreate"); break; }
+    // A blocking-sync event: the waiting host thread sleeps instead of spinning on its core
+    // (cudaStreamSynchronize spins under the default schedule when there are more cores than
+    // contexts), which a server shares with its own work, e.g. the OpenSSL provider's flush
+    // thread with HAProxy's event loop: measured on an H200 host, 2026-11-27.
+    if ((e = cudaEventCreateWithFlags(&sl.done, cudaEventBlockingSync | cudaEventDisableTiming))) {
+      fail(e, "cudaEventCreate");
+      break;
+    }
     for (auto &in : ins) {
       size_t bytes = in.per_item ? in.item_bytes * chunk : in.item_bytes;
       void *d = nullptr, *h = nullptr;
@@ -162,7 +172,8 @@ int run_device(int dev, size_t first, size_t n, const std::vector<Input> &ins, v
     if (table_bytes && (e = cudaMalloc(&sl.d_table, table_bytes))) { fail(e, "cudaMalloc"); break; }
   }
   auto drain = [&](Slot &sl) {
-    cudaError_t e = cudaStreamSynchronize(sl.s);
+    cudaError_t e = cudaEventRecord(sl.done, sl.s);
+    if (!e) e = cudaEventSynchronize(sl.done);
     if (e) return fail(e, "kernel or copy"), false;
     if (sl.n)
       std::memcpy((char *)out_host + sl.first * out_item_bytes, sl.h_out, sl.n * out_item_bytes);
