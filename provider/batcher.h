@@ -25,6 +25,8 @@ typedef struct mpbp_batcher mpbp_batcher;
 /* Items per lane group of the library's CPU kernels (8 lanes of AVX-512 IFMA; a multiple of the
    AVX2 kernels' 4): a batch flushed by the delay takes whole groups where it can. */
 #define MPBP_LANE_GROUP 8
+/* The default batch cap where batches may go to a GPU (prov.c). */
+#define MPBP_GPU_BATCH 1024
 
 /* One group: requests that can run in one batch call (same operation, same key or group). */
 typedef struct mpbp_group {

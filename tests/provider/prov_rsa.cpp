@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <thread>
@@ -21,6 +22,23 @@
 #include "prov_util.h"
 
 using namespace pt;
+
+namespace {
+// The provider's default batch cap (prov.c) for `threads` library threads: 8 per thread, and
+// where batches may go to a GPU (backend = cuda, or auto with a usable GPU) at least 1024 or the
+// batch the library starts the GPU at, in whole groups of 8. Without a GPU: 8 per thread.
+size_t default_batch(int threads, int backend = MPB_BACKEND_AUTO) {
+  mpb_ctx *c = nullptr;
+  REQUIRE(mpb_ctx_create(&c) == MPB_OK);
+  REQUIRE(mpb_ctx_set_threads(c, threads) == MPB_OK);
+  REQUIRE(mpb_ctx_set_backend(c, backend) == MPB_OK);
+  size_t g = mpb_rsa_gpu_min_batch(c, 32);
+  mpb_ctx_destroy(c);
+  size_t b = 8 * (size_t)threads;
+  if (g > 0) b = std::max(b, (std::max<size_t>(g, 1024) + 7) / 8 * 8);
+  return b;
+}
+} // namespace
 
 namespace {
 
@@ -163,7 +181,7 @@ TEST_CASE("provider loads, names itself and reports its defaults", "[provider]")
   // 8 per CPU this process may run on (its affinity mask), like the library's thread count
   cpu_set_t set;
   REQUIRE(sched_getaffinity(0, sizeof set, &set) == 0);
-  CHECK(bs == 8 * (size_t)CPU_COUNT(&set));
+  CHECK(bs == default_batch(CPU_COUNT(&set)));
   CHECK(delay == 200);
   CHECK(max_wait == 1000);
   CHECK(std::string(backend) == "auto");
@@ -180,7 +198,8 @@ TEST_CASE("provider loads, names itself and reports its defaults", "[provider]")
 }
 
 TEST_CASE("the default batch size follows the process's CPU affinity", "[provider]") {
-  // a child pinned to one CPU (as `taskset -c 0 haproxy ...`) gets batches of 8
+  // a child pinned to one CPU (as `taskset -c 0 haproxy ...`) gets batches of 8 (without a GPU)
+  const size_t expect = default_batch(1);
   pid_t pid = fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {
@@ -200,7 +219,7 @@ TEST_CASE("the default batch size follows the process's CPU affinity", "[provide
       OSSL_PARAM q[] = {OSSL_PARAM_size_t("mpbatch-batch-size", &bs), OSSL_PARAM_END};
       ok = OSSL_PROVIDER_get_params(lib.mpb, q) == 1;
     }
-    _exit(ok && bs == 8 ? 0 : 1);
+    _exit(ok && bs == expect ? 0 : 1);
   }
   int status = 0;
   REQUIRE(waitpid(pid, &status, 0) == pid);
@@ -229,16 +248,19 @@ TEST_CASE("openssl.cnf parameters reach the provider; bad ones fail its activati
     size_t bs = 0;
     OSSL_PARAM q[] = {OSSL_PARAM_size_t("mpbatch-batch-size", &bs), OSSL_PARAM_END};
     REQUIRE(OSSL_PROVIDER_get_params(lib.mpb, q) == 1);
-    CHECK(bs == 16); // 8 x threads
+    CHECK(bs == default_batch(2)); // 8 x threads (without a GPU: 16)
   }
   CHECK_THROWS(Lib("backend = quantum\n"));
   // backend = cuda is accepted only where the library can run it (a GPU build and a device)
   if (mpb_backend_available(MPB_BACKEND_CUDA)) {
-    Lib lib("backend = cuda\n");
+    Lib lib("backend = cuda\nthreads = 1\n");
     const char *backend = nullptr;
-    OSSL_PARAM q[] = {OSSL_PARAM_utf8_ptr("mpbatch-backend", (char **)&backend, 0), OSSL_PARAM_END};
+    size_t bs = 0;
+    OSSL_PARAM q[] = {OSSL_PARAM_utf8_ptr("mpbatch-backend", (char **)&backend, 0),
+                      OSSL_PARAM_size_t("mpbatch-batch-size", &bs), OSSL_PARAM_END};
     REQUIRE(OSSL_PROVIDER_get_params(lib.mpb, q) == 1);
     CHECK(std::string(backend) == "cuda");
+    CHECK(bs == 1024); // every batch goes to the GPU: the GPU cap
   } else {
     CHECK_THROWS(Lib("backend = cuda\n"));
   }
