@@ -91,7 +91,9 @@ B=build-gpu
 use_prebuilt() {
   [ -f .gpudeps/prebuilt.tar.gz ] || return 1
   mkdir -p /tmp/gpurun && tar -xzf .gpudeps/prebuilt.tar.gz -C /tmp/gpurun || return 1
-  export LD_LIBRARY_PATH=/tmp/gpurun/lib:$LD_LIBRARY_PATH
+  # the bundle's libgomp, and its libmpbatch.so for the provider module (whose run path points
+  # into the build tree where it was made)
+  export LD_LIBRARY_PATH=/tmp/gpurun/lib:/tmp/gpurun/build-gpu:$LD_LIBRARY_PATH
   local missing
   missing=$(ldd /tmp/gpurun/build-gpu/bench/bench_gpu /tmp/gpurun/build-gpu/libmpbatch.so 2>&1 | grep "not found")
   if [ -n "$missing" ]; then echo "prebuilt binaries do not load: $missing" >> "$BLOG"; return 1; fi
