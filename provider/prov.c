@@ -375,8 +375,8 @@ __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HA
        while a batch runs then reaches the GPU in one call, whose cost hardly depends on its size
        (one RSA-2048 ~9.5 ms on an H200). EVP bench, 1,024 ASYNC jobs on one thread, H200 host,
        2026-11-27: 22,800-25,900 RSA-2048 signs/s with backend = cuda and batch_size = 1024,
-       against 5,500-6,200/s with the former default under auto (g = 56 there). The flush delay still bounds a request's wait;
-       whole lane groups of 8. */
+       against 5,500-6,200/s with the former default under auto (g = 56 there). The flush delay
+       still bounds a request's wait; whole lane groups of 8. */
     size_t g = mpb_rsa_gpu_min_batch(pc->mpb, 32);
     if (g > 0) {
       if (g < MPBP_GPU_BATCH) g = MPBP_GPU_BATCH;

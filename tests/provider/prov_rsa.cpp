@@ -24,23 +24,20 @@
 using namespace pt;
 
 namespace {
-// The provider's default batch cap (prov.c) for `threads` library threads: 8 per thread, and
-// where batches may go to a GPU (backend = cuda, or auto with a usable GPU) at least 1024 or the
-// batch the library starts the GPU at, in whole groups of 8. Without a GPU: 8 per thread.
-size_t default_batch(int threads, int backend = MPB_BACKEND_AUTO) {
+
+// The provider's default batch cap (prov.c) for `threads` library threads and the auto backend:
+// 8 per thread, and where batches may go to a GPU at least 1024 or the batch the library starts
+// the GPU at, in whole groups of 8. Without a GPU: 8 per thread.
+size_t default_batch(int threads) {
   mpb_ctx *c = nullptr;
   REQUIRE(mpb_ctx_create(&c) == MPB_OK);
   REQUIRE(mpb_ctx_set_threads(c, threads) == MPB_OK);
-  REQUIRE(mpb_ctx_set_backend(c, backend) == MPB_OK);
   size_t g = mpb_rsa_gpu_min_batch(c, 32);
   mpb_ctx_destroy(c);
   size_t b = 8 * (size_t)threads;
   if (g > 0) b = std::max(b, (std::max<size_t>(g, 1024) + 7) / 8 * 8);
   return b;
 }
-} // namespace
-
-namespace {
 
 std::string key_pem(int bits) {
   static std::map<int, std::string> cache;
