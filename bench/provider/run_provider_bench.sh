@@ -212,11 +212,11 @@ tls_bench() {
       # key=value pairs of the tls_loadgen lines, added up (latencies: weighted mean, largest p99)
       local LG_handshakes=0 LG_errors='?' LG_seconds=0 LG_hs_per_s=0 LG_lat_mean_ms=0 LG_lat_p99_ms=0 LG_client_cpu=0
       eval "$(cat "$TMP"/loadgen.*.out 2>/dev/null | awk '
-        { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+        { delete v; for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] + 0 }
           if (!("hs_per_s" in v)) next
           n++; hs += v["handshakes"]; er += v["errors"]; r += v["hs_per_s"]; cpu += v["client_cpu"]
           lat += v["lat_mean_ms"] * v["handshakes"]; if (v["lat_p99_ms"] > p99) p99 = v["lat_p99_ms"]
-          if (v["seconds"] > sec) sec = v["seconds"]; delete v }
+          if (v["seconds"] > sec) sec = v["seconds"] }
         END { if (n) printf "LG_handshakes=%d LG_errors=%d LG_seconds=%.3f LG_hs_per_s=%.1f LG_lat_mean_ms=%.2f LG_lat_p99_ms=%.2f LG_client_cpu=%.2f\n",
                           hs, er, sec, r, hs ? lat / hs : 0, p99, cpu }')"
       rm -f "$TMP"/loadgen.*.out "$TMP"/loadgen.*.err
