@@ -22,8 +22,8 @@
 #   HAProxy on CPU 0 with MPB_GPU_PROV_LOADGENS (default 6) load generators on CPUs 1.., the
 #   default provider, mpbatch on the CPU and mpbatch with backend = cuda, at
 #   MPB_GPU_PROV_CONNS clients (default 16,64,256; MPB_GPU_PROV_CONF / _CUDA_CONF: the script's
-#   --mpbatch-conf / --mpbatch-cuda-conf); then evp_async_bench's RSA-2048 sign at
-#   64 and 1024 ASYNC jobs, CPU and cuda.
+#   --mpbatch-conf / --mpbatch-cuda-conf); then evp_async_bench's RSA-2048 sign: 8 and 64 ASYNC
+#   jobs with the GPU hidden (the host CPU alone), 64 and 1024 with AUTO and with backend = cuda.
 #   cpu: test_simd_powm (the lane engines, every instance this CPU runs) and bench_batch
 #   --threads 1,16 (MPB_GPU_CPU_THREADS) against `openssl speed` (RSA-2048/3072/4096), the GPU
 #   hidden from AUTO.
@@ -251,9 +251,14 @@ if want provider; then
       cat /tmp/prov/provider-tls-*.csv 2>/dev/null
       printf 'openssl_conf = openssl_init\n[openssl_init]\nproviders = provs\n[provs]\nmpbatch = mpbatch_sect\n[mpbatch_sect]\nbackend = cuda\nbatch_size = 1024\n' \
         > /tmp/evp-cuda.cnf
+      # the host CPU alone (the GPU hidden from the provider and from the direct call: issue 15's
+      # "64 jobs >= 90% of mpb_batch_rsa_crt" on this CPU), then AUTO, then backend = cuda
+      echo; echo "== evp_async_bench (GPU hidden: CUDA_VISIBLE_DEVICES=)"
+      CUDA_VISIBLE_DEVICES="" timeout $((t / 6)) taskset -c 0 "$B/bench/evp_async_bench" --provider-path "$B/provider" \
+        --providers default,mpbatch --jobs 8,64 --seconds 2 --rounds 4 --ops rsa2048-sign || rc=1
       for cnf in "" /tmp/evp-cuda.cnf; do
         echo; echo "== evp_async_bench ${cnf:+(--conf: backend = cuda, batch_size = 1024)}"
-        timeout $((t / 4)) taskset -c 0 "$B/bench/evp_async_bench" --provider-path "$B/provider" --providers default,mpbatch \
+        timeout $((t / 6)) taskset -c 0 "$B/bench/evp_async_bench" --provider-path "$B/provider" --providers default,mpbatch \
           --jobs 64,1024 --seconds 2 --rounds 4 --ops rsa2048-sign ${cnf:+--conf $cnf} || rc=1
       done
     fi

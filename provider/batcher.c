@@ -53,7 +53,7 @@ typedef struct stat_entry {
 
 typedef struct gq {
   struct gq *next;
-  int (*run)(const void *, mpb_ctx *, const uint64_t *, uint64_t *, int *, size_t);
+  int (*run)(const void *, mpb_ctx *, const uint64_t *, uint64_t *, int *, size_t, int *);
   const void *key;
   size_t in_limbs, out_limbs;
   stat_entry *stats;
@@ -339,12 +339,12 @@ static void run_batch(mpbp_batcher *b, gq *q, size_t n) {
     }
     if (r->w || r->abandoned) async_items++;
   }
-  int rc = MPB_EMEM;
+  int rc = MPB_EMEM, backend = MPB_BACKEND_AUTO;
   if (items) {
     q->running = 1;
     pthread_mutex_unlock(&b->mu);
     for (size_t i = 0; i < n; i++) st[i] = MPB_OK;
-    rc = q->run(q->key, b->ctx, in, out, st, n);
+    rc = q->run(q->key, b->ctx, in, out, st, n, &backend);
     for (size_t i = 0; i < n; i++) {
       if (rc != MPB_OK) st[i] = rc;
       memcpy(items[i]->out, out + i * q->out_limbs, q->out_limbs * 8);
@@ -372,6 +372,7 @@ static void run_batch(mpbp_batcher *b, gq *q, size_t n) {
     s->s.batches++;
     s->s.items += n;
     s->s.async_items += async_items;
+    if (backend == MPB_BACKEND_CUDA) s->s.gpu_items += n;
     if (n > s->s.max_batch) s->s.max_batch = n;
   }
   free(items);
@@ -646,6 +647,7 @@ int mpbp_batcher_stats(mpbp_batcher *b, const char *name, mpbp_batch_stats *out)
     out->batches += s->s.batches;
     out->items += s->s.items;
     out->async_items += s->s.async_items;
+    out->gpu_items += s->s.gpu_items;
     if (s->s.max_batch > out->max_batch) out->max_batch = s->s.max_batch;
   }
   pthread_mutex_unlock(&b->mu);
@@ -659,10 +661,10 @@ size_t mpbp_batcher_stats_string(mpbp_batcher *b, char *buf, size_t cap) {
   pthread_mutex_lock(&b->mu);
   for (stat_entry *s = b->stats; s; s = s->next) {
     char line[256];
-    int k = snprintf(line, sizeof line, "%s%s: batches=%llu items=%llu max=%llu async=%llu",
+    int k = snprintf(line, sizeof line, "%s%s: batches=%llu items=%llu max=%llu async=%llu gpu=%llu",
                      len ? "; " : "", s->name, (unsigned long long)s->s.batches,
                      (unsigned long long)s->s.items, (unsigned long long)s->s.max_batch,
-                     (unsigned long long)s->s.async_items);
+                     (unsigned long long)s->s.async_items, (unsigned long long)s->s.gpu_items);
     if (k < 0) continue;
     if (len + (size_t)k < cap) memcpy(buf + len, line, (size_t)k + 1);
     else if (cap) buf[len < cap ? len : cap - 1] = 0;

@@ -31,10 +31,12 @@ typedef struct mpbp_batcher mpbp_batcher;
 /* One group: requests that can run in one batch call (same operation, same key or group). */
 typedef struct mpbp_group {
   /* runs count items: in rows of in_limbs, out rows of out_limbs, item_status[i] = MPB_OK or an
-     mpb error (item_status arrives filled with MPB_OK). Returns MPB_OK when item_status says how
-     each item went, or an error that fails every item of the batch. */
+     mpb error (item_status arrives filled with MPB_OK). *backend (arrives MPB_BACKEND_AUTO): the
+     mpb_backend that ran the batch's library call (mpb_call_info.backend), for the counters.
+     Returns MPB_OK when item_status says how each item went, or an error that fails every item
+     of the batch. */
   int (*run)(const void *key, mpb_ctx *ctx, const uint64_t *in, uint64_t *out, int *item_status,
-             size_t count);
+             size_t count, int *backend);
   const void *key; /* identity of the group (compared by pointer together with run/in_limbs/
                       out_limbs); must stay valid until the caller's request returns */
   size_t in_limbs, out_limbs;
@@ -66,10 +68,11 @@ typedef struct mpbp_batch_stats {
   uint64_t items;     /* items in them */
   uint64_t max_batch; /* the largest batch */
   uint64_t async_items; /* items that came from a paused ASYNC job */
+  uint64_t gpu_items;   /* items of batches the library ran on a GPU (MPB_BACKEND_CUDA) */
 } mpbp_batch_stats;
 /* Totals over all names (name NULL) or one name; 0 when found, -1 when no such name. */
 int mpbp_batcher_stats(mpbp_batcher *b, const char *name, mpbp_batch_stats *out);
-/* "name: batches=B items=I max=M async=A; ..." into buf (always NUL-terminated); the length it
+/* "name: batches=B items=I max=M async=A gpu=G; ..." into buf (always NUL-terminated); the length it
    needs (without the NUL). */
 size_t mpbp_batcher_stats_string(mpbp_batcher *b, char *buf, size_t cap);
 

@@ -389,30 +389,35 @@ int mpbp_dh_limbs_less(const uint64_t *a, const uint64_t *b, size_t n) {
 /* ---- batched computations ------------------------------------------------------------------ */
 /* When a whole batch call fails (it validates every item first), each item is run alone so
  * that one bad item fails only its own request. */
-typedef int (*one_fn)(const mpbp_dh_exp *e, mpb_ctx *ctx, const uint64_t *in, uint64_t *out, size_t count);
+typedef int (*one_fn)(const mpbp_dh_exp *e, mpb_ctx *ctx, const uint64_t *in, uint64_t *out, size_t count,
+                      mpb_call_info *info);
 
 static int run_or_split(one_fn f, const mpbp_dh_exp *e, mpb_ctx *ctx, const uint64_t *in, size_t in_limbs,
-                        uint64_t *out, int *item_status, size_t count) {
-  int rc = f(e, ctx, in, out, count);
+                        uint64_t *out, int *item_status, size_t count, int *backend) {
+  mpb_call_info info;
+  int rc = f(e, ctx, in, out, count, &info);
+  if (rc == MPB_OK) *backend = info.backend;
   if (rc == MPB_OK || count == 1) return rc;
   for (size_t i = 0; i < count; i++)
-    item_status[i] = f(e, ctx, in + i * in_limbs, out + i * e->group->limbs, 1);
+    item_status[i] = f(e, ctx, in + i * in_limbs, out + i * e->group->limbs, 1, &info);
   return MPB_OK;
 }
 
-static int keygen_rows(const mpbp_dh_exp *e, mpb_ctx *ctx, const uint64_t *x, uint64_t *out, size_t count) {
+static int keygen_rows(const mpbp_dh_exp *e, mpb_ctx *ctx, const uint64_t *x, uint64_t *out, size_t count,
+                       mpb_call_info *info) {
   const mpbp_dh_group *g = e->group;
-  return mpb_batch_dh_keygen_bits(ctx, out, MPBP_DH_G, x, e->x_limbs, e->x_bits, g->p, g->limbs, count, NULL);
+  return mpb_batch_dh_keygen_bits(ctx, out, MPBP_DH_G, x, e->x_limbs, e->x_bits, g->p, g->limbs, count, info);
 }
 
 static int keygen_run(const void *key, mpb_ctx *ctx, const uint64_t *in, uint64_t *out, int *item_status,
-                      size_t count) {
+                      size_t count, int *backend) {
   const mpbp_dh_exp *e = (const mpbp_dh_exp *)key;
-  return run_or_split(keygen_rows, e, ctx, in, e->x_limbs, out, item_status, count);
+  return run_or_split(keygen_rows, e, ctx, in, e->x_limbs, out, item_status, count, backend);
 }
 
 /* in rows: peer (group limbs) || x (x_limbs) */
-static int derive_rows(const mpbp_dh_exp *e, mpb_ctx *ctx, const uint64_t *in, uint64_t *out, size_t count) {
+static int derive_rows(const mpbp_dh_exp *e, mpb_ctx *ctx, const uint64_t *in, uint64_t *out, size_t count,
+                       mpb_call_info *info) {
   size_t w = e->group->limbs, xw = e->x_limbs;
   uint64_t *peer = OPENSSL_malloc(count * w * 8);
   uint64_t *x = OPENSSL_secure_malloc(count * xw * 8);
@@ -422,7 +427,7 @@ static int derive_rows(const mpbp_dh_exp *e, mpb_ctx *ctx, const uint64_t *in, u
       memcpy(peer + i * w, in + i * (w + xw), w * 8);
       memcpy(x + i * xw, in + i * (w + xw) + w, xw * 8);
     }
-    rc = mpb_batch_dh_shared_bits(ctx, out, peer, x, xw, e->x_bits, e->group->p, w, count, NULL);
+    rc = mpb_batch_dh_shared_bits(ctx, out, peer, x, xw, e->x_bits, e->group->p, w, count, info);
   }
   OPENSSL_free(peer);
   OPENSSL_secure_clear_free(x, count * xw * 8);
@@ -430,9 +435,9 @@ static int derive_rows(const mpbp_dh_exp *e, mpb_ctx *ctx, const uint64_t *in, u
 }
 
 static int derive_run(const void *key, mpb_ctx *ctx, const uint64_t *in, uint64_t *out, int *item_status,
-                      size_t count) {
+                      size_t count, int *backend) {
   const mpbp_dh_exp *e = (const mpbp_dh_exp *)key;
-  return run_or_split(derive_rows, e, ctx, in, e->group->limbs + e->x_limbs, out, item_status, count);
+  return run_or_split(derive_rows, e, ctx, in, e->group->limbs + e->x_limbs, out, item_status, count, backend);
 }
 
 static int submit(void *provctx, const mpbp_group *bg, const uint64_t *in, uint64_t *out) {

@@ -205,13 +205,14 @@ static void rsa_fault_check(const mpbp_rsa_key *k, mpb_ctx *pub, const uint64_t 
 }
 
 static int rsa_run(const void *key, mpb_ctx *ctx, const uint64_t *in, uint64_t *out,
-                   int *item_status, size_t count) {
+                   int *item_status, size_t count, int *backend) {
   const mpbp_rsa_key *k = (const mpbp_rsa_key *)key;
   size_t w = k->width, h = k->half;
   const uint64_t *n = k->rows, *p = n + w, *q = p + h, *dp = q + h, *dq = dp + h, *qi = dq + h;
   mpb_call_info info;
   if (k->prep) { /* the library checks every result with e itself (mpb_rsa_key_create) */
     int st = mpb_batch_rsa_crt_key(ctx, k->prep, out, in, count, &info);
+    if (st == MPB_OK) *backend = info.backend;
     if (st != MPB_OK && count > 1) /* run them one by one so that only the bad ones fail */
       for (size_t i = 0; i < count; i++)
         item_status[i] = mpb_batch_rsa_crt_key(ctx, k->prep, out + i * w, in + i * w, 1, &info);
@@ -222,6 +223,7 @@ static int rsa_run(const void *key, mpb_ctx *ctx, const uint64_t *in, uint64_t *
     return MPB_OK;
   }
   int st = mpb_batch_rsa_crt(ctx, out, in, n, p, q, dp, dq, qi, w, h, 1, count, &info);
+  if (st == MPB_OK) *backend = info.backend;
   if (st != MPB_OK && count == 1) return st;
   if (st != MPB_OK) /* one bad item fails the whole call: run them one by one so the others still succeed */
     for (size_t i = 0; i < count; i++)

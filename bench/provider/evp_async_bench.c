@@ -32,7 +32,10 @@
  * and EVP costs are the difference). Its "vs default" column is ops/s over the default's.
  * Prints a Markdown table (op, provider, jobs, ops/s, speedup vs default at the same jobs, and for
  * mpbatch from its "mpbatch-stats" parameter: mean items per batch call, share of items that came
- * from paused ASYNC jobs; the run fails if the provider counted fewer items than operations).
+ * from paused ASYNC jobs, share of items the library ran on a GPU (for the direct call: by its
+ * mpb_call_info); the run fails if the provider counted fewer items than operations). On a machine
+ * with a GPU, AUTO sends batches from ~50 RSA-2048 items to it (one CPU thread): the direct call
+ * at 64 jobs then measures the GPU, not the CPU; CUDA_VISIBLE_DEVICES= hides it from both.
  */
 #include <openssl/async.h>
 #include <openssl/core_names.h>
@@ -345,7 +348,7 @@ out:
 }
 
 /* the mpbatch provider's counters (its "mpbatch-stats" parameter, "name: batches=B items=I
-   max=M async=A; ..."), summed over names; 0 when the provider has none */
+   max=M async=A gpu=G; ..."), summed over names; 0 when the provider has none */
 #ifdef EVP_BENCH_DIRECT
 /* the key's CRT rows (little-endian limbs) for the direct batch call */
 static int key_rows(EVP_PKEY *k, const char *name, uint64_t *out, size_t limbs) {
@@ -355,8 +358,9 @@ static int key_rows(EVP_PKEY *k, const char *name, uint64_t *out, size_t limbs) 
   return ok;
 }
 
-/* ops/s of mpb_batch_rsa_crt_key on d's key, count items per call, one thread; -1 on error */
-static double run_direct(opdata *d, int count, double seconds, long *count_out) {
+/* ops/s of mpb_batch_rsa_crt_key on d's key, count items per call, one thread (AUTO: the GPU where
+   it takes such batches; *gpu_out: the items that ran there); -1 on error */
+static double run_direct(opdata *d, int count, double seconds, long *count_out, long *gpu_out) {
   const size_t w = (size_t)d->op->bits / 64, h = w / 2;
   uint64_t *rows = calloc(w + 5 * h + 1, 8), *in = calloc((size_t)count * w, 8), *out = calloc((size_t)count * w, 8);
   mpb_ctx *ctx = NULL;
@@ -377,13 +381,16 @@ static double run_direct(opdata *d, int count, double seconds, long *count_out) 
     in[(size_t)i * w + w - 1] = 0;
   }
   if (mpb_batch_rsa_crt_key(ctx, key, out, in, (size_t)count, NULL) != MPB_OK) goto done; /* warm-up */
-  long ops = 0;
+  long ops = 0, gpu = 0;
   double t0 = now(), t;
   do {
-    if (mpb_batch_rsa_crt_key(ctx, key, out, in, (size_t)count, NULL) != MPB_OK) goto done;
+    mpb_call_info info;
+    if (mpb_batch_rsa_crt_key(ctx, key, out, in, (size_t)count, &info) != MPB_OK) goto done;
     ops += count;
+    if (info.backend == MPB_BACKEND_CUDA) gpu += count;
   } while ((t = now() - t0) < seconds);
   *count_out = ops;
+  *gpu_out = gpu;
   rate = ops / t;
 done:
   mpb_rsa_key_destroy(key);
@@ -395,16 +402,20 @@ done:
 }
 #endif
 
-static int prov_stats(OSSL_PROVIDER *p, double *batches, double *items, double *async_items) {
+typedef struct {
+  double batches, items, async_items, gpu_items;
+} pstats;
+static int prov_stats(OSSL_PROVIDER *p, pstats *st) {
   char buf[4096] = "";
   OSSL_PARAM q[] = {OSSL_PARAM_utf8_string("mpbatch-stats", buf, sizeof buf), OSSL_PARAM_END};
-  *batches = *items = *async_items = 0;
+  memset(st, 0, sizeof *st);
   if (!p || !OSSL_PROVIDER_get_params(p, q) || !OSSL_PARAM_modified(q)) return 0;
-  for (char *t = buf; (t = strpbrk(t, "bia")) != NULL; t++) {
+  for (char *t = buf; (t = strpbrk(t, "biag")) != NULL; t++) {
     unsigned long long v;
-    if (sscanf(t, "batches=%llu", &v) == 1 && (t == buf || t[-1] == ' ')) *batches += (double)v;
-    else if (sscanf(t, "items=%llu", &v) == 1 && t[-1] == ' ') *items += (double)v;
-    else if (sscanf(t, "async=%llu", &v) == 1 && t[-1] == ' ') *async_items += (double)v;
+    if (sscanf(t, "batches=%llu", &v) == 1 && (t == buf || t[-1] == ' ')) st->batches += (double)v;
+    else if (sscanf(t, "items=%llu", &v) == 1 && t[-1] == ' ') st->items += (double)v;
+    else if (sscanf(t, "async=%llu", &v) == 1 && t[-1] == ' ') st->async_items += (double)v;
+    else if (sscanf(t, "gpu=%llu", &v) == 1 && t[-1] == ' ') st->gpu_items += (double)v;
   }
   return 1;
 }
@@ -479,9 +490,9 @@ int main(int argc, char **argv) {
 
   FILE *fc = csv ? fopen(csv, "w") : NULL;
   if (csv && !fc) { perror(csv); return 1; }
-  if (fc) fprintf(fc, "op,provider,jobs,ops_per_s,ops,seconds,speedup_vs_default,mean_batch,async_share\n");
-  printf("| op | provider | ASYNC jobs | ops/s | vs default | mean batch | paused share |\n"
-         "|---|---|---:|---:|---:|---:|---:|\n");
+  if (fc) fprintf(fc, "op,provider,jobs,ops_per_s,ops,seconds,speedup_vs_default,mean_batch,async_share,gpu_share\n");
+  printf("| op | provider | ASYNC jobs | ops/s | vs default | mean batch | paused share | GPU share |\n"
+         "|---|---|---:|---:|---:|---:|---:|---:|\n");
   fflush(stdout);
   int failed = 0;
   for (int o = 0; o < nop; o++) {
@@ -495,8 +506,8 @@ int main(int argc, char **argv) {
       const int direct = (d.op->kind == SIGN || d.op->kind == OAEP) && path != NULL;
       if (direct) ne++;
 #endif
-      long cnt[9] = {0};
-      double secs[9] = {0}, db[9] = {0}, di[9] = {0}, da[9] = {0};
+      long cnt[9] = {0}, dgpu = 0;
+      double secs[9] = {0}, db[9] = {0}, di[9] = {0}, da[9] = {0}, dg[9] = {0};
       int have[9] = {0}, err[9] = {0};
       const double slice = seconds / rounds;
       for (int r = 0; r < rounds; r++)
@@ -506,14 +517,19 @@ int main(int argc, char **argv) {
           long c = 0;
           double rt;
           if (e < nprov) {
-            double b0, i0, a0, b1, i1, a1;
-            const int h = prov_stats(handles[e], &b0, &i0, &a0);
+            pstats s0, s1;
+            const int h = prov_stats(handles[e], &s0);
             rt = run(&d, provs[e], jobs[j], slice, &c);
-            if (rt >= 0 && h && prov_stats(handles[e], &b1, &i1, &a1))
-              have[e] = 1, db[e] += b1 - b0, di[e] += i1 - i0, da[e] += a1 - a0;
+            if (rt >= 0 && h && prov_stats(handles[e], &s1)) {
+              have[e] = 1;
+              db[e] += s1.batches - s0.batches, di[e] += s1.items - s0.items;
+              da[e] += s1.async_items - s0.async_items, dg[e] += s1.gpu_items - s0.gpu_items;
+            }
           } else {
 #ifdef EVP_BENCH_DIRECT
-            rt = run_direct(&d, jobs[j], slice, &c);
+            long g = 0;
+            rt = run_direct(&d, jobs[j], slice, &c, &g);
+            dgpu += g;
             if (rt < 0) fprintf(stderr, "%s: the direct mpb_batch_rsa_crt_key call failed\n", d.op->name);
 #else
             rt = -1;
@@ -533,8 +549,11 @@ int main(int argc, char **argv) {
         if (err[e] || secs[e] <= 0) continue;
         const double r = (double)cnt[e] / secs[e];
         const char *name = e < nprov ? provs[e] : "mpb_batch_rsa_crt";
-        char mb[32] = "-", as[32] = "-", sp[32] = "-";
-        if (e >= nprov) snprintf(mb, sizeof mb, "%d", jobs[j]);
+        char mb[32] = "-", as[32] = "-", sp[32] = "-", gs[32] = "-";
+        if (e >= nprov) {
+          snprintf(mb, sizeof mb, "%d", jobs[j]);
+          snprintf(gs, sizeof gs, "%.2f", cnt[e] > 0 ? (double)dgpu / (double)cnt[e] : 0.0);
+        }
         if (have[e]) {
           /* the provider must have counted at least the timed operations */
           if (di[e] < (double)cnt[e]) {
@@ -544,13 +563,14 @@ int main(int argc, char **argv) {
           }
           if (db[e] > 0) snprintf(mb, sizeof mb, "%.1f", di[e] / db[e]);
           if (di[e] > 0) snprintf(as, sizeof as, "%.2f", da[e] / di[e]);
+          if (di[e] > 0) snprintf(gs, sizeof gs, "%.2f", dg[e] / di[e]);
         }
         if (base > 0) snprintf(sp, sizeof sp, "%.2f", r / base);
-        printf("| %s | %s | %d | %.0f | %s | %s | %s |\n", d.op->name, name, jobs[j], r, sp, mb, as);
+        printf("| %s | %s | %d | %.0f | %s | %s | %s | %s |\n", d.op->name, name, jobs[j], r, sp, mb, as, gs);
         fflush(stdout);
         if (fc)
-          fprintf(fc, "%s,%s,%d,%.1f,%ld,%.3f,%s,%s,%s\n", d.op->name, name, jobs[j], r, cnt[e], secs[e],
-                  sp[0] == '-' ? "" : sp, mb[0] == '-' ? "" : mb, as[0] == '-' ? "" : as);
+          fprintf(fc, "%s,%s,%d,%.1f,%ld,%.3f,%s,%s,%s,%s\n", d.op->name, name, jobs[j], r, cnt[e], secs[e],
+                  sp[0] == '-' ? "" : sp, mb[0] == '-' ? "" : mb, as[0] == '-' ? "" : as, gs[0] == '-' ? "" : gs);
       }
     }
     EVP_PKEY_free(d.key);

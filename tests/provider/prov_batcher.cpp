@@ -28,14 +28,18 @@ struct Fake {
   int sleep_ms = 0;
   bool fail_odd = false;     // item_status = MPB_EVAL for odd inputs
   int whole_status = MPB_OK; // the run's return value
+  int backend = MPB_BACKEND_CPU; // the backend it reports (the counters count MPB_BACKEND_CUDA's items)
+  bool backend_preset = false;   // a run found *backend already set (the batcher passes AUTO)
 };
 
-int fake_run(const void *key, mpb_ctx *, const uint64_t *in, uint64_t *out, int *st, size_t count) {
+int fake_run(const void *key, mpb_ctx *, const uint64_t *in, uint64_t *out, int *st, size_t count, int *backend) {
   Fake *f = (Fake *)const_cast<void *>(key);
   {
     std::lock_guard<std::mutex> g(f->mu);
     f->batches.push_back(count);
+    if (*backend != MPB_BACKEND_AUTO) f->backend_preset = true;
   }
+  *backend = f->backend;
   if (f->sleep_ms) std::this_thread::sleep_for(std::chrono::milliseconds(f->sleep_ms));
   for (size_t i = 0; i < count; i++) {
     out[2 * i] = in[2 * i] + 1;
@@ -143,11 +147,13 @@ TEST_CASE("batcher: per-item and whole-batch errors reach their callers", "[prov
   mpbp_batcher_free(b);
 }
 
-TEST_CASE("batcher: groups with different keys never share a batch", "[provider][batcher]") {
+TEST_CASE("batcher: groups with different keys never share a batch; GPU items counted per group",
+          "[provider][batcher]") {
   Ctx c;
   mpbp_batcher *b = mpbp_batcher_new(16, 200, 0, c.ctx);
   Fake fa, fb;
   fa.sleep_ms = fb.sleep_ms = 10;
+  fb.backend = MPB_BACKEND_CUDA; // B's batches "ran on a GPU"
   mpbp_group ga = group_of(fa, "A"), gb = group_of(fb, "B");
   std::vector<std::thread> ts;
   std::atomic<int> good{0};
@@ -165,6 +171,16 @@ TEST_CASE("batcher: groups with different keys never share a batch", "[provider]
   CHECK(sa.items == 5);
   CHECK(sb.items == 5);
   CHECK(all.items == 10);
+  CHECK(sa.gpu_items == 0);
+  CHECK(sb.gpu_items == 5);
+  CHECK(all.gpu_items == 5);
+  CHECK_FALSE(fa.backend_preset);
+  CHECK_FALSE(fb.backend_preset);
+  char buf[256];
+  REQUIRE(mpbp_batcher_stats_string(b, buf, sizeof buf) < sizeof buf);
+  const std::string str(buf);
+  CHECK(str.find("gpu=5") != std::string::npos);
+  CHECK(str.find("gpu=0") != std::string::npos);
   mpbp_batcher_free(b);
 }
 

@@ -98,7 +98,7 @@ done
 # ---- did the server use the provider? ------------------------------------------------------
 # (a) the module is mapped into the server process (checked while it runs);
 # (b) its counters: the provider writes its statistics string ("<name>: batches=B items=I
-#     max=M async=A; ...", the "mpbatch-stats" provider parameter) to the file named by the
+#     max=M async=A gpu=G; ...", the "mpbatch-stats" provider parameter) to the file named by the
 #     environment variable MPBATCH_STATS when it is unloaded: the items must be > 0 (and, with
 #     -async / ssl-mode-async, some items from paused ASYNC jobs).
 mapped() { grep -q 'mpbatch\.so' "/proc/$1/maps" 2>/dev/null; }
