@@ -229,7 +229,7 @@ tls_bench() {
         # still holds a reference; "none": it was, and had counted nothing)
         if [ -f "$TMP/stats" ]; then
           mb=$(tr ' ;' '\n\n' <"$TMP/stats" | awk -F= '$1=="batches"{b+=$2} $1=="items"{n+=$2} $1=="async"{a+=$2} $1=="gpu"{g+=$2}
-                 END { if (b > 0) printf "%.1f (%d%% async%s)", n / b, 100 * a / n, g > 0 ? sprintf(", %d%% GPU", 100 * g / n) : ""; else print "none" }')
+                 END { if (b > 0) printf "%.1f (%d%% async%s)", n / b, 100 * a / n, (g > 0 ? sprintf(", %d%% GPU", 100 * g / n) : ""); else print "none" }')
           [ "$mb" = none ] && echo "warning: the mpbatch provider counted no operation at $c clients" >&2
         else
           mb="n/a"
