@@ -9,6 +9,8 @@
 //   K::kRows4                   four rows per pass (rows4) in the products and reductions
 //   K::kSqrRows4From            from this many digits the square's products go four rows per pass
 //   K::select(out, tab, N, idx) constant-time selection of table entry idx (per lane)
+//   K::kPackedTable             window_exp packs its table (K::pack_table) and selects from it
+//                               with K::select_packed (same contract as select)
 //   K::window(job, pos, len)    each lane's exponent bits [pos, pos+len)
 // Numbers are N digits of k = kBits bits, lane-interleaved; products by VPMULUDQ are exact
 // 2k-bit values. Word-by-word almost-Montgomery multiplication with lazy carries: each
@@ -269,20 +271,25 @@ void window_exp(const Job &job) {
   amm<K, NC>(TAB, R2, ONE, M, minv, T, N);
   amm<K, NC>(TAB + N, B, R2, M, minv, T, N);
   for (unsigned k = 2; k < entries; ++k) amm<K, NC>(TAB + k * N, TAB + (k - 1) * N, TAB + N, M, minv, T, N);
+  if constexpr (K::kPackedTable) K::pack_table(TAB, N, entries);
+  auto pick = [&](V *out, V idx) {  // constant-time: table entry idx (per lane) into out
+    if constexpr (K::kPackedTable) K::select_packed(out, TAB, N, idx, entries);
+    else K::select(out, TAB, N, idx, entries);
+  };
 
   const size_t bits = job.ebits;
   if (bits == 0) {
-    for (size_t d = 0; d < N; ++d) ACC[d] = TAB[d];
+    pick(ACC, K::zero());  // entry 0: R mod m
   } else {
     const size_t nw = (bits + w - 1) / w;
     const unsigned top = (unsigned)(bits - w * (nw - 1));
     size_t pos = bits - top;
-    K::select(ACC, TAB, N, K::window(job, pos, top), entries);
+    pick(ACC, K::window(job, pos, top));
     while (pos > 0) {
       pos -= w;
       for (unsigned s = 0; s < w; ++s) ams<K, NC>(ACC, ACC, M, minv, T, N);
       if (job.vt && window_zero_all(job, pos, w)) continue;  // (variable time: a product by one)
-      K::select(SEL, TAB, N, K::window(job, pos, w), entries);
+      pick(SEL, K::window(job, pos, w));
       amm<K, NC>(ACC, ACC, SEL, M, minv, T, N);
     }
   }

@@ -42,6 +42,7 @@ struct Arith {
   static V mul(V a, V b) { return _mm512_mul_epu32(a, b); }
   static V lowk(V a) { return _mm512_and_si512(a, _mm512_set1_epi64((1ll << KB) - 1)); }
   static V highk(V a) { return _mm512_srli_epi64(a, KB); }
+  static constexpr bool kPackedTable = false;  // (the AVX2 engine packs its table; not done here)
   static void select(V *out, const V *tab, size_t N, V idx, unsigned entries) {
     for (size_t d = 0; d < N; ++d) out[d] = zero();
     for (unsigned e = 0; e < entries; ++e) {
