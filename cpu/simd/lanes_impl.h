@@ -74,9 +74,11 @@ static inline bool window_zero_all(const Job &job, size_t pos, unsigned len) {
   return any == 0;
 }
 
-// The kernels: run the exponentiation described by the job (ACC gets the result). x86-64
-// only: elsewhere ifma_available() and avx2_available() are false and the entry points return
-// MPB_EUNSUPPORTED.
+// The kernels: run the exponentiation described by the job (ACC gets the result).
+// The portable instance of the narrow engines' template, 2 lanes, any CPU (cpu/simd/powm_portable.cpp).
+void portable_kernel(const Job &job);
+// x86-64 only: elsewhere ifma_available() and avx2_available() are false and the entry points
+// return MPB_EUNSUPPORTED.
 #if defined(__x86_64__)
 #define MPB_HAVE_X86_LANES 1
 void ifma_kernel(const Job &job);

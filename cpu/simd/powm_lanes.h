@@ -115,5 +115,17 @@ int powm_x4x2_multi(uint64_t *const r[8], const uint64_t *const base[8],
                     bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX,
             bool base_two = false);
 
+// ---- portable, 2 lanes (cpu/simd/powm_portable.cpp): the same calling convention ----------
+// The AVX2 / AVX-512F engines' arithmetic in plain C++ on any CPU: the reference instance the
+// tests run everywhere (AUTO does not use it).
+size_t powm_x2p_itch(size_t n);
+int powm_x2p(uint64_t *const r[2], const uint64_t *const base[2], const uint64_t *const exp[2],
+             size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch,
+             const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX, bool base_two = false);
+int powm_x2p_multi(uint64_t *const r[2], const uint64_t *const base[2],
+                   const uint64_t *const exp[2], size_t en, const uint64_t *const m[2], size_t n,
+                   bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX,
+                   bool base_two = false);
+
 } // namespace simd
 } // namespace mpb

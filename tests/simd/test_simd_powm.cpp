@@ -1,4 +1,5 @@
-// Lane-parallel Montgomery exponentiation (cpu/simd/powm_lanes.h): IFMA x8, AVX-512F x8 and AVX2 x4 against
+// Lane-parallel Montgomery exponentiation (cpu/simd/powm_lanes.h): IFMA x8, AVX-512F x8, AVX2 x4 and the
+// portable x2 instance against
 // GMP mpz_powm, at many sizes (multiples of 52 and 64 bits and neither), with hard moduli,
 // bases and exponents, shared and per-lane moduli, unused lanes, aliasing, both modes.
 #include <catch2/catch.hpp>
@@ -44,6 +45,10 @@ const Path kPaths[] = {
     // the batch layer's AVX2 groups of 8: two 4-lane runs behind the 8-lane interface
     {"avx2_x4x2", 8, 0, mpb::simd::avx2_available, mpb::simd::powm_x4x2_itch, mpb::simd::powm_x4x2_multi,
      mpb::simd::powm_x4x2},
+    // the narrow engines' template in plain C++ (any CPU): its logic checked where AVX2 and
+    // AVX-512F are missing (the AVX-512F engine shares every line of it but the instructions)
+    {"portable_x2", 2, 0, [] { return true; }, mpb::simd::powm_x2p_itch, mpb::simd::powm_x2p_multi,
+     mpb::simd::powm_x2p},
 };
 
 bool usable(const Path &p) {
@@ -502,11 +507,12 @@ TEST_CASE("simd powm: bad input gives an error and writes nothing", "[simd][powm
     REQUIRE(p.shared(r, b, e, n, m.data(), 257, false, scratch.data(), nullptr, SIZE_MAX, false) == MPB_ERANGE);  // > 16384 bits
     REQUIRE(p.shared(r, b, e, n, nullptr, n, false, scratch.data(), nullptr, SIZE_MAX, false) == MPB_ENULL);
     REQUIRE(p.shared(r, b, e, n, m.data(), n, false, nullptr, nullptr, SIZE_MAX, false) == MPB_ENULL);
-    ms[2] = even.data();
+    const unsigned mid = L > 2 ? 2 : 0;  // a lane before the last
+    ms[mid] = even.data();
     REQUIRE(p.multi(r, b, e, n, ms, n, false, scratch.data(), nullptr, SIZE_MAX, false) == MPB_EVAL);
-    ms[2] = nullptr;
+    ms[mid] = nullptr;
     REQUIRE(p.multi(r, b, e, n, ms, n, false, scratch.data(), nullptr, SIZE_MAX, false) == MPB_ENULL);
-    ms[2] = m.data();
+    ms[mid] = m.data();
     ms[L - 1] = even.data();  // the last lane (avx2_x4x2: in the second run; the first writes nothing either)
     REQUIRE(p.multi(r, b, e, n, ms, n, true, scratch.data(), nullptr, SIZE_MAX, false) == MPB_EVAL);
     ms[L - 1] = m.data();
