@@ -4,7 +4,7 @@
 // digits by the modulus size) on 256-bit vectors: VPMULUDQ products (32x32 -> 64, exact), four rows
 // per pass over the in-memory accumulator (the four multiplier and four quotient digits, the sum and
 // two products fit the 16 registers; on Zen 3 1.5x the two-row passes at 1024 bits, 1.2-1.3x at
-// 2048..4096), a dedicated squaring (its products four rows per pass from 48 digits on).
+// 2048..4096), a dedicated squaring (its products four rows per pass too).
 //
 // The whole file is compiled for avx2; it only runs after the caller checked cpu::has_avx2().
 #if defined(__x86_64__)  // the whole file: x86-64 only (cpu/simd/lanes_impl.h)
@@ -32,7 +32,11 @@ struct Arith {
   static constexpr unsigned kBits = KB;
   using V = __m256i;
   static constexpr bool kRows4 = true;
-  static constexpr size_t kSqrRows4From = 48;  // four-row passes in the square from this many digits (Zen 3: 1.15x at 57..152 digits, 0.96x at 37)
+  // four-row passes in the square from this many digits (its loop needs 7): every size. Zen 3,
+  // 2026-11-27, after the overlapped heads (ab_libs, one thread): RSA-2048 (37 digits) 1.08x the
+  // two-row passes, RSA-1024 (19) 1.04x, RSA-1536 (28) 1.07x, powm 512 1.04x; 57..152 digits
+  // took them already (1.15x; at 37 digits they had been 0.96x before the heads overlapped).
+  static constexpr size_t kSqrRows4From = 8;
   static V zero() { return _mm256_setzero_si256(); }
   static V load(const uint64_t *p) { return _mm256_load_si256(reinterpret_cast<const V *>(p)); }
   static V add(V a, V b) { return _mm256_add_epi64(a, b); }

@@ -31,7 +31,7 @@ struct Arith {
     uint64_t v[2];
   };
   static constexpr bool kRows4 = true;
-  static constexpr size_t kSqrRows4From = 48;  // as the AVX2 instance: both squaring shapes run
+  static constexpr size_t kSqrRows4From = 48;  // both squaring shapes run: two-row passes (AVX-512F's) below 48 digits, four-row (AVX2's) from 48
   static constexpr bool kPackedTable = false;
   static constexpr uint64_t kMask = (uint64_t(1) << KB) - 1;
   static V zero() { return V{{0, 0}}; }
