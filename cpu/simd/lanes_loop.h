@@ -76,7 +76,7 @@ inline typename K::V pa(typename K::V acc, const typename K::V *a, size_t j, typ
 // and its body (every later position, independent products). Position 4 + r receives its last
 // term of the pass at body column 4 + r, so the next pass's head can run right after columns
 // 4..7: reduce_rows issues it there, and its chain overlaps this pass's remaining columns instead
-// of stalling the start of the next pass (Zen 3, AVX2: RSA-2048 1.1x).
+// of stalling the start of the next pass (Zen 3, AVX2: RSA-2048 1.05-1.09x, ab_libs).
 template <class K>
 struct Head4 {
   typename K::V q0, q1, q2, q3, c3;  // the pass's quotient digits and position 3's carry
