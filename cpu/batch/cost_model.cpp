@@ -1,6 +1,7 @@
 // cpu/batch/cost_model.cpp: the batch layer's cost model (cpu/batch/cost_model.h): work
 // estimates, threads per call, the dynamic-schedule grain and AUTO's IFMA / scalar split.
 #include <algorithm>
+#include <atomic>
 #include <vector>
 
 #include "batch/cost_model.h"
@@ -54,25 +55,44 @@ IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_
   IfmaSplit r;
   const size_t full = count / 8, rem = count % 8;
   if (forced) {
-    r.use = true, r.full = full, r.partial = rem > 0;
+    r.use = true, r.full = full, r.last = rem;
+    return r;
+  }
+  if (const long o = testing::split_override.load(std::memory_order_relaxed); o >= 0) {
+    r.use = true, r.full = full, r.last = std::min((size_t)o, rem);
     return r;
   }
   const double c = 8.0 * lane_cost(isa, limbs, constant_time) * scalar_speedup;
+  // A group of k items: its exponentiations (two per item with halves) packed from lane 0 into
+  // runs of W lanes, each run costing W lanes whether they are used or not (AVX2: a group's
+  // two runs of 4, an unused one skipped), so c (8 items) is 8 * per lanes' worth.
+  const size_t W = isa == LaneIsa::Avx2 ? 4 : 8, per = halves ? 2 : 1;
+  auto runs = [&](size_t k) { return (k * per + W - 1) / W; };
+  auto group_cost = [&](size_t k) { return (double)(runs(k) * W) * c / (double)(8 * per); };
   auto time_of = [&](size_t groups, size_t scalar, double last) {
     const int T = threads_for(s, groups + scalar, work_per_item * (groups ? 8.0 : 1.0));
     return split_time(groups, scalar, c, last, T);
   };
-  // more groups only when clearly faster (tuning::BATCH_IFMA_MARGIN)
-  double best = time_of(0, count, c);  // all scalar
+  // more lanes only when clearly faster (tuning::BATCH_IFMA_MARGIN): all scalar, then the full
+  // groups with the rest scalar, then a last group of the first j of the rest (j = 1..rem; the
+  // others scalar), each taken when it beats the best so far by the margin, or, with as many
+  // runs as the last group taken, when it is no slower (more items in runs that start anyway)
+  double best = time_of(0, count, c);
   if (full > 0) {
     const double t = time_of(full, rem, c);
     if (t < tuning::BATCH_IFMA_MARGIN * best) best = t, r.use = true, r.full = full;
   }
-  const double last = halves && rem <= 4 ? c / 2 : c;  // the two halves of <= 4 items in one run
-  if (rem > 0 && time_of(full + 1, 0, last) < tuning::BATCH_IFMA_MARGIN * best)
-    r.use = true, r.full = full, r.partial = true;
+  for (size_t j = 1; j <= rem; j++) {
+    const double t = time_of(full + 1, rem - j, group_cost(j));
+    if (t < tuning::BATCH_IFMA_MARGIN * best || (r.last && runs(j) == runs(r.last) && t <= best))
+      best = t, r.use = true, r.full = full, r.last = j;
+  }
   return r;
 }
+
+namespace testing {
+std::atomic<long> split_override{-1};
+} // namespace testing
 
 int grain_for(double work_per_item) {
   double g = tuning::BATCH_GRAIN_WORK / (work_per_item > 1.0 ? work_per_item : 1.0);

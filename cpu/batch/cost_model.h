@@ -1,6 +1,7 @@
 // cpu/batch/cost_model.h: how many threads a call uses and how exponentiations split between
 // the AVX-512 IFMA lanes and the scalar kernels (constants: cpu/batch/tuning.h).
 #pragma once
+#include <atomic>
 #include <cstddef>
 
 #include "batch/call.h"
@@ -19,21 +20,23 @@ int threads_for(const Settings &s, size_t count, double work_per_item);
 // Items per dynamic-schedule grab for items of `work_per_item` (tuning::BATCH_GRAIN_WORK).
 int grain_for(double work_per_item);
 
-// How `count` exponentiations of `limbs` limbs split between the 8-lane AVX-512 IFMA kernel
-// and the scalar one: `full` groups of 8, a last partial group of the count % 8 remaining
-// items (unused lanes) or those items on the scalar kernel, or everything scalar (use false).
-// AUTO (forced false) takes the split of least estimated wall time on the threads threads_for
-// would give it (a group costs 8 x tuning::batch_ifma_lane_cost scalar items and runs on one
-// thread; tasks go to the least loaded thread, groups first, as the engine hands them out);
-// forced: every item in groups. work_per_item: one scalar item's work (threads_for's unit).
-// halves: an item is two exponentiations of `limbs` limbs (RSA-CRT) and a group of up to 4
-// items runs them as one 8-lane run instead of two, so a last group of <= 4 items costs half a
-// group (and a lone item one run of 2 lanes, ~0.64 of its scalar time at RSA-2048).
+// How `count` exponentiations of `limbs` limbs split between an 8-lane engine and the scalar
+// kernel: `full` groups of 8, then a last partial group of the next `last` items (unused lanes),
+// the rest scalar; or everything scalar (use false). AUTO (forced false) takes the split of least
+// estimated wall time on the threads threads_for would give it (a group costs 8 x the lane cost
+// in scalar items and runs on one thread; tasks go to the least loaded thread, groups first, as
+// the engine hands them out); forced: every item in groups. work_per_item: one scalar item's work
+// (threads_for's unit). A partial group costs the runs it starts: its exponentiations packed
+// from lane 0 into runs of 8 lanes (AVX2: 4, a group being two 4-lane runs of which an unused
+// one is skipped). halves: an item is two exponentiations of `limbs` limbs (RSA-CRT), packed
+// densely too, so <= 4 items take one 8-lane run, and on AVX2 2 items one run of 4 (0.67 of
+// their scalar time at RSA-2048 on Zen 3) and 5 or 6 items three.
 struct IfmaSplit {
   bool use = false;
   size_t full = 0;
-  bool partial = false;
-  size_t groups() const { return full + (partial ? 1 : 0); }
+  size_t last = 0;  // items in the last, partial group (0: none)
+  bool partial() const { return last > 0; }
+  size_t groups() const { return full + (last ? 1 : 0); }
 };
 // The 8-lane engines: AVX-512 IFMA (radix 2^52, cpu/simd/powm_ifma.cpp), AVX-512F alone
 // (26..28-bit digits, cpu/simd/powm_avx512.cpp) and AVX2 (two 4-lane runs per group of 8,
@@ -47,6 +50,13 @@ enum class LaneIsa { Ifma, Avx512f, Avx2 };
 IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_per_item, bool forced,
                      bool constant_time = false, LaneIsa isa = LaneIsa::Ifma, bool halves = false,
                      double scalar_speedup = 1.0);
+// Test hook (tests/batch/test_batch_rsa.cpp): while >= 0, AUTO's split (forced false) is
+// count / 8 full groups, then a last group of min(split_override, count % 8) items, the rest
+// scalar, whatever it costs, so that every shape of the engine's tasks runs on any machine
+// with lanes. -1: the cost model decides.
+namespace testing {
+extern std::atomic<long> split_override;
+} // namespace testing
 // powm2_ct's speed over powm_ct's with base 2 for exponents of ebits bits (cpu/batch/tuning.h).
 double pow2_scalar_speedup(size_t ebits);
 // One lane of isa's engine against one scalar item at `limbs` (the measured tables in tuning.h).

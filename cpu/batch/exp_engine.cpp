@@ -46,7 +46,11 @@ ExpChoice choose_exp_backend(const Settings &s, const ExpPlan &p) {
       static const char *const kRest[] = {"auto: AVX-512 IFMA, groups of 8 items, rest scalar",
                                           "auto: AVX-512F lanes (no IFMA), groups of 8 items, rest scalar",
                                           "auto: AVX2 lanes (no AVX-512), groups of 8 items, rest scalar"};
-      c.why = c.split.partial ? kPartial[ii] : kRest[ii];
+      static const char *const kBoth[] = {"auto: AVX-512 IFMA, groups of 8 items, a partial one, rest scalar",
+                                          "auto: AVX-512F lanes (no IFMA), groups of 8 items, a partial one, rest scalar",
+                                          "auto: AVX2 lanes (no AVX-512), groups of 8 items, a partial one, rest scalar"};
+      const size_t rem = p.count % 8;
+      c.why = !c.split.partial() ? kRest[ii] : c.split.last == rem ? kPartial[ii] : kBoth[ii];
     } else {
       c.backend = MPB_BACKEND_CPU_SCALAR;
       if (!lanes_ok) {
@@ -92,17 +96,17 @@ int run_exp_tasks(Call &call, const Settings &s, const ExpPlan &p, const ExpChoi
   const bool lanes = c.lanes() && c.split.use;
   items.set_isa(c.isa);
   const size_t count = p.count;
-  const size_t full = lanes ? c.split.full : 0, rem = count - full * 8;
-  const bool partial = lanes && c.split.partial;  // a last group with unused lanes
-  const size_t groups = full + (partial ? 1 : 0);
-  const size_t tasks = groups + (partial ? 0 : rem);
+  const size_t full = lanes ? c.split.full : 0;
+  const size_t last = lanes ? c.split.last : 0;  // items of a last group with unused lanes
+  const size_t groups = full + (last ? 1 : 0), in_groups = full * 8 + last;
+  const size_t tasks = groups + (count - in_groups);
   const int T = threads_for(s, tasks, p.work_per_item * (lanes ? 8.0 : 1.0));
   ThreadScratch scr(T, items.scratch_limbs(lanes), p.secret);
   if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
   char buf[kReasonLen];
   std::snprintf(buf, sizeof buf, "%s%s; %d threads%s", prefix, reason ? reason : c.why, T, suffix);
   call.choose(lanes ? c.backend : MPB_BACKEND_CPU_SCALAR, T, buf);
-  if (lanes) call.add_simd((int)(full * 8 + (partial ? rem : 0)));
+  if (lanes) call.add_simd((int)in_groups);
 
   int status = MPB_OK;
 #pragma omp parallel num_threads(T) if (T > 1)
@@ -113,9 +117,9 @@ int run_exp_tasks(Call &call, const Settings &s, const ExpPlan &p, const ExpChoi
       int st;
       if ((size_t)t < groups) {
         const size_t i0 = (size_t)t * 8;
-        st = items.run_group(i0, std::min(i0 + 8, count), ws);
+        st = items.run_group(i0, std::min(i0 + 8, in_groups), ws);
       } else {
-        st = items.run_one(groups * 8 + ((size_t)t - groups), ws);
+        st = items.run_one(in_groups + ((size_t)t - groups), ws);
       }
       if (st != MPB_OK) {
 #pragma omp atomic write

@@ -4,7 +4,7 @@
 // An operation describes its work (ExpPlan) and its items (ExpItems: what one 8-lane group or
 // one scalar item computes, with its own pre- and post-processing); the engine
 //  - chooses the CPU backend (choose_exp_backend: AUTO's cost model, forced backends and their
-//    fallbacks): AVX-512 IFMA groups of 8 items and the rest scalar, all scalar, or multipartite;
+//    fallbacks): 8-lane groups (a last one partial), the rest scalar; all scalar; or multipartite;
 //  - splits the items into tasks (groups first, then single items), sizes and allocates the
 //    per-thread scratch once (wiped when secret), runs the tasks over the OpenMP threads with a
 //    dynamic schedule, and collects the status (run_exp_tasks).
@@ -35,8 +35,8 @@ struct ExpPlan {
   bool shared_modulus = true; // one modulus for every item
   bool multipartite = false;  // the operation has a multipartite path
   bool secret = false;        // constant-time run: scratch wiped, never multipartite (variable time)
-  bool halves = false;        // an item is two lane_limbs exponentiations (RSA-CRT): a group of
-                              // <= 4 items runs both halves in one 8-lane run (ifma_split)
+  bool halves = false;        // an item is two lane_limbs exponentiations (RSA-CRT), packed from
+                              // lane 0 in a group (<= 4 items: one 8-lane run; ifma_split)
   double scalar_speedup = 1.0; // the items' scalar kernel over the one the lane costs assume (ifma_split)
 };
 

@@ -1,10 +1,10 @@
 // cpu/batch/rsa_crt.cpp: batch RSA private-key operation by the CRT (Garner), mpb_batch_rsa_crt:
 //   m1 = c^dp mod p, m2 = c^dq mod q, h = qinv*(m1 - m2) mod p, out = m2 + h*q.
 // The two half-size exponentiations of each item run on the exponentiation engine
-// (cpu/batch/exp_engine.h): AVX-512 IFMA groups of 8 items (shared p / shared q, or 8
-// different keys; a group of up to 4 items runs its p and q halves together as one 8-lane run,
-// so a lone item takes one run of 2 lanes) and the rest on the scalar kernels, as the cost
-// model splits them; the reductions of c come before them and
+// (cpu/batch/exp_engine.h): 8-lane groups of up to 8 items (one key or 8 different keys; a
+// group's 2 x 8 halves packed from lane 0, so that up to 4 items take one 8-lane run and on AVX2
+// 2 items one run of 4) and the rest on the scalar kernels, as the cost model splits them
+// (cpu/batch/cost_model.h); the reductions of c come before them and
 // the recombination after, in the same task. One key for the whole batch (Montgomery contexts
 // for p and q and qinv*R^2 mod p built once, wiped after the call) or one key per item (built
 // per item in the thread's scratch, no allocation). The exponentiations are constant time
@@ -151,51 +151,59 @@ class RsaItems final : public ExpItems {
       reduce_padded(b.cp + l * hw, r_.c + (first + l) * r_.width, kp[l]->cp, hw, b.ws);
       reduce_padded(b.cq + l * hw, r_.c + (first + l) * r_.width, kp[l]->cq, hw, b.ws);
     }
-    // The p halves in lanes [0, cnt) of l1; the q halves right after them when both fit one
-    // 8-lane run (<= 4 items), else in lanes [0, cnt) of l2. Unused lanes stay unused.
-    const bool one_run = cnt <= 4;
-    Lanes l1, l2;
-    Lanes &lq = one_run ? l1 : l2;
-    const size_t q0 = one_run ? cnt : 0;
+    // The 2*cnt half exponentiations packed from lane 0: the items' p halves, then their q
+    // halves, lanes 0..7 of run 0 and the rest in run 1, so that no run, and on AVX2 no 4-lane
+    // half of one, starts for unused lanes: <= 4 items take one 8-lane run, 8 items the p
+    // halves in one and the q halves in the other, and on AVX2 2 items one run of 4 and 5 or 6
+    // items three. Half h is item h % cnt's, mod q when h >= cnt; unused lanes stay unused.
+    const size_t nh = 2 * cnt, runs = (nh + 7) / 8;
+    Lanes l[2];
     // a prepared key's R^2 values, when it has them for this engine
     const int ii = (int)isa_;
     const bool pre = shared_ && shared_->lane_N[ii];
-    simd::LaneR2 g1, g2;
-    simd::LaneR2 &gq = one_run ? g1 : g2;
-    g1.K = g2.K = pre ? shared_->lane_K[ii] : 0;
-    g1.N = g2.N = pre ? shared_->lane_N[ii] : 0;
-    for (size_t l = 0; l < cnt; l++) {
-      l1.r[l] = b.m1 + l * hw, l1.b[l] = b.cp + l * hw, l1.e[l] = kp[l]->dp, l1.m[l] = kp[l]->p;
-      lq.r[q0 + l] = b.m2 + l * hw, lq.b[q0 + l] = b.cq + l * hw, lq.e[q0 + l] = kp[l]->dq, lq.m[q0 + l] = kp[l]->q;
-      if (pre) g1.v[l] = shared_->lane_r2p[ii], gq.v[q0 + l] = shared_->lane_r2q[ii];
+    simd::LaneR2 g[2];
+    for (size_t h = 0; h < nh; h++) {
+      const size_t i = h % cnt, lane = h % 8;
+      const bool hq = h >= cnt;
+      Lanes &L = l[h / 8];
+      L.r[lane] = (hq ? b.m2 : b.m1) + i * hw, L.b[lane] = (hq ? b.cq : b.cp) + i * hw;
+      L.e[lane] = hq ? kp[i]->dq : kp[i]->dp, L.m[lane] = hq ? kp[i]->q : kp[i]->p;
+      if (pre) g[h / 8].v[lane] = hq ? shared_->lane_r2q[ii] : shared_->lane_r2p[ii];
     }
-    if (pre) l1.r2 = &g1, l2.r2 = &g2;
-    const int s1 = exp_lanes(l1, hw, shared_ && !one_run ? r_.p : nullptr, hw, ct_, b.ws, isa_);
-    const int s2 = one_run ? MPB_OK : exp_lanes(l2, hw, shared_ ? r_.q : nullptr, hw, ct_, b.ws, isa_);
-    for (size_t l = 0; l < cnt; l++)
-      recombine(r_.out + (first + l) * r_.width, r_.width, *kp[l], b.m1 + l * hw, b.m2 + l * hw, b.t, b.h,
+    for (size_t k = 0; k < runs; k++) {
+      g[k].K = pre ? shared_->lane_K[ii] : 0, g[k].N = pre ? shared_->lane_N[ii] : 0;
+      if (pre) l[k].r2 = &g[k];
+    }
+    int st = MPB_OK;
+    for (size_t k = 0; k < runs && st == MPB_OK; k++) st = exp_lanes(l[k], hw, nullptr, hw, ct_, b.ws, isa_);
+    for (size_t i = 0; i < cnt; i++)
+      recombine(r_.out + (first + i) * r_.width, r_.width, *kp[i], b.m1 + i * hw, b.m2 + i * hw, b.t, b.h,
                 b.prod, b.ws);
-    if (s1 == MPB_OK && s2 == MPB_OK && shared_ && shared_->ew) {
+    if (st == MPB_OK && shared_ && shared_->ew) {
       if (pre && shared_->half_check[ii]) {
         // out^e == c mod p and mod q (so mod n): the same lanes, the primes' R^2 given (no
         // division by a secret prime in variable time); the exponent e is public
-        for (size_t l = 0; l < cnt; l++) {
-          const limb *o = r_.out + (first + l) * r_.width;
-          reduce_padded(b.xp + l * hw, o, shared_->cp, hw, b.ws);
-          reduce_padded(b.xq + l * hw, o, shared_->cq, hw, b.ws);
-          l1.b[l] = b.xp + l * hw, lq.b[q0 + l] = b.xq + l * hw, l1.e[l] = lq.e[q0 + l] = shared_->e;
+        for (size_t i = 0; i < cnt; i++) {
+          const limb *o = r_.out + (first + i) * r_.width;
+          reduce_padded(b.xp + i * hw, o, shared_->cp, hw, b.ws);
+          reduce_padded(b.xq + i * hw, o, shared_->cq, hw, b.ws);
         }
-        const int v1 = exp_lanes(l1, shared_->ew, one_run ? nullptr : r_.p, hw, false, b.ws, isa_);
-        const int v2 = one_run ? MPB_OK : exp_lanes(l2, shared_->ew, r_.q, hw, false, b.ws, isa_);
-        for (size_t l = 0; l < cnt; l++)
-          if (v1 != MPB_OK || v2 != MPB_OK || !equal_rows(b.m1 + l * hw, b.cp + l * hw, hw) ||
-              !equal_rows(b.m2 + l * hw, b.cq + l * hw, hw))
-            note_fault(first + l);
+        for (size_t h = 0; h < nh; h++) {
+          const size_t i = h % cnt;
+          Lanes &L = l[h / 8];
+          L.b[h % 8] = (h >= cnt ? b.xq : b.xp) + i * hw, L.e[h % 8] = shared_->e;
+        }
+        int v = MPB_OK;
+        for (size_t k = 0; k < runs && v == MPB_OK; k++) v = exp_lanes(l[k], shared_->ew, nullptr, hw, false, b.ws, isa_);
+        for (size_t i = 0; i < cnt; i++)
+          if (v != MPB_OK || !equal_rows(b.m1 + i * hw, b.cp + i * hw, hw) ||
+              !equal_rows(b.m2 + i * hw, b.cq + i * hw, hw))
+            note_fault(first + i);
       } else {
         unchecked_.store(true);
       }
     }
-    return s1 != MPB_OK ? s1 : s2;
+    return st;
   }
 
   int run_one(size_t i, limb *base) override {

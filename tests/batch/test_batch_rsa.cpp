@@ -251,8 +251,9 @@ TEST_CASE("RSA-CRT batch with random keys matches mpz_powm(c, d, n)", "[batch][r
   for (int backend : {MPB_BACKEND_CPU_SCALAR, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_CPU_AVX512, MPB_BACKEND_CPU_AVX2, MPB_BACKEND_AUTO}) {
     if (!mpb_backend_available(backend)) continue;
     for (int ct : {MPB_CT_DEFAULT, MPB_CT_OFF}) {
-      // 1..4 items (and 9..12) run both CRT halves in one 8-lane run, 5..8 in two runs
-      for (size_t cnt : {0, 1, 2, 4, 5, 7, 8, 9, 12, 13}) {
+      // a group's halves are packed from lane 0: 1..4 items (and 9..12) in one 8-lane run, 5..8
+      // in two; on AVX2 (runs of 4) 1 or 2 items in one, 3 or 4 in two, 5 or 6 in three
+      for (size_t cnt : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13}) {
         rsa_random_case(ctx, rng, 512, 512, cnt, false, backend, ct);
         rsa_random_case(ctx, rng, 256, 256, cnt, true, backend, ct);
       }
@@ -267,6 +268,29 @@ TEST_CASE("RSA-CRT batch with random keys matches mpz_powm(c, d, n)", "[batch][r
   rsa_random_case(ctx, rng, 1024, 1020, 13, false, MPB_BACKEND_AUTO, MPB_CT_DEFAULT);  // p's digit count > q's
   rsa_random_case(ctx, rng, 1536, 1536, 9, false, MPB_BACKEND_AUTO, MPB_CT_DEFAULT);
   rsa_random_case(ctx, rng, 2048, 2048, 3, false, MPB_BACKEND_AUTO, MPB_CT_DEFAULT);
+  mpb_ctx_destroy(ctx);
+}
+
+TEST_CASE("RSA-CRT with AUTO: every split of a batch between full groups, a partial group and scalar items",
+          "[batch][rsa][split]") {
+  // The cost model picks these shapes by the machine's lane costs; here each one is fixed and
+  // run: a partial group of 1..7 items (its halves packed from lane 0: the q halves of a group
+  // share runs with its p halves) with the other items of the count % 8 on the scalar kernels,
+  // after 0 or 1 full groups, one key for the batch (prepared with and without e) and one key
+  // per item, constant time and not.
+  mpb_ctx *ctx;
+  REQUIRE(mpb_ctx_create(&ctx) == MPB_OK);
+  REQUIRE(mpb_ctx_set_threads(ctx, 2) == MPB_OK);
+  auto rng = mpbt::make_rng(203);
+  for (long last = 0; last <= 7; last++) {
+    SplitOverride fix(last);
+    for (int ct : {MPB_CT_DEFAULT, MPB_CT_OFF})
+      for (size_t cnt : {7, 15}) {
+        rsa_random_case(ctx, rng, 512, 512, cnt, false, MPB_BACKEND_AUTO, ct);
+        rsa_random_case(ctx, rng, 256, 250, cnt, true, MPB_BACKEND_AUTO, ct);
+      }
+    rsa_random_case(ctx, rng, 1024, 1024, 7, false, MPB_BACKEND_AUTO, MPB_CT_DEFAULT);
+  }
   mpb_ctx_destroy(ctx);
 }
 

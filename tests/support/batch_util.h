@@ -9,6 +9,7 @@
 
 #include <mpbatch/batch.h>
 
+#include "batch/cost_model.h"
 #include "support/oracle.h"
 
 namespace bt {
@@ -37,6 +38,14 @@ inline void rand_below(std::mt19937_64 &rng, uint64_t *a, const uint64_t *m, siz
   mpz_mod(x, x, mm);
   mpz_to_row(a, x, w);
 }
+// AUTO's lane split fixed for the scope (cpu/batch/cost_model.h's test hook): the full groups,
+// a last group of min(last, count % 8) items, the rest scalar.
+struct SplitOverride {
+  explicit SplitOverride(long last) { mpb::batch::testing::split_override.store(last); }
+  ~SplitOverride() { mpb::batch::testing::split_override.store(-1); }
+  SplitOverride(const SplitOverride &) = delete;
+  SplitOverride &operator=(const SplitOverride &) = delete;
+};
 // A batch context for the duration of a test (optionally with a backend set).
 struct Ctx {
   mpb_ctx *c = nullptr;
