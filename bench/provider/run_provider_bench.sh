@@ -4,21 +4,28 @@
 #  tls: TLS 1.3 full handshakes per second through HAProxy (nbthread 1, ssl-mode-async, RSA-2048
 #       certificate, a frontend that answers 200 itself), for 8..256 concurrent clients
 #       (tls_loadgen: one thread, epoll, a new connection and full handshake per request, no
-#       resumption, X25519 key share, one GET each; GnuTLS as the client library where the
+#       resumption, X25519 key share (--groups), one GET each; GnuTLS as the client library where the
 #       build has it, else libssl: --client). HAProxy is pinned to CPU 0 and the load
 #       generator to CPU 1 (taskset); the table reports both processes' CPU share (1.00 = one
 #       core busy) so that a client-bound run shows as such. The "default" configuration is the
 #       same haproxy.cfg without ssl-provider-path / ssl-provider mpbatch / ssl-propquery
-#       ?provider=mpbatch (HAProxy 2.6 needs that query to use mpbatch's RSA at all).
+#       ?provider=mpbatch (HAProxy 2.6 needs that query to use mpbatch's RSA at all). An "ecdsa"
+#       row (--no-floor: none) runs the default configuration with a P-256 ECDSA certificate
+#       instead: the same handshake without its RSA, whose CPU per handshake is the floor under
+#       any RSA provider (its "capacity vs default" is the most a provider could reach with RSA
+#       for free; ECDSA's own signature, ~30 us on Zen 3, is in it).
 #  evp: evp_async_bench: RSA-2048/3072/4096 sign (PKCS#1 v1.5 SHA-256), OAEP decrypt and
 #       FFDHE-2048/3072/4096 derive through EVP with 1, 8, 64 ASYNC jobs on one thread (pinned to CPU 0).
 #
 # usage: run_provider_bench.sh <build-dir> [--out DIR] [--what tls,evp] [--providers default,mpbatch]
 #          [--conns 8,16,32,64,128,256] [--seconds 5] [--jobs 1,8,64] [--evp-seconds 2] [--tls 1.3]
-#          [--client gnutls|openssl]
+#          [--client gnutls|openssl] [--groups X25519] [--no-floor]
 #   --out DIR   also write DIR/provider-tls-<date>.{md,csv} and DIR/provider-evp-<date>.{md,csv}
 #               (bench/results when run by hand); without it the tables go to stdout only.
 #   --providers default  the harness alone, before the provider module exists.
+#   --groups G  the key exchange groups the load generator offers (default X25519, as browsers
+#               prefer; GnuTLS's own default offers P-256 first, which HAProxy then takes: about
+#               100 us more ECDH per handshake for both providers on Zen 3).
 #   --client    tls_loadgen's TLS library: gnutls (default where built with it: an OpenSSL 3.0
 #               client handshake costs ~1.35x its CPU, so the load generator's one CPU saturates
 #               first) or openssl.
@@ -37,7 +44,7 @@ set -euo pipefail
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 BUILD=$(cd "$1" && pwd); shift
-OUT="" WHAT=tls,evp PROVIDERS="" MPB_CONF="" CONNS=8,16,32,64,128,256 SECONDS_=5 JOBS=1,8,64 EVP_SECONDS=2 TLSV=1.3 CLIENT="" NLG=1 MPB_CUDA_CONF=batch_size=256
+OUT="" WHAT=tls,evp PROVIDERS="" MPB_CONF="" CONNS=8,16,32,64,128,256 SECONDS_=5 JOBS=1,8,64 EVP_SECONDS=2 TLSV=1.3 CLIENT="" NLG=1 MPB_CUDA_CONF=batch_size=256 GROUPS_=X25519 FLOOR=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) OUT=$2; shift 2 ;;
@@ -52,6 +59,8 @@ while [ $# -gt 0 ]; do
     --mpbatch-cuda-conf) MPB_CUDA_CONF=$2; shift 2 ;;
     --client) CLIENT=$2; shift 2 ;;
     --loadgens) NLG=$2; shift 2 ;;
+    --groups) GROUPS_=$2; shift 2 ;;
+    --no-floor) FLOOR=0; shift ;;
     -h|--help) usage ;;
     *) echo "unknown option $1"; usage ;;
   esac
@@ -105,12 +114,15 @@ tls_bench() {
   openssl req -x509 -newkey rsa:2048 -nodes -keyout "$TMP/k.pem" -out "$TMP/c.pem" -subj /CN=localhost \
     -days 2 2>/dev/null
   cat "$TMP/c.pem" "$TMP/k.pem" >"$TMP/server.pem"
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$TMP/ek.pem" -out "$TMP/ec.pem" \
+    -subj /CN=localhost -days 2 2>/dev/null
+  cat "$TMP/ec.pem" "$TMP/ek.pem" >"$TMP/server-ecdsa.pem"
   local md=$TMP/tls.md csv=$TMP/tls.csv
   {
     echo "# mpbatch provider: TLS $TLSV full handshakes through HAProxy $(haproxy -v | sed -n '1s/HAProxy version \([^ ]*\).*/\1/p')"
     echo
     echo "$HEADER. HAProxy nbthread 1, ssl-mode-async, RSA-2048 certificate, no session resumption"
-    echo "(no tickets, no cache), one GET per connection; HAProxy on CPU 0, $(if [ "$NLG" = 1 ]; then echo "tls_loadgen (one thread"; else echo "$NLG tls_loadgen processes (one thread each, the clients split between them"; fi), X25519, $CLIENT client) on CPU $(if [ "$NLG" = 1 ]; then echo 1; else echo "1..$NLG"; fi);"
+    echo "(no tickets, no cache), one GET per connection; HAProxy on CPU 0, $(if [ "$NLG" = 1 ]; then echo "tls_loadgen (one thread"; else echo "$NLG tls_loadgen processes (one thread each, the clients split between them"; fi), $GROUPS_ key share, $CLIENT client) on CPU $(if [ "$NLG" = 1 ]; then echo 1; else echo "1..$NLG"; fi);"
     echo "${SECONDS_} s per point after 1 s of warm-up, a fresh HAProxy per point, the providers interleaved. CPU columns: CPU"
     echo "seconds per wall second (1.00 = one core). mpbatch: ssl-propquery ?provider=mpbatch; items/batch: the provider's"
     echo "counters (MPBATCH_STATS) over the point, warm-up included (n/a: the provider was not unloaded at HAProxy's exit,"
@@ -119,6 +131,7 @@ tls_bench() {
     echo "HAProxy CPU per handshake: its CPU seconds over warm-up + window / handshakes/s (both of its threads,"
     echo "the provider's flush thread included); capacity vs default: the default's CPU per handshake / this row's, i.e."
     echo "how many more handshakes one HAProxy core could make once the load generator or the latency no longer limit it."
+    [ "$FLOOR" = 1 ] && echo "ecdsa: the default configuration with a P-256 ECDSA certificate, i.e. the handshake without its RSA: its capacity vs default is the most any RSA provider could reach on this machine (RSA for free)."
     echo
     echo "| provider | clients | handshakes/s | vs default | mean latency (ms) | p99 latency (ms) | haproxy CPU | client CPU | HAProxy CPU per handshake (us) | capacity vs default | items/batch | errors |"
     echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -127,6 +140,7 @@ tls_bench() {
   declare -A BASE BASE_US
   local prov c i
   IFS=, read -ra PV <<<"$PROVIDERS"
+  [ "$FLOOR" = 1 ] && PV+=(ecdsa)
   IFS=, read -ra CV <<<"$CONNS"
   # one HAProxy per point (its provider counters are per point), the providers interleaved
   # at each concurrency so that both see the same machine
@@ -154,7 +168,7 @@ tls_bench() {
         echo "  timeout client 30s"
         echo "  timeout server 30s"
         echo "frontend fe"
-        echo "  bind 127.0.0.1:$port ssl crt $TMP/server.pem no-tls-tickets"
+        echo "  bind 127.0.0.1:$port ssl crt $TMP/$([ "$prov" = ecdsa ] && echo server-ecdsa || echo server).pem no-tls-tickets"
         echo "  http-request return status 200 content-type text/plain string ok"
       } >"$TMP/haproxy-$prov.cfg"
       rm -f "$TMP/stats"
@@ -199,7 +213,7 @@ tls_bench() {
         local ck=$(( c / NLG + (k < c % NLG ? 1 : 0) ))
         [ "$ck" -gt 0 ] || continue
         $(pin_client $k) "$LOADGEN" --port "$port" --conns "$ck" --seconds "$SECONDS_" --warmup 1 --tls "$TLSV" \
-          --client "$CLIENT" >"$TMP/loadgen.$k.out" 2>"$TMP/loadgen.$k.err" &
+          --client "$CLIENT" --groups "$GROUPS_" >"$TMP/loadgen.$k.out" 2>"$TMP/loadgen.$k.err" &
         lgp+=($!)
       done
       wait "${lgp[@]}" || true
@@ -224,7 +238,7 @@ tls_bench() {
       # haproxy's CPU over warm-up + timed window
       hcpu=$(awk -v a="$h0" -v b="$h1" -v t="$SECONDS_" 'BEGIN { printf "%.2f", (b - a) / (t + 1) }')
       # the provider's items per batch call (all of the run, warm-up included)
-      if [ "$prov" != default ]; then
+      if [ "$prov" != default ] && [ "$prov" != ecdsa ]; then
         # (no file: the provider was not unloaded at exit, e.g. a job abandoned by a client's reset
         # still holds a reference; "none": it was, and had counted nothing)
         if [ -f "$TMP/stats" ]; then
