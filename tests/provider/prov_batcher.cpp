@@ -197,7 +197,9 @@ int async_submit(void *p) {
   return 1;
 }
 // one ASYNC job through the batcher: pauses, then is resumed when its wait fd fires
-bool async_once(mpbp_batcher *b, const mpbp_group *g, uint64_t v) {
+// busy: the caller spins (CPU busy) instead of sleeping in poll while the job is paused, as a
+// loaded server's event loop works on other connections meanwhile.
+bool async_once(mpbp_batcher *b, const mpbp_group *g, uint64_t v, bool busy = false) {
   AsyncArg a{b, g, {v, 0}, {0, 0}, -1};
   AsyncArg *p = &a;
   ASYNC_WAIT_CTX *w = ASYNC_WAIT_CTX_new();
@@ -208,6 +210,12 @@ bool async_once(mpbp_batcher *b, const mpbp_group *g, uint64_t v) {
   OSSL_ASYNC_FD fd = -1;
   ok = ok && ASYNC_WAIT_CTX_get_all_fds(w, &fd, &n) == 1 && n == 1;
   pollfd pfd{fd, POLLIN, 0};
+  if (busy) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    volatile uint64_t spin = 0;
+    while (ok && poll(&pfd, 1, 0) == 0 && std::chrono::steady_clock::now() < until)
+      for (int i = 0; i < 1000; i++) spin = spin + 1;
+  }
   ok = ok && poll(&pfd, 1, 5000) == 1;
   ok = ok && ASYNC_start_job(&job, w, &ret, async_submit, &p, sizeof p) == ASYNC_FINISH;
   ASYNC_WAIT_CTX_free(w);
@@ -386,6 +394,33 @@ TEST_CASE("batcher: a lone ASYNC job goes solo (runs at once) after lone flushes
   REQUIRE(mpbp_batcher_stats(b, "fake", &st) == 0);
   CHECK(st.items == 4 + 15 + 2 + 1);
   CHECK(st.async_items == 4 + 2 + 1);  // the solo runs did not pause
+  mpbp_batcher_free(b);
+  ASYNC_cleanup_thread();
+}
+
+TEST_CASE("batcher: lone flushes while the process is busy do not make it solo", "[provider][batcher][async]") {
+  // A loaded server's requests may come further apart than the delay, so each is flushed alone;
+  // but the process works meanwhile, so the wait costs nothing and the batcher must keep
+  // queueing (batches grow as the flush thread runs them), not run each request inline.
+  Ctx c;
+  Fake f;
+  mpbp_group g = group_of(f);
+  mpbp_batcher *b = mpbp_batcher_new(8, 2000, 0, c.ctx);
+  for (uint64_t v = 0; v < 8; v++) REQUIRE(async_once(b, &g, 10 + v, true));
+  // not solo: an idle-waiting request still pauses (async_once REQUIREs the pause), and only
+  // four idle lone flushes in a row (SOLO_AFTER) make the batcher solo
+  for (uint64_t v = 0; v < 4; v++) REQUIRE(async_once(b, &g, 30 + v));
+  AsyncArg a{b, &g, {50, 0}, {0, 0}, -1};
+  AsyncArg *p = &a;
+  ASYNC_WAIT_CTX *w = ASYNC_WAIT_CTX_new();
+  ASYNC_JOB *job = nullptr;
+  int ret = 0;
+  CHECK(ASYNC_start_job(&job, w, &ret, async_submit, &p, sizeof p) == ASYNC_FINISH);  // solo now
+  CHECK(a.out[0] == 51);
+  ASYNC_WAIT_CTX_free(w);
+  mpbp_batch_stats st;
+  REQUIRE(mpbp_batcher_stats(b, "fake", &st) == 0);
+  CHECK(st.async_items == 8 + 4);
   mpbp_batcher_free(b);
   ASYNC_cleanup_thread();
 }
