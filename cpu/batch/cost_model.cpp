@@ -53,13 +53,14 @@ double pow2_scalar_speedup(size_t ebits) {
 IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_per_item, bool forced,
                      bool constant_time, LaneIsa isa, bool halves, double scalar_speedup) {
   IfmaSplit r;
-  const size_t full = count / 8, rem = count % 8;
   if (forced) {
-    r.use = true, r.full = full, r.last = rem;
+    r.use = true, r.full = count / 8, r.last = count % 8;
     return r;
   }
   if (const long o = testing::split_override.load(std::memory_order_relaxed); o >= 0) {
-    r.use = true, r.full = full, r.last = std::min((size_t)o, rem);
+    const long g = testing::split_size_override.load(std::memory_order_relaxed);
+    r.use = true, r.size = g >= 1 && g <= 8 ? (size_t)g : 8;
+    r.full = count / r.size, r.last = std::min((size_t)o, count % r.size);
     return r;
   }
   const double c = 8.0 * lane_cost(isa, limbs, constant_time) * scalar_speedup;
@@ -67,31 +68,39 @@ IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_
   // runs of W lanes, each run costing W lanes whether they are used or not (AVX2: a group's
   // two runs of 4, an unused one skipped), so c (8 items) is 8 * per lanes' worth.
   const size_t W = isa == LaneIsa::Avx2 ? 4 : 8, per = halves ? 2 : 1;
+  const size_t u = W / per;  // items per run: the smaller group sizes are multiples of it
   auto runs = [&](size_t k) { return (k * per + W - 1) / W; };
   auto group_cost = [&](size_t k) { return (double)(runs(k) * W) * c / (double)(8 * per); };
-  auto time_of = [&](size_t groups, size_t scalar, double last) {
+  auto time_of = [&](size_t groups, size_t scalar, double each, double last) {
     const int T = threads_for(s, groups + scalar, work_per_item * (groups ? 8.0 : 1.0));
-    return split_time(groups, scalar, c, last, T);
+    return split_time(groups, scalar, each, last, T);
   };
-  // more lanes only when clearly faster (tuning::BATCH_IFMA_MARGIN): all scalar, then the full
-  // groups with the rest scalar, then a last group of the first j of the rest (j = 1..rem; the
-  // others scalar), each taken when it beats the best so far by the margin, or, with as many
-  // runs as the last group taken, when it is no slower (more items in runs that start anyway)
-  double best = time_of(0, count, c);
-  if (full > 0) {
-    const double t = time_of(full, rem, c);
-    if (t < tuning::BATCH_IFMA_MARGIN * best) best = t, r.use = true, r.full = full;
-  }
-  for (size_t j = 1; j <= rem; j++) {
-    const double t = time_of(full + 1, rem - j, group_cost(j));
-    if (t < tuning::BATCH_IFMA_MARGIN * best || (r.last && runs(j) == runs(r.last) && t <= best))
-      best = t, r.use = true, r.full = full, r.last = j;
+  // More lanes only when clearly faster (tuning::BATCH_IFMA_MARGIN). In this order, each taken
+  // when it beats the best so far by the margin: all scalar; then for groups of g = 8 items, and
+  // of fewer (multiples of u: whole runs; fewer groups than threads leave threads idle, smaller
+  // groups spread the runs over them), the full groups with the rest scalar and a last group of
+  // the first j of the rest (the others scalar). Of two last groups of the same size g with as
+  // many runs, the one with more items is taken when it is no slower.
+  double best = time_of(0, count, c, c);
+  for (size_t g = 8; g >= u; g -= u) {
+    const size_t full = count / g, rem = count % g;
+    const double each = group_cost(g);
+    if (full > 0) {
+      const double t = time_of(full, rem, each, each);
+      if (t < tuning::BATCH_IFMA_MARGIN * best) best = t, r.use = true, r.size = g, r.full = full, r.last = 0;
+    }
+    for (size_t j = 1; j <= rem; j++) {
+      const double t = time_of(full + 1, rem - j, each, group_cost(j));
+      if (t < tuning::BATCH_IFMA_MARGIN * best || (r.size == g && r.last && runs(j) == runs(r.last) && t <= best))
+        best = t, r.use = true, r.size = g, r.full = full, r.last = j;
+    }
   }
   return r;
 }
 
 namespace testing {
 std::atomic<long> split_override{-1};
+std::atomic<long> split_size_override{8};
 } // namespace testing
 
 int grain_for(double work_per_item) {

@@ -21,7 +21,9 @@ int threads_for(const Settings &s, size_t count, double work_per_item);
 int grain_for(double work_per_item);
 
 // How `count` exponentiations of `limbs` limbs split between an 8-lane engine and the scalar
-// kernel: `full` groups of 8, then a last partial group of the next `last` items (unused lanes),
+// kernel: `full` groups of `size` <= 8 items (8, or fewer when groups of whole runs spread over
+// more threads, e.g. 9 RSA items on 2 threads with AVX2: 4 + 4 + 1 scalar instead of 8 + 1),
+// then a last partial group of the next `last` items (unused lanes),
 // the rest scalar; or everything scalar (use false). AUTO (forced false) takes the split of least
 // estimated wall time on the threads threads_for would give it (a group costs 8 x the lane cost
 // in scalar items and runs on one thread; tasks go to the least loaded thread, groups first, as
@@ -33,7 +35,8 @@ int grain_for(double work_per_item);
 // their scalar time at RSA-2048 on Zen 3) and 5 or 6 items three.
 struct IfmaSplit {
   bool use = false;
-  size_t full = 0;
+  size_t size = 8;  // items per group (AUTO: fewer when that spreads the runs over the threads)
+  size_t full = 0;  // groups of `size` items
   size_t last = 0;  // items in the last, partial group (0: none)
   bool partial() const { return last > 0; }
   size_t groups() const { return full + (last ? 1 : 0); }
@@ -51,11 +54,12 @@ IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_
                      bool constant_time = false, LaneIsa isa = LaneIsa::Ifma, bool halves = false,
                      double scalar_speedup = 1.0);
 // Test hook (tests/batch/test_batch_rsa.cpp): while >= 0, AUTO's split (forced false) is
-// count / 8 full groups, then a last group of min(split_override, count % 8) items, the rest
-// scalar, whatever it costs, so that every shape of the engine's tasks runs on any machine
-// with lanes. -1: the cost model decides.
+// count / g full groups of g = split_size_override (1..8) items, then a last group of
+// min(split_override, count % g) items, the rest scalar, whatever it costs, so that every
+// shape of the engine's tasks runs on any machine with lanes. -1: the cost model decides.
 namespace testing {
 extern std::atomic<long> split_override;
+extern std::atomic<long> split_size_override;
 } // namespace testing
 // powm2_ct's speed over powm_ct's with base 2 for exponents of ebits bits (cpu/batch/tuning.h).
 double pow2_scalar_speedup(size_t ebits);

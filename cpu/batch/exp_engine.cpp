@@ -40,17 +40,10 @@ ExpChoice choose_exp_backend(const Settings &s, const ExpPlan &p) {
     } else if (c.split.use) {
       c.backend = lanes_backend(auto_isa);
       c.isa = auto_isa;
-      static const char *const kPartial[] = {"auto: AVX-512 IFMA, groups of 8 items (last one partial)",
-                                             "auto: AVX-512F lanes (no IFMA), groups of 8 items (last one partial)",
-                                             "auto: AVX2 lanes (no AVX-512), groups of 8 items (last one partial)"};
-      static const char *const kRest[] = {"auto: AVX-512 IFMA, groups of 8 items, rest scalar",
-                                          "auto: AVX-512F lanes (no IFMA), groups of 8 items, rest scalar",
-                                          "auto: AVX2 lanes (no AVX-512), groups of 8 items, rest scalar"};
-      static const char *const kBoth[] = {"auto: AVX-512 IFMA, groups of 8 items, a partial one, rest scalar",
-                                          "auto: AVX-512F lanes (no IFMA), groups of 8 items, a partial one, rest scalar",
-                                          "auto: AVX2 lanes (no AVX-512), groups of 8 items, a partial one, rest scalar"};
-      const size_t rem = p.count % 8;
-      c.why = !c.split.partial() ? kRest[ii] : c.split.last == rem ? kPartial[ii] : kBoth[ii];
+      // (run_exp_tasks adds the groups' shape)
+      static const char *const kLanes[] = {"auto: AVX-512 IFMA", "auto: AVX-512F lanes (no IFMA)",
+                                           "auto: AVX2 lanes (no AVX-512)"};
+      c.why = kLanes[ii];
     } else {
       c.backend = MPB_BACKEND_CPU_SCALAR;
       if (!lanes_ok) {
@@ -96,15 +89,24 @@ int run_exp_tasks(Call &call, const Settings &s, const ExpPlan &p, const ExpChoi
   const bool lanes = c.lanes() && c.split.use;
   items.set_isa(c.isa);
   const size_t count = p.count;
+  const size_t size = lanes ? c.split.size : 8;  // items per group
   const size_t full = lanes ? c.split.full : 0;
   const size_t last = lanes ? c.split.last : 0;  // items of a last group with unused lanes
-  const size_t groups = full + (last ? 1 : 0), in_groups = full * 8 + last;
+  const size_t groups = full + (last ? 1 : 0), in_groups = full * size + last;
   const size_t tasks = groups + (count - in_groups);
   const int T = threads_for(s, tasks, p.work_per_item * (lanes ? 8.0 : 1.0));
   ThreadScratch scr(T, items.scratch_limbs(lanes), p.secret);
   if (!scr.ok()) return call.fail(MPB_EMEM, MPB_ARG_NONE, -1, "out of memory for scratch");
   char buf[kReasonLen];
-  std::snprintf(buf, sizeof buf, "%s%s; %d threads%s", prefix, reason ? reason : c.why, T, suffix);
+  // the groups' shape: "groups of G items" with "(last one partial)" or ", rest scalar"
+  char shape[64] = "";
+  if (lanes) {
+    const size_t rest = count - in_groups;
+    if (groups == 1) std::snprintf(shape, sizeof shape, ", a group of %zu items%s", full ? size : last, rest ? ", rest scalar" : "");
+    else std::snprintf(shape, sizeof shape, ", groups of %zu items%s%s", size, last ? " (last one partial)" : "",
+                       rest ? ", rest scalar" : "");
+  }
+  std::snprintf(buf, sizeof buf, "%s%s%s; %d threads%s", prefix, reason ? reason : c.why, shape, T, suffix);
   call.choose(lanes ? c.backend : MPB_BACKEND_CPU_SCALAR, T, buf);
   if (lanes) call.add_simd((int)in_groups);
 
@@ -116,8 +118,8 @@ int run_exp_tasks(Call &call, const Settings &s, const ExpPlan &p, const ExpChoi
     for (int64_t t = 0; t < (int64_t)tasks; t++) {
       int st;
       if ((size_t)t < groups) {
-        const size_t i0 = (size_t)t * 8;
-        st = items.run_group(i0, std::min(i0 + 8, in_groups), ws);
+        const size_t i0 = (size_t)t * size;
+        st = items.run_group(i0, std::min(i0 + size, in_groups), ws);
       } else {
         st = items.run_one(in_groups + ((size_t)t - groups), ws);
       }

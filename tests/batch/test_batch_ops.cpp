@@ -377,24 +377,26 @@ TEST_CASE("AUTO powm: partial IFMA groups (unused lanes) and the simd_items repo
 }
 
 TEST_CASE("AUTO powm: every split between full groups, a partial group and scalar items", "[batch][powm][split]") {
-  // The cost model picks these shapes by the machine's lane costs (cpu/batch/cost_model.h);
-  // here each one is fixed: a last group of 0..7 items, the other items of the count % 8 on the
-  // scalar kernels, after 0, 1 or 2 full groups; shared and per-item moduli, CT on and off.
+  // The cost model picks these shapes by the machine's lane costs and threads
+  // (cpu/batch/cost_model.h); here each one is fixed: groups of 8, 5 or 4 items, a last group
+  // of 0..size-1 items, the other leftover items on the scalar kernels, after 1 or 2 full
+  // groups; shared and per-item moduli, CT on and off.
   if (!mpb_backend_available(MPB_BACKEND_CPU_IFMA) && !mpb_backend_available(MPB_BACKEND_CPU_AVX512) &&
       !mpb_backend_available(MPB_BACKEND_CPU_AVX2))
     return;  // no lanes: AUTO never splits
   auto rng = mpbt::make_rng(109);
-  for (long last = 0; last <= 7; last++) {
-    SplitOverride fix(last);
-    for (int ct : {MPB_CT_DEFAULT, MPB_CT_OFF}) {
-      Ctx ctx(MPB_BACKEND_AUTO, 2);
-      REQUIRE(mpb_ctx_set_constant_time(ctx.c, ct) == MPB_OK);
-      for (size_t cnt : {7, 15, 23}) {
-        check_powm(ctx.c, rng, 8, 3, cnt, true, false, -1);
-        check_powm(ctx.c, rng, 5, 2, cnt, false, true, -1);
+  for (long size : {8, 5, 4})
+    for (long last = 0; last < size; last++) {
+      SplitOverride fix(last, size);
+      for (int ct : {MPB_CT_DEFAULT, MPB_CT_OFF}) {
+        Ctx ctx(MPB_BACKEND_AUTO, 2);
+        REQUIRE(mpb_ctx_set_constant_time(ctx.c, ct) == MPB_OK);
+        for (size_t cnt : {(size_t)(2 * size - 1), (size_t)(3 * size - 1)}) {
+          check_powm(ctx.c, rng, 8, 3, cnt, true, false, -1);
+          check_powm(ctx.c, rng, 5, 2, cnt, false, true, -1);
+        }
       }
     }
-  }
 }
 
 TEST_CASE("AUTO and CPU (the best CPU path) powm: the IFMA / scalar split counts the threads; CPU_SCALAR stays scalar",

@@ -273,24 +273,26 @@ TEST_CASE("RSA-CRT batch with random keys matches mpz_powm(c, d, n)", "[batch][r
 
 TEST_CASE("RSA-CRT with AUTO: every split of a batch between full groups, a partial group and scalar items",
           "[batch][rsa][split]") {
-  // The cost model picks these shapes by the machine's lane costs; here each one is fixed and
-  // run: a partial group of 1..7 items (its halves packed from lane 0: the q halves of a group
-  // share runs with its p halves) with the other items of the count % 8 on the scalar kernels,
-  // after 0 or 1 full groups, one key for the batch (prepared with and without e) and one key
-  // per item, constant time and not.
+  // The cost model picks these shapes by the machine's lane costs and threads; here each one is
+  // fixed and run: groups of 8, 6 or 3 items (fewer than 8 spread the runs over threads), a last
+  // group of 0..size-1 items (its halves packed from lane 0: the q halves share runs with the p
+  // halves) with the other leftover items on the scalar kernels, one key for the batch (prepared
+  // with and without e) and one key per item, constant time and not.
   mpb_ctx *ctx;
   REQUIRE(mpb_ctx_create(&ctx) == MPB_OK);
   REQUIRE(mpb_ctx_set_threads(ctx, 2) == MPB_OK);
   auto rng = mpbt::make_rng(203);
-  for (long last = 0; last <= 7; last++) {
-    SplitOverride fix(last);
-    for (int ct : {MPB_CT_DEFAULT, MPB_CT_OFF})
-      for (size_t cnt : {7, 15}) {
+  for (long size : {8, 6, 3})
+    for (long last = 0; last < size; last++) {
+      SplitOverride fix(last, size);
+      const size_t cnt = (size_t)(size + size - 1);  // one full group, then size - 1 left over
+      for (int ct : {MPB_CT_DEFAULT, MPB_CT_OFF}) {
         rsa_random_case(ctx, rng, 512, 512, cnt, false, MPB_BACKEND_AUTO, ct);
         rsa_random_case(ctx, rng, 256, 250, cnt, true, MPB_BACKEND_AUTO, ct);
       }
-    rsa_random_case(ctx, rng, 1024, 1024, 7, false, MPB_BACKEND_AUTO, MPB_CT_DEFAULT);
-  }
+      rsa_random_case(ctx, rng, 512, 512, (size_t)(last + 2 * size), false, MPB_BACKEND_AUTO, MPB_CT_DEFAULT);
+    }
+  rsa_random_case(ctx, rng, 1024, 1024, 7, false, MPB_BACKEND_AUTO, MPB_CT_DEFAULT);  // cost model's own choice
   mpb_ctx_destroy(ctx);
 }
 

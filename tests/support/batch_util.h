@@ -38,11 +38,17 @@ inline void rand_below(std::mt19937_64 &rng, uint64_t *a, const uint64_t *m, siz
   mpz_mod(x, x, mm);
   mpz_to_row(a, x, w);
 }
-// AUTO's lane split fixed for the scope (cpu/batch/cost_model.h's test hook): the full groups,
-// a last group of min(last, count % 8) items, the rest scalar.
+// AUTO's lane split fixed for the scope (cpu/batch/cost_model.h's test hook): count / size
+// full groups of `size` items, a last group of min(last, count % size) items, the rest scalar.
 struct SplitOverride {
-  explicit SplitOverride(long last) { mpb::batch::testing::split_override.store(last); }
-  ~SplitOverride() { mpb::batch::testing::split_override.store(-1); }
+  SplitOverride(long last, long size) {
+    mpb::batch::testing::split_size_override.store(size);
+    mpb::batch::testing::split_override.store(last);
+  }
+  ~SplitOverride() {
+    mpb::batch::testing::split_override.store(-1);
+    mpb::batch::testing::split_size_override.store(8);
+  }
   SplitOverride(const SplitOverride &) = delete;
   SplitOverride &operator=(const SplitOverride &) = delete;
 };
