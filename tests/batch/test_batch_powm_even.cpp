@@ -298,6 +298,34 @@ TEST_CASE("batch powm, shared even modulus: forced backends run the odd part the
       }
 }
 
+TEST_CASE("batch powm, shared even modulus with AUTO: every split of the odd part's groups", "[batch][powm][even][split]") {
+  // The odd part's tasks carry the 2^s part and the CRT around them (pre/post over each task's
+  // items): groups of 8, 5 or 2 items, a last group of 0..size-1, the rest scalar (the split
+  // fixed by cpu/batch/cost_model.h's test hook; the cost model would pick one by the machine).
+  Ctx ctx(MPB_BACKEND_AUTO, 2);
+  auto rng = mpbt::make_rng(4646);
+  const size_t w = 6, ew = 3;
+  Rows m(w);
+  REQUIRE(split_modulus(rng, m.data(), w, 70, 200, 0));
+  for (long size : {8, 5, 2})
+    for (long last = 0; last < size; last++) {
+      SplitOverride fix(last, size);
+      const size_t cnt = (size_t)(2 * size - 1);
+      Rows base(w * cnt), e(ew * cnt), r(w * cnt, CANARY);
+      for (size_t i = 0; i < cnt; i++) {
+        hard_base(rng, &base[i * w], m.data(), w, i);
+        hard_exp(rng, &e[i * ew], ew, i);
+      }
+      for (int ct : {0, 1}) {
+        REQUIRE(mpb_ctx_set_constant_time(ctx.c, ct ? MPB_CT_ON : MPB_CT_OFF) == MPB_OK);
+        mpb_call_info info;
+        REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), ew, cnt, m.data(), 1, w, cnt, &info) == MPB_OK);
+        INFO("size " << size << " last " << last << " ct " << ct << " reason " << info.reason);
+        check_rows(r, base, e, ew, cnt, m, 1, w, cnt);
+      }
+    }
+}
+
 TEST_CASE("batch powm, even and odd moduli per item: hard moduli, ct on/off, threads", "[batch][powm][even][split]") {
   Ctx ctx;
   auto rng = mpbt::make_rng(4646);
