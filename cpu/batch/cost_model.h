@@ -53,7 +53,7 @@ enum class LaneIsa { Ifma, Avx512f, Avx2 };
 IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_per_item, bool forced,
                      bool constant_time = false, LaneIsa isa = LaneIsa::Ifma, bool halves = false,
                      double scalar_speedup = 1.0);
-// Test hook (tests/batch/test_batch_rsa.cpp): while >= 0, AUTO's split (forced false) is
+// Test hook (tests/support/batch_util.h: SplitOverride): while >= 0, AUTO's split (forced false) is
 // count / g full groups of g = split_size_override (1..8) items, then a last group of
 // min(split_override, count % g) items, the rest scalar, whatever it costs, so that every
 // shape of the engine's tasks runs on any machine with lanes. -1: the cost model decides.
