@@ -55,10 +55,10 @@ if [ "${MPB_SKIP_CT:-0}" != 1 ]; then
 fi
 
 if [ "${MPB_SKIP_AARCH64:-0}" != 1 ]; then
-  echo "== aarch64: cross build (cmake/toolchain-aarch64.cmake) and CTest under qemu-user (MPB_TEST_QUICK)"
+  echo "== aarch64: cross build (cmake/toolchain-aarch64.cmake) and CTest under qemu-user (MPB_TEST_QUICK; the CPU library's tests, not tests/cuda/on_host)"
   bash scripts/setup.sh --aarch64
   cmake -S . -B build-aarch64 "${GEN[@]}" -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-aarch64.cmake -DMPB_CUDA=OFF \
-      -DMPB_BUILD_BENCH=OFF >/dev/null
+      -DMPB_BUILD_BENCH=OFF -DMPB_TEST_CUDA_ON_HOST=OFF >/dev/null
   cmake --build build-aarch64 -j"$JOBS"
   (cd build-aarch64 && MPB_TEST_QUICK=1 ctest --output-on-failure -j"$JOBS" --timeout 600)
 fi
