@@ -2,11 +2,17 @@
 //   (1) the seed-003 table: ns per multiplication at the NIST prime sizes 192..521 bits,
 //       delayed-carry Comba vs plain Comba vs GMP mpn_mul_n (and mpz_mul);
 //   (2) mpn::mul_n / mpn::sqr (the dispatchers) vs GMP mpn_mul_n / mpn_sqr, 256..16384 bits.
+//   --mont (printed only): the constant-time Montgomery kernels of the scalar exponentiation
+//       (mont_sqr_ct, mont_mul_ct and their parts) in ns per 64x64-bit limb product, against this
+//       core's peak rate of independent 64x64 -> 128-bit products (x86-64: MUL in a loop), and
+//       the RSA-2048 private operations per second those kernels allow: how far the scalar path
+//       is from the multiplier's bound.
 // Every figure is the minimum over several repetitions of a timed batch; the mpbatch and GMP
 // batches alternate inside one loop, so both see the same machine state.
 //
 // usage: bench_mul [output-dir (default <source>/bench/results)] [--quick] [--portable]
 //        bench_mul --scan    (every size 1..80 limbs vs GMP, printed, no files)
+//        bench_mul --mont    (the Montgomery kernels against the multiplier's peak, printed)
 #include <gmp.h>
 
 #include <chrono>
@@ -19,6 +25,7 @@
 #include "common/race.h"
 #include "common/report.h"
 #include "core/cpu_features.h"
+#include "mpn/mod/mont.h"
 #include "mpn/mpn.h"
 #include "ref/mpn_ref.h"
 
@@ -37,20 +44,94 @@ std::vector<limb> rand_limbs(std::mt19937_64 &rng, size_t n) {
   return v;
 }
 
+// ns per 64x64 -> 128-bit product at the core's peak: blocks of 8 independent MULs (four
+// multiplicands, one multiplier), no other work; 0 where there is no such instruction to time.
+double peak_product_ns() {
+#if defined(__x86_64__)
+  auto block = [] {
+    for (int i = 0; i < 256; i++)
+      __asm__ volatile(
+          "mov %%r8, %%rax\n\tmulq %%r9\n\tmov %%r10, %%rax\n\tmulq %%r9\n\t"
+          "mov %%r11, %%rax\n\tmulq %%r9\n\tmov %%r8, %%rax\n\tmulq %%r10\n\t"
+          "mov %%r9, %%rax\n\tmulq %%r11\n\tmov %%r10, %%rax\n\tmulq %%r8\n\t"
+          "mov %%r11, %%rax\n\tmulq %%r10\n\tmov %%r8, %%rax\n\tmulq %%r11\n\t"
+          :
+          :
+          : "rax", "rdx", "cc");
+  };
+  return mpbench::race(g_reps, 2048.0, block)[0] / 2048.0;
+#else
+  return 0;
+#endif
+}
+
+// --mont: see the file comment.
+int mont_report(std::mt19937_64 &rng, const std::string &paths) {
+  const double peak = peak_product_ns();
+  std::printf("Montgomery kernels of the constant-time scalar exponentiation (powm_ct), kernels: %s\n", paths.c_str());
+  if (peak > 0) std::printf("peak: %.3f ns per 64x64-bit product (independent MULs)\n", peak);
+  std::printf("ns per call and ns per limb product (efficiency = peak / that)\n");
+  std::printf("limbs |    sqr          |   mul_n         |   REDC          | mont_sqr_ct     | mont_mul_ct\n");
+  double rsa_ns = 0;
+  for (size_t n : {8, 16, 24, 32, 48, 64}) {
+    std::vector<limb> m = rand_limbs(rng, n), a = rand_limbs(rng, n), b = rand_limbs(rng, n);
+    m[0] |= 1;
+    m[n - 1] |= (limb)1 << 63;
+    a[n - 1] >>= 1;
+    b[n - 1] >>= 1;
+    std::vector<limb> st(mpn::mont_ctx_itch(n)), t(2 * n), t0(2 * n), r(n);
+    std::vector<limb> s(std::max({mpn::mont_sqr_itch(n), mpn::sqr_itch(n), mpn::mul_n_itch(n)}) + 1);
+    mpn::MontCtx ctx;
+    mpn::mont_ctx_init(ctx, m.data(), n, st.data());
+    mpn::mul_n(t0.data(), a.data(), b.data(), n, s.data());
+    auto tt = mpbench::race(g_reps, (double)(n * n),
+                            [&] { mpn::sqr_ct(t.data(), a.data(), n, s.data()); clobber(t.data()); },
+                            [&] { mpn::mul_n(t.data(), a.data(), b.data(), n, s.data()); clobber(t.data()); },
+                            [&] { mpn::copy(t.data(), t0.data(), 2 * n); mpn::mont_redc(r.data(), t.data(), ctx); clobber(r.data()); },
+                            [&] { mpn::copy(t.data(), t0.data(), 2 * n); clobber(t.data()); },
+                            [&] { mpn::mont_sqr_ct(a.data(), a.data(), ctx, s.data()); clobber(a.data()); },
+                            [&] { mpn::mont_mul_ct(b.data(), b.data(), a.data(), ctx, s.data()); clobber(b.data()); });
+    const double nn = (double)n * n, sq = n * (n + 1) / 2.0, red = nn + n;  // REDC: n rows + n quotients
+    const double t_redc = tt[2] - tt[3];
+    auto cell = [&](double ns, double products) {
+      if (peak > 0) std::printf(" %7.1f %5.3f %3.0f%% |", ns, ns / products, 100 * peak * products / ns);
+      else std::printf(" %7.1f %5.3f      |", ns, ns / products);
+    };
+    std::printf("%5zu |", n);
+    cell(tt[0], sq), cell(tt[1], nn), cell(t_redc, red), cell(tt[4], sq + red), cell(tt[5], nn + red);
+    std::printf("\n");
+    if (n == 16)  // an RSA-2048 half: 1024 squarings, 205 + 30 products (5-bit windows, table)
+      rsa_ns = 2 * (1024 * tt[4] + 235 * tt[5]);
+  }
+  if (rsa_ns > 0) {
+    std::printf("RSA-2048 by CRT at these kernels: two 1024-bit exponentiations of 1024 mont_sqr_ct + 235 mont_mul_ct\n");
+    std::printf("  (5-bit windows and the table; no table reads, conversions or recombination): %.0f ops/s", 1e9 / rsa_ns);
+    if (peak > 0) {
+      const double products = 2 * (1024 * (136 + 272) + 235 * (256 + 272));
+      std::printf("; at the peak product rate %.0f ops/s (%.0f products)", 1e9 / (products * peak), products);
+    }
+    std::printf("\n");
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
   std::string dir = std::string(MPB_SOURCE_DIR) + "/bench/results";
-  bool quick = false, scan = false;
+  bool quick = false, scan = false, mont = false;
   for (int i = 1; i < argc; i++) {
     if (!std::strcmp(argv[i], "--quick")) quick = true;
     else if (!std::strcmp(argv[i], "--portable")) mpb::cpu::force_portable(true);
     else if (!std::strcmp(argv[i], "--scan")) scan = true;
+    else if (!std::strcmp(argv[i], "--mont")) mont = true;
     else dir = argv[i];
   }
   if (quick) g_reps = 7;
   std::mt19937_64 rng(20261121);
   std::string paths = mpb::cpu::portable_forced() ? "portable C (forced)" : (mpb::cpu::has_mulx_adx() ? "MULX/ADX" : "portable C");
+
+  if (mont) return mont_report(rng, paths);
 
   // ---- (0) optional: every size 1..80 limbs (--scan), printed only -----------------------
   if (scan) {
