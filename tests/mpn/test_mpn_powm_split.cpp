@@ -55,7 +55,7 @@ V even_mod(std::mt19937_64 &rng, size_t s, size_t qbits, int kind) {
 } // namespace
 
 TEST_CASE("mullo_basecase vs GMP", "[powm][split][mpn]") {
-  for (int portable = 0; portable < 2; portable++) {
+  for (bool portable : kernel_passes()) {
     mpb::cpu::force_portable(portable != 0);
     auto rng = make_rng(501 + portable);
     for (size_t n = 1; n <= 40; n++)
@@ -106,7 +106,7 @@ TEST_CASE("pow2_exp_reduce keeps b^e mod 2^s for every b", "[powm][split][mpn]")
 }
 
 TEST_CASE("powm_2k / powm_2k_ct vs GMP mpz_powm mod 2^s", "[powm][split][mpn]") {
-  for (int portable = 0; portable < 2; portable++) {
+  for (bool portable : kernel_passes()) {
     mpb::cpu::force_portable(portable != 0);
     auto rng = make_rng(503 + portable);
     for (size_t s : kS) {
@@ -239,7 +239,7 @@ TEST_CASE("split context, base reduction and CRT vs GMP", "[powm][split][mpn]") 
 }
 
 TEST_CASE("powm_split / powm_split_ct vs GMP mpz_powm", "[powm][split][mpn]") {
-  for (int portable = 0; portable < 2; portable++) {
+  for (bool portable : kernel_passes()) {
     mpb::cpu::force_portable(portable != 0);
     auto rng = make_rng(506 + portable);
     for (auto [s, qbits] : kSplit)

@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "core/cpu_features.h"
+
 namespace mpbt {
 
 uint64_t test_seed() {
@@ -26,12 +28,21 @@ std::mt19937_64 make_rng(uint64_t salt) {
   return std::mt19937_64(seq);
 }
 
-std::vector<size_t> size_sweep(size_t max) {
+bool quick() {
   const char *q = std::getenv("MPB_TEST_QUICK");
-  const bool quick = q && *q && *q != '0';
+  return q && *q && *q != '0';
+}
+
+std::vector<bool> kernel_passes() {
+  if (mpb::cpu::portable_forced() || mpb::cpu::features() == 0) return {false};
+  return {false, true};
+}
+
+std::vector<size_t> size_sweep(size_t max) {
+  const bool q = quick();
   std::vector<size_t> r;
   for (size_t n = 1; n <= max; n++)
-    if (!quick || n <= 12 || n == 13 || n == 14 || n == 15 || n == 16 || n == 17 || n == 23 || n == 24 ||
+    if (!q || n <= 12 || n == 13 || n == 14 || n == 15 || n == 16 || n == 17 || n == 23 || n == 24 ||
         n == 25 || n == 31 || n == 32 || n == 33 || n == 48 || n == max)
       r.push_back(n);
   return r;

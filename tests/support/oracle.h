@@ -17,9 +17,15 @@ namespace mpbt {
 uint64_t test_seed();
 // A generator seeded from test_seed() and a per-test salt.
 std::mt19937_64 make_rng(uint64_t salt);
-// Limb counts 1..max for the size sweeps; with MPB_TEST_QUICK=1 in the environment (the
-// sanitizer and the emulated aarch64 runs) 1..12 and the sizes around the algorithm cut-offs
-// and the RSA / DH half sizes only.
+// MPB_TEST_QUICK=1 in the environment (the sanitizer and the emulated aarch64 runs): the size
+// sweeps and the largest vectors are trimmed; the plain runs test every size.
+bool quick();
+// The kernel passes of a test that runs both kernel sets: false (the run-time kernels) and true
+// (the portable C ones, cpu::force_portable) where the run-time ones are not already those (no
+// CPU extension in use: none on this CPU, MPBATCH_CPU_DISABLE=all, aarch64).
+std::vector<bool> kernel_passes();
+// Limb counts 1..max for the size sweeps; quick(): 1..12 and the sizes around the algorithm
+// cut-offs and the RSA / DH half sizes only.
 std::vector<size_t> size_sweep(size_t max);
 
 // n random limbs mixing the hard cases: 0, 1, all-ones, 0x8000..., long runs of 0s and 1s
