@@ -51,8 +51,9 @@ double pow2_scalar_speedup(size_t ebits) {
 }
 
 IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_per_item, bool forced,
-                     bool constant_time, LaneIsa isa, bool halves, double scalar_speedup) {
+                     bool constant_time, LaneIsa isa, bool halves, double scalar_speedup, double *est) {
   IfmaSplit r;
+  if (est) *est = 0.0;
   if (forced) {
     r.use = true, r.full = count / 8, r.last = count % 8;
     return r;
@@ -94,6 +95,27 @@ IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_
       if (t < tuning::BATCH_IFMA_MARGIN * best || (r.size == g && r.last && runs(j) == runs(r.last) && t <= best))
         best = t, r.use = true, r.size = g, r.full = full, r.last = j;
     }
+  }
+  if (est) *est = best;
+  return r;
+}
+
+size_t auto_lane_isas(LaneIsa best, bool avx2, size_t exps, LaneIsa out[2]) {
+  out[0] = best;
+  if (best != LaneIsa::Avx512f || !avx2 || exps > 4) return 1;
+  out[1] = LaneIsa::Avx2;
+  return 2;
+}
+
+LaneSplit best_lane_split(const Settings &s, size_t count, size_t limbs, double work_per_item, bool constant_time,
+                          const LaneIsa *isas, size_t n, bool halves, double scalar_speedup) {
+  LaneSplit r;
+  double best = 0.0;
+  for (size_t i = 0; i < n; i++) {
+    double t = 0.0;
+    const IfmaSplit sp = ifma_split(s, count, limbs, work_per_item, false, constant_time, isas[i], halves,
+                                    scalar_speedup, &t);
+    if (i == 0 || (sp.use && t < tuning::BATCH_IFMA_MARGIN * best)) r.split = sp, r.isa = isas[i], best = t;
   }
   return r;
 }

@@ -50,9 +50,27 @@ enum class LaneIsa { Ifma, Avx512f, Avx2 };
 // scalar_speedup: the scalar kernel of this call runs that much faster than the one the lane costs
 // were measured against (powm2_ct for a base of 2: pow2_scalar_speedup), so a lane costs as much
 // more, relative to it.
+// est (may be null): AUTO's estimated wall time of the split returned, in scalar items (forced
+// and test-override splits: 0).
 IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_per_item, bool forced,
                      bool constant_time = false, LaneIsa isa = LaneIsa::Ifma, bool halves = false,
-                     double scalar_speedup = 1.0);
+                     double scalar_speedup = 1.0, double *est = nullptr);
+// The engines AUTO weighs for a call of `exps` exponentiations (RSA: two per item) on a CPU whose
+// best 8-lane engine is `best` (avx2: the CPU has the AVX2 engine too): `best`, and on an AVX-512F
+// CPU without IFMA, for at most 4 exponentiations, the AVX2 engine, whose one 4-lane run costs
+// about half an 8-lane run. For more exponentiations AVX-512F lanes are not dearer than AVX2
+// lanes on the same CPU (the same digits and steps on twice the width), whatever the lane-cost
+// tables, measured on different machines, say. Writes them to out; returns how many (1 or 2).
+size_t auto_lane_isas(LaneIsa best, bool avx2, size_t exps, LaneIsa out[2]);
+// AUTO among those engines: the split of least estimated time over isas[0..n) (ifma_split for
+// each), the first engine kept unless another one's estimate is lower by
+// tuning::BATCH_IFMA_MARGIN.
+struct LaneSplit {
+  IfmaSplit split;
+  LaneIsa isa = LaneIsa::Ifma;
+};
+LaneSplit best_lane_split(const Settings &s, size_t count, size_t limbs, double work_per_item, bool constant_time,
+                          const LaneIsa *isas, size_t n, bool halves = false, double scalar_speedup = 1.0);
 // Test hook (tests/support/batch_util.h: SplitOverride): while >= 0, AUTO's split (forced false) is
 // count / g full groups of g = split_size_override (1..8) items, then a last group of
 // min(split_override, count % g) items, the rest scalar, whatever it costs, so that every

@@ -23,16 +23,25 @@ ExpChoice choose_exp_backend(const Settings &s, const ExpPlan &p) {
   ExpChoice c;
   c.backend = s.backend;
   const bool lanes_ok = lanes_available();
-  const LaneIsa auto_isa = lanes_best();
-  const int ii = (int)auto_isa;
+  LaneIsa auto_isa = lanes_best();
   LaneIsa forced_isa = LaneIsa::Ifma;
   const bool forced_lanes = lanes_backend_isa(s.backend, &forced_isa);
   if (chooses_cpu(s)) {
     const bool lanes_width = p.lane_limbs >= (size_t)tuning::BATCH_IFMA_MIN_LIMBS &&
                              p.lane_limbs <= (size_t)tuning::BATCH_IFMA_MAX_LIMBS;
-    if (lanes_ok && lanes_width)
-      c.split = ifma_split(s, p.count, p.lane_limbs, p.work_per_item, false, p.secret, auto_isa, p.halves,
-                           p.scalar_speedup);
+    // AVX-512F without IFMA and at most 4 exponentiations: the AVX2 engine too (cost_model.h:
+    // auto_lane_isas). Measured on an H200 host's Xeon with IFMA masked (2026-11-28, bench_auto
+    // --ct, one thread): at 3 items of 1024..4096 bits one AVX2 run did 1.11-1.14x the scalar
+    // kernel, which AUTO had chosen over a group of 8 AVX-512F lanes.
+    LaneIsa isas[2];
+    const size_t n_isas = auto_lane_isas(auto_isa, simd::avx2_available(), p.count * (p.halves ? 2 : 1), isas);
+    if (lanes_ok && lanes_width) {
+      const LaneSplit ls = best_lane_split(s, p.count, p.lane_limbs, p.work_per_item, p.secret, isas, n_isas,
+                                           p.halves, p.scalar_speedup);
+      c.split = ls.split;
+      if (ls.split.use) auto_isa = ls.isa;
+    }
+    const int ii = (int)auto_isa;
     if (p.multipartite && !p.secret && p.shared_modulus && p.count < (size_t)s.threads && s.threads > 1 &&
         p.max_n >= (size_t)tuning::BATCH_MULTIPARTITE_MIN_LIMBS) {
       c.backend = MPB_BACKEND_MULTIPARTITE;
@@ -43,7 +52,8 @@ ExpChoice choose_exp_backend(const Settings &s, const ExpPlan &p) {
       // (run_exp_tasks adds the groups' shape)
       static const char *const kLanes[] = {"auto: AVX-512 IFMA", "auto: AVX-512F lanes (no IFMA)",
                                            "auto: AVX2 lanes (no AVX-512)"};
-      c.why = kLanes[ii];
+      c.why = n_isas > 1 && auto_isa == LaneIsa::Avx2 ? "auto: AVX2 lanes (estimated faster than AVX-512F groups)"
+                                                      : kLanes[ii];
     } else {
       c.backend = MPB_BACKEND_CPU_SCALAR;
       if (!lanes_ok) {

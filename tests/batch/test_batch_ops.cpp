@@ -3,6 +3,8 @@
 // every backend this CPU has), pack/unpack. Widths 1..256 limbs, counts 0, 1, 7, 8, 9, 1000.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <mpbatch/mpbatch.h>
 
 #include "batch/tuning.h"
@@ -374,6 +376,56 @@ TEST_CASE("AUTO powm: partial IFMA groups (unused lanes) and the simd_items repo
         }
       }
     }
+}
+
+TEST_CASE("AUTO's engines on an AVX-512F CPU without IFMA: one AVX2 run for up to 4 exponentiations",
+          "[batch][cost]") {
+  // The choice itself, on any machine (the lane costs are cpu/batch/tuning.h's constants; the
+  // engines run in the tests above where the CPU has them).
+  using mpb::batch::LaneIsa;
+  LaneIsa isas[2];
+  CHECK(mpb::batch::auto_lane_isas(LaneIsa::Avx512f, true, 3, isas) == 2);
+  CHECK((isas[0] == LaneIsa::Avx512f && isas[1] == LaneIsa::Avx2));
+  CHECK(mpb::batch::auto_lane_isas(LaneIsa::Avx512f, true, 4, isas) == 2);
+  CHECK(mpb::batch::auto_lane_isas(LaneIsa::Avx512f, true, 5, isas) == 1);
+  CHECK(isas[0] == LaneIsa::Avx512f);
+  CHECK(mpb::batch::auto_lane_isas(LaneIsa::Avx512f, false, 3, isas) == 1);
+  CHECK(mpb::batch::auto_lane_isas(LaneIsa::Ifma, true, 3, isas) == 1);
+  CHECK(isas[0] == LaneIsa::Ifma);
+  CHECK(mpb::batch::auto_lane_isas(LaneIsa::Avx2, true, 3, isas) == 1);
+  CHECK(isas[0] == LaneIsa::Avx2);
+
+  mpb::batch::Settings s{};
+  s.threads = 1, s.backend = MPB_BACKEND_AUTO, s.ct = MPB_CT_ON;
+  const LaneIsa both[2] = {LaneIsa::Avx512f, LaneIsa::Avx2};
+  for (size_t limbs : {16, 32, 48, 64})
+    for (int halves = 0; halves < 2; halves++)
+      for (size_t cnt = 1; cnt <= 4; cnt++) {
+        const size_t exps = cnt * (halves ? 2 : 1);
+        if (exps > 4) continue;
+        const double work = mpb::batch::work_powm(limbs, 64 * limbs);
+        const auto ls = mpb::batch::best_lane_split(s, cnt, limbs, work, true, both, 2, halves != 0);
+        INFO("limbs " << limbs << " items " << cnt << (halves ? " (RSA halves)" : ""));
+        // one 4-lane run against the exponentiations one by one and against an 8-lane run
+        const double run2 = 4.0 * mpb::batch::lane_cost(LaneIsa::Avx2, limbs, true);
+        const double run512 = 8.0 * mpb::batch::lane_cost(LaneIsa::Avx512f, limbs, true);
+        const double scalar = (double)exps;
+        if (run2 < mpb::tuning::BATCH_IFMA_MARGIN * std::min(scalar, run512)) {
+          CHECK(ls.split.use);
+          CHECK(ls.isa == LaneIsa::Avx2);
+          CHECK(ls.split.full * ls.split.size + ls.split.last == cnt);
+        } else if (run2 > scalar && run512 > scalar) {
+          CHECK(!ls.split.use);
+        }
+      }
+  // the single-engine choice is unchanged: best_lane_split over one engine is ifma_split
+  for (size_t cnt : {1, 3, 8, 19}) {
+    const double work = mpb::batch::work_powm(16, 1024);
+    const auto one = mpb::batch::best_lane_split(s, cnt, 16, work, true, both, 1);
+    const auto sp = mpb::batch::ifma_split(s, cnt, 16, work, false, true, LaneIsa::Avx512f);
+    CHECK((one.isa == LaneIsa::Avx512f && one.split.use == sp.use && one.split.full == sp.full &&
+           one.split.last == sp.last && one.split.size == sp.size));
+  }
 }
 
 TEST_CASE("AUTO powm: every split between full groups, a partial group and scalar items", "[batch][powm][split]") {
