@@ -96,12 +96,14 @@ SqrN with_scratch_sqr(size_t (*itch)(size_t), void (*f)(limb *, const limb *, si
   };
 }
 
-// Run body once with the MULX/ADX kernels (when the CPU has them) and once portable.
+// Run body with the run-time kernels and, where those are the MULX/ADX ones, once more with the
+// portable C ones (mpbt::kernel_passes; without MULX/ADX the products' run-time kernels are the
+// portable ones already).
 template <class F> void both_paths(F &&body) {
-  for (int portable = 0; portable < 2; portable++) {
-    if (!portable && !mpb::cpu::has_mulx_adx()) continue;
-    mpb::cpu::force_portable(portable != 0);
-    DYNAMIC_SECTION((portable ? "portable" : "mulx/adx")) { body(); }
+  for (bool portable : mpbt::kernel_passes()) {
+    if (portable && !mpb::cpu::has_mulx_adx()) continue;
+    mpb::cpu::force_portable(portable);
+    DYNAMIC_SECTION((portable ? "portable" : "run-time kernels")) { body(); }
     mpb::cpu::force_portable(false);
   }
 }
