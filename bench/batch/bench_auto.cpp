@@ -18,8 +18,9 @@
 // choices (different engine and ratio below 0.90) separately. Writes
 // <dir>/auto-cpu[-ct]-<date>.{csv,md}.
 //
-//   bench_auto [--seconds S] [--slice-ms MS] [--ct] [--threads T] [dir]
-//   (--rounds R, the older option, multiplies --seconds by R.)
+//   bench_auto [--seconds S] [--slice-ms MS] [--ct] [--threads T] [--bits B,..] [--items N,..] [dir]
+//   (--rounds R, the older option, multiplies --seconds by R; --bits and --items pick points of the
+//   grid, 256..4096 bits x 1..256 items, for a short run, e.g. on a borrowed machine.)
 #include <gmp.h>
 
 #include <algorithm>
@@ -59,10 +60,28 @@ double quantile(std::vector<double> &v, double q) {
 
 } // namespace
 
+// " <flag> a,b,c" for a picked list, "" for the whole grid
+std::string join(const char *flag, const std::vector<long> &v) {
+  std::string r;
+  for (long x : v) r += (r.empty() ? std::string(flag) : std::string(",")) + std::to_string(x);
+  return r;
+}
+
 int main(int argc, char **argv) {
   double secs = 1.0, slice_ms = 4.0;
   int rounds = 1, threads = 0;
   bool ct = false;
+  std::vector<long> want_bits, want_items;
+  auto list = [](const char *a) {
+    std::vector<long> v;
+    for (const char *p = a; *p;) {
+      char *end;
+      v.push_back(std::strtol(p, &end, 10));
+      p = *end == ',' ? end + 1 : end;
+      if (end == p && *p) break;
+    }
+    return v;
+  };
   std::string dir = std::string(MPB_SOURCE_DIR) + "/bench/results";
   for (int i = 1; i < argc; i++) {
     if (!std::strcmp(argv[i], "--seconds") && i + 1 < argc) secs = std::atof(argv[++i]);
@@ -70,8 +89,11 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) threads = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--ct")) ct = true;
+    else if (!std::strcmp(argv[i], "--bits") && i + 1 < argc) want_bits = list(argv[++i]);
+    else if (!std::strcmp(argv[i], "--items") && i + 1 < argc) want_items = list(argv[++i]);
     else if (argv[i][0] == '-') {
-      std::fprintf(stderr, "usage: bench_auto [--seconds S] [--slice-ms MS] [--ct] [--threads T] [dir]\n");
+      std::fprintf(stderr, "usage: bench_auto [--seconds S] [--slice-ms MS] [--ct] [--threads T] [--bits B,..] "
+                           "[--items N,..] [dir]\n");
       return 2;
     } else dir = argv[i];
   }
@@ -111,6 +133,8 @@ int main(int argc, char **argv) {
     const size_t w = (size_t)bits / 64;
     for (size_t count : {(size_t)1, (size_t)2, (size_t)3, (size_t)8, (size_t)16, (size_t)64, (size_t)256}) {
       if (bits >= 3072 && count > 64) continue;  // minutes per point
+      auto picked = [](const std::vector<long> &v, long x) { return v.empty() || std::find(v.begin(), v.end(), x) != v.end(); };
+      if (!picked(want_bits, bits) || !picked(want_items, (long)count)) continue;
       std::vector<uint64_t> m(w), base(count * w), e(count * w), r(count * w);
       for (auto &x : m) x = rng();
       m[0] |= 1, m[w - 1] |= 1ull << 63;
@@ -201,7 +225,8 @@ int main(int argc, char **argv) {
   const char *mask = std::getenv("MPBATCH_CPU_DISABLE");
   rep.note(std::string("machine: ") + mpbench::machine() + "; command: " + (mask ? "MPBATCH_CPU_DISABLE=" : "") +
            (mask ? mask : "") + (mask ? " " : "") + "bench_auto --seconds " + mpbench::fmt(secs, 2) + " --slice-ms " +
-           mpbench::fmt(slice_ms, 1) + (ct ? " --ct" : "") + " --threads " + std::to_string(threads));
+           mpbench::fmt(slice_ms, 1) + (ct ? " --ct" : "") + " --threads " + std::to_string(threads) +
+           join(" --bits ", want_bits) + join(" --items ", want_items));
   rep.finish();
   mpb_ctx_destroy(ctx);
   return 0;
