@@ -19,6 +19,7 @@
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
 #endif
 
 #include <openssl/async.h>
@@ -41,6 +42,7 @@ struct req {
   uint64_t *in, *out;
   size_t in_limbs, out_limbs;
   uint64_t queued_ns;
+  long tid; /* the submitting thread (busy extension), 0 unknown */
   int status, done, abandoned;
   int lone;  /* flushed alone with nothing else queued or running (solo mode) */
   waiter *w; /* NULL for a blocking caller */
@@ -50,6 +52,7 @@ typedef struct stat_entry {
   struct stat_entry *next;
   char *name;
   mpbp_batch_stats s;
+  size_t last_n; /* the size of the last batch of this name (busy extension) */
 } stat_entry;
 
 typedef struct gq {
@@ -61,7 +64,20 @@ typedef struct gq {
   req *head, *tail;
   size_t queued;
   int running;
+  int extended; /* the wait of the queued batch was extended: its submitters stayed busy */
 } gq;
+
+/* The last sample of one submitting thread's runnable time (busy extension, see group_check). */
+typedef struct tsample {
+  long tid; /* 0: a free slot */
+  int fd;   /* /proc/self/task/TID/stat (its state), or -1 */
+  int has_clk;
+  int stale; /* its stat file no longer reads: the thread exited (its tid may come back) */
+  clockid_t clk;
+  uint64_t cpu_ns, wall_ns; /* its CPU clock and CLOCK_MONOTONIC at the last sample */
+  uint64_t used;            /* for eviction */
+} tsample;
+#define TSAMPLES 16
 
 struct mpbp_batcher {
   pthread_mutex_t mu;
@@ -74,6 +90,11 @@ struct mpbp_batcher {
   size_t batch_size;
   unsigned delay_us;    /* a batch runs once its newest request waited this long */
   unsigned max_wait_us; /* ... or its oldest this long (>= delay_us) */
+  /* busy extension: while every thread with a request queued stays runnable, the delay and the
+     longest wait become these (0: off) */
+  unsigned busy_delay_us, busy_max_wait_us;
+  tsample ts[TSAMPLES];
+  uint64_t ts_clock;
   mpb_ctx *ctx;
   pthread_t thread;
   int thread_started, stop;
@@ -83,6 +104,15 @@ struct mpbp_batcher {
   unsigned solo_runs;
   mpbp_batcher *reg_next; /* in the registry of live batchers (fork handling) */
 };
+
+/* Forgets the thread samples (closing their files): at free, and in a child of fork, whose
+   threads are not the parent's. */
+static void ts_reset(mpbp_batcher *b) {
+  for (int i = 0; i < TSAMPLES; i++) {
+    if (b->ts[i].tid && b->ts[i].fd >= 0) close(b->ts[i].fd);
+    memset(&b->ts[i], 0, sizeof b->ts[i]);
+  }
+}
 
 /* fork(): the child has no flush thread and, if another thread held a batcher's mutex or ran a
    batch at that moment, a locked mutex and a group marked running forever. The handlers take
@@ -114,6 +144,7 @@ static void fork_child(void) {
     b->groups = NULL; /* the parent's requests: not ours to run or free */
     b->live = NULL;
     b->thread_started = 0;
+    ts_reset(b);
     /* fresh mutex and condition variables: the copies may record the parent's waiters */
     init_sync(b);
   }
@@ -132,6 +163,113 @@ static uint64_t thread_cpu_ns(void) {
   struct timespec ts;
   if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Busy extension: samples of the submitting threads. A thread's CPU clock (exact also when read
+   from another thread) gives the share of a window it ran; its state in /proc/self/task/TID/stat
+   (Linux, kept open, one pread per look) whether it is running or runnable now, or sleeping (an
+   event loop with nothing to do). Off where the thread id is unknown. */
+static long current_tid(void) {
+#ifdef __linux__
+  return (long)syscall(SYS_gettid);
+#else
+  return 0;
+#endif
+}
+
+static int ts_cpu(const tsample *t, uint64_t *cpu) {
+  struct timespec ts;
+  if (!t->has_clk || clock_gettime(t->clk, &ts) != 0) return 0;
+  *cpu = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+  return 1;
+}
+
+/* 1: running or runnable now, 0: not (sleeping, stopped), -1: unknown */
+static int ts_runnable(tsample *t) {
+  if (t->fd < 0) return -1;
+  char buf[512];
+  ssize_t n = pread(t->fd, buf, sizeof buf - 1, 0);
+  if (n <= 0) {
+    t->stale = 1;
+    return -1;
+  }
+  buf[n] = 0;
+  const char *p = strrchr(buf, ')'); /* "tid (comm) S ...": comm may hold spaces and ')' */
+  if (!p || p[1] != ' ' || !p[2]) return -1;
+  return p[2] == 'R';
+}
+
+/* Under b->mu: the sample slot of thread tid, or NULL. */
+static tsample *ts_find(mpbp_batcher *b, long tid) {
+  for (int i = 0; i < TSAMPLES; i++)
+    if (b->ts[i].tid == tid) return &b->ts[i];
+  return NULL;
+}
+
+/* Under b->mu, in a submitting thread: samples its CPU clock now (taking a slot on its first
+   request, the least recently used one when all are taken). Returns its tid, or 0 when it cannot
+   be sampled (its requests are then never extended). */
+static long ts_note_self(mpbp_batcher *b, uint64_t now) {
+  if (b->busy_delay_us <= b->delay_us) return 0;
+  const long tid = current_tid();
+  if (tid <= 0) return 0;
+  tsample *t = ts_find(b, tid);
+  if (t && t->stale) { /* a new thread with an exited one's tid */
+    if (t->fd >= 0) close(t->fd);
+    t->tid = 0;
+    t = NULL;
+  }
+  if (!t) {
+    t = &b->ts[0];
+    for (int i = 1; i < TSAMPLES && t->tid; i++)
+      if (!b->ts[i].tid || b->ts[i].used < t->used) t = &b->ts[i];
+    if (t->tid && t->fd >= 0) close(t->fd);
+    memset(t, 0, sizeof *t);
+    t->tid = tid;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/task/%ld/stat", tid);
+    t->fd = open(path, O_RDONLY | O_CLOEXEC);
+    t->has_clk = pthread_getcpuclockid(pthread_self(), &t->clk) == 0;
+  }
+  t->used = ++b->ts_clock;
+  uint64_t cpu;
+  if (!ts_cpu(t, &cpu)) return 0;
+  t->cpu_ns = cpu;
+  t->wall_ns = now;
+  return tid;
+}
+
+/* Under b->mu, in the flush thread: whether every thread with a request queued in q is busy: it
+   ran at least EXT_BUSY of the time since its last sample (taking a new one) and is running or
+   runnable now (where its state can be read; else it must have run EXT_BUSY_NOSTATE of it). Such
+   a thread loses nothing while its requests wait (a server with more connections to serve than
+   its core can: HAProxy's thread under load); an idle one (all its work waits for the batch)
+   does. The share is low because the flush thread may share the core: while it runs a batch,
+   the server's thread gets about half. */
+#define EXT_BUSY 0.4
+#define EXT_BUSY_NOSTATE 0.8
+static int submitters_busy(mpbp_batcher *b, const gq *q, uint64_t now) {
+  long seen[TSAMPLES];
+  int nseen = 0;
+  for (const req *r = q->head; r; r = r->next) {
+    if (!r->tid) return 0;
+    int dup = 0;
+    for (int i = 0; i < nseen; i++) dup |= seen[i] == r->tid;
+    if (dup) continue;
+    if (nseen == TSAMPLES) return 0;
+    seen[nseen++] = r->tid;
+    tsample *t = ts_find(b, r->tid);
+    uint64_t cpu;
+    if (!t || !ts_cpu(t, &cpu)) return 0;
+    const int state = ts_runnable(t);
+    const double share = state < 0 ? EXT_BUSY_NOSTATE : EXT_BUSY;
+    const int busy = state != 0 && now > t->wall_ns && cpu >= t->cpu_ns &&
+                     (double)(cpu - t->cpu_ns) >= share * (double)(now - t->wall_ns);
+    t->cpu_ns = cpu;
+    t->wall_ns = now;
+    if (!busy) return 0;
+  }
+  return nseen > 0;
 }
 
 static void req_free(req *r) {
@@ -284,35 +422,67 @@ static void group_unlink_if_idle(mpbp_batcher *b, gq *q) {
   }
 }
 
-/* When q's next batch is due (under b->mu; q->head != NULL): flush_delay_us after its newest
-   request (no company came for that long), at the latest max_wait_us after its oldest. Requests
-   that arrive closer together than the delay (jobs that each do some work before they submit,
-   e.g. an FFDHE peer check) thus keep the batch open for each other, up to max_wait_us. */
-static uint64_t batch_due(const mpbp_batcher *b, const gq *q) {
-  const uint64_t quiet = q->tail->queued_ns + (uint64_t)b->delay_us * 1000u;
-  const uint64_t cap = q->head->queued_ns + (uint64_t)b->max_wait_us * 1000u;
-  return quiet < cap ? quiet : cap;
-}
-
-/* How many of q's queued requests a batch takes now, FIFO (under b->mu). A full batch when there
-   is one; all of them when no request came for the delay; otherwise (the oldest waited
-   max_wait_us while more kept coming) whole lane groups of MPBP_LANE_GROUP: the requests that
-   waited max_wait_us, rounded up to a group (a group costs the same with fewer items), or all
-   the whole groups queued, whichever is more, at most what is queued. A remainder that has not
-   waited yet stays for the next batch (taken now, it would cost a lane run of its own: 9
-   RSA-2048 items 120 us each, 8 items 92 us). */
-static size_t batch_take(const mpbp_batcher *b, const gq *q, uint64_t now) {
-  if (q->queued >= b->batch_size) return b->batch_size;
-  if (q->tail->queued_ns + (uint64_t)b->delay_us * 1000u <= now) return q->queued;
-  const uint64_t wait = (uint64_t)b->max_wait_us * 1000u;
+/* When q's oldest requests have waited wait_ns while more kept coming (under b->mu): how many a
+   batch takes, FIFO. Whole lane groups of MPBP_LANE_GROUP: the requests that waited wait_ns,
+   rounded up to a group (a group costs the same with fewer items), or all the whole groups
+   queued, whichever is more, at most what is queued. A remainder that has not waited yet stays
+   for the next batch (taken now, it would cost a lane run of its own: 9 RSA-2048 items 120 us
+   each, 8 items 92 us). */
+static size_t take_groups(const gq *q, uint64_t now, uint64_t wait_ns) {
   size_t expired = 0;
-  for (const req *r = q->head; r && r->queued_ns + wait <= now; r = r->next) expired++;
+  for (const req *r = q->head; r && r->queued_ns + wait_ns <= now; r = r->next) expired++;
   const size_t g = MPBP_LANE_GROUP;
   size_t n = (expired + g - 1) / g * g;
   if (n == 0) n = 1; /* (only called when due: the head has waited; never an empty batch) */
   const size_t whole = q->queued / g * g;
   if (whole > n) n = whole;
   return n < q->queued ? n : q->queued;
+}
+
+/* Whether q's next batch is due (under b->mu, in the flush thread; q->head != NULL, q not
+   running): how many requests it takes now, or 0 and *next, when to look again.
+   - A full batch (batch_size) runs at once.
+   - Otherwise a batch is due flush_delay_us after its newest request (no company came for that
+     long: all of it runs), at the latest max_wait_us after its oldest (requests closer together
+     than the delay, e.g. jobs that each check a peer key first, keep it open for each other; then
+     whole lane groups run, take_groups).
+   - Busy extension (busy_delay_us > delay_us): when that moment comes while every thread with a
+     request queued is busy (submitters_busy: it has more work than its core, so the wait costs it
+     nothing and more requests are on their way), the batch stays open, and the delay and the
+     longest wait become busy_delay_us and busy_max_wait_us; the threads are looked at again
+     every flush_delay_us, and the batch runs whole as soon as one of them idles. Only where
+     company is likely: two or more requests queued, or the group's last batch held more than
+     one; a thread that spins while it waits for its only request looks busy too, but would
+     wait busy_delay_us for nobody. */
+static size_t group_check(mpbp_batcher *b, gq *q, uint64_t now, uint64_t *next) {
+  const size_t all = q->queued < b->batch_size ? q->queued : b->batch_size;
+  if (q->queued >= b->batch_size) return b->batch_size;
+  const uint64_t quiet = q->tail->queued_ns + (uint64_t)b->delay_us * 1000u;
+  const uint64_t cap = q->head->queued_ns + (uint64_t)b->max_wait_us * 1000u;
+  if (now < quiet && now < cap) {
+    *next = quiet < cap ? quiet : cap;
+    return 0;
+  }
+  if (b->busy_delay_us > b->delay_us && (q->extended || q->queued >= 2 || q->stats->last_n >= 2)) {
+    const uint64_t equiet = q->tail->queued_ns + (uint64_t)b->busy_delay_us * 1000u;
+    const uint64_t ecap = q->head->queued_ns + (uint64_t)b->busy_max_wait_us * 1000u;
+    if (now < equiet && now < ecap) {
+      if (submitters_busy(b, q, now)) {
+        q->extended = 1;
+        uint64_t t = now + (uint64_t)b->delay_us * 1000u;
+        if (equiet < t) t = equiet;
+        if (ecap < t) t = ecap;
+        *next = t;
+        return 0;
+      }
+      if (q->extended) return all; /* a submitter idles: nobody makes more now */
+    } else if (q->extended) {
+      if (now < equiet) return take_groups(q, now, (uint64_t)b->busy_max_wait_us * 1000u);
+      return all;
+    }
+  }
+  if (now >= quiet) return all;
+  return take_groups(q, now, (uint64_t)b->max_wait_us * 1000u);
 }
 
 /* Runs the first n (1 <= n <= queued, n <= batch_size) queued requests of q. Called and returns
@@ -382,6 +552,7 @@ static void run_batch(mpbp_batcher *b, gq *q, size_t n) {
     s->s.async_items += async_items;
     if (backend == MPB_BACKEND_CUDA) s->s.gpu_items += n;
     if (n > s->s.max_batch) s->s.max_batch = n;
+    s->last_n = n;
   }
   free(items);
   free(st);
@@ -445,17 +616,20 @@ static void *flush_main(void *arg) {
   while (!b->stop) {
     uint64_t now = now_ns(), next = UINT64_MAX;
     gq *due = NULL;
+    size_t n = 0;
     for (gq *q = b->groups; q; q = q->next) {
       if (q->running || !q->head) continue;
-      const uint64_t t = batch_due(b, q);
-      if (q->queued >= b->batch_size || t <= now) {
+      uint64_t t = UINT64_MAX;
+      n = group_check(b, q, now, &t);
+      if (n) {
         due = q;
         break;
       }
       if (t < next) next = t;
     }
     if (due) {
-      const size_t n = batch_take(b, due, now);
+      if (due->extended) due->stats->s.extended++;
+      due->extended = 0; /* (a remainder starts afresh) */
       solo_note_flush(b, due, n);
       run_batch(b, due, n);
       continue;
@@ -505,6 +679,7 @@ int mpbp_batch_submit(mpbp_batcher *b, const mpbp_group *g, const uint64_t *in, 
     return MPB_EMEM;
   }
   r->queued_ns = now_ns();
+  if (job) r->tid = ts_note_self(b, r->queued_ns);
   if (q->tail) q->tail->next = r;
   else q->head = r;
   q->tail = r;
@@ -655,6 +830,7 @@ void mpbp_batcher_free(mpbp_batcher *b) {
       req_free(r);
     }
   }
+  ts_reset(b);
   while (b->stats) {
     stat_entry *s = b->stats;
     b->stats = s->next;
@@ -671,6 +847,22 @@ size_t mpbp_batcher_batch_size(const mpbp_batcher *b) { return b ? b->batch_size
 unsigned mpbp_batcher_flush_delay_us(const mpbp_batcher *b) { return b ? b->delay_us : 0; }
 unsigned mpbp_batcher_max_wait_us(const mpbp_batcher *b) { return b ? b->max_wait_us : 0; }
 
+void mpbp_batcher_set_busy_wait(mpbp_batcher *b, unsigned busy_delay_us, unsigned busy_max_wait_us) {
+  if (!b) return;
+  pthread_mutex_lock(&b->mu);
+  if (busy_delay_us <= b->delay_us) {
+    b->busy_delay_us = b->busy_max_wait_us = 0;
+  } else {
+    b->busy_delay_us = busy_delay_us;
+    if (busy_max_wait_us < busy_delay_us) busy_max_wait_us = busy_delay_us;
+    if (busy_max_wait_us < b->max_wait_us) busy_max_wait_us = b->max_wait_us;
+    b->busy_max_wait_us = busy_max_wait_us;
+  }
+  pthread_mutex_unlock(&b->mu);
+}
+unsigned mpbp_batcher_busy_delay_us(const mpbp_batcher *b) { return b ? b->busy_delay_us : 0; }
+unsigned mpbp_batcher_busy_max_wait_us(const mpbp_batcher *b) { return b ? b->busy_max_wait_us : 0; }
+
 int mpbp_batcher_stats(mpbp_batcher *b, const char *name, mpbp_batch_stats *out) {
   if (!b || !out) return -1;
   memset(out, 0, sizeof *out);
@@ -683,6 +875,7 @@ int mpbp_batcher_stats(mpbp_batcher *b, const char *name, mpbp_batch_stats *out)
     out->items += s->s.items;
     out->async_items += s->s.async_items;
     out->gpu_items += s->s.gpu_items;
+    out->extended += s->s.extended;
     if (s->s.max_batch > out->max_batch) out->max_batch = s->s.max_batch;
   }
   pthread_mutex_unlock(&b->mu);
@@ -696,10 +889,11 @@ size_t mpbp_batcher_stats_string(mpbp_batcher *b, char *buf, size_t cap) {
   pthread_mutex_lock(&b->mu);
   for (stat_entry *s = b->stats; s; s = s->next) {
     char line[256];
-    int k = snprintf(line, sizeof line, "%s%s: batches=%llu items=%llu max=%llu async=%llu gpu=%llu",
+    int k = snprintf(line, sizeof line, "%s%s: batches=%llu items=%llu max=%llu async=%llu gpu=%llu ext=%llu",
                      len ? "; " : "", s->name, (unsigned long long)s->s.batches,
                      (unsigned long long)s->s.items, (unsigned long long)s->s.max_batch,
-                     (unsigned long long)s->s.async_items, (unsigned long long)s->s.gpu_items);
+                     (unsigned long long)s->s.async_items, (unsigned long long)s->s.gpu_items,
+                     (unsigned long long)s->s.extended);
     if (k < 0) continue;
     if (len + (size_t)k < cap) memcpy(buf + len, line, (size_t)k + 1);
     else if (cap) buf[len < cap ? len : cap - 1] = 0;

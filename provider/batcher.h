@@ -7,7 +7,9 @@
  * call runs at once, and calls that arrive while a batch of their group runs are taken together
  * by the next runner (group commit). Solo mode: after a few ASYNC requests in a row were flushed
  * alone by the delay, an ASYNC request that finds nothing else queued runs at once in its job
- * (every 16th still waits, to notice company); a request that finds another queued ends it. */
+ * (every 16th still waits, to notice company); a request that finds another queued ends it.
+ * Busy extension (mpbp_batcher_set_busy_wait): while the threads that submitted stay busy, a due
+ * batch stays open longer. */
 #ifndef MPBP_BATCHER_H
 #define MPBP_BATCHER_H
 
@@ -58,6 +60,20 @@ mpbp_batcher *mpbp_batcher_new(size_t batch_size, unsigned flush_delay_us, unsig
 /* Stops the flush thread; requests still queued (their jobs were freed) are run and dropped. */
 void mpbp_batcher_free(mpbp_batcher *b);
 
+/* Busy extension (off in a new batcher): when an ASYNC batch is due by flush_delay_us or
+   max_wait_us while every thread with a request in it is busy (ran most of the time since its
+   last look and is running or runnable now: a server with more work than its core, whose
+   requests wait in its own event loop anyway), the batch stays open, up to busy_delay_us after
+   its newest request and busy_max_wait_us after its oldest, looked at again every flush_delay_us
+   and run as soon as one of those threads idles. busy_delay_us <= flush_delay_us turns it off;
+   busy_max_wait_us is raised to at least busy_delay_us and max_wait_us. Linux only (elsewhere it
+   stays off). Call before the first submit. */
+#define MPBP_BUSY_DELAY_US_DEFAULT 2000u    /* the provider's defaults */
+#define MPBP_BUSY_MAX_WAIT_US_DEFAULT 5000u
+void mpbp_batcher_set_busy_wait(mpbp_batcher *b, unsigned busy_delay_us, unsigned busy_max_wait_us);
+unsigned mpbp_batcher_busy_delay_us(const mpbp_batcher *b);
+unsigned mpbp_batcher_busy_max_wait_us(const mpbp_batcher *b);
+
 size_t mpbp_batcher_batch_size(const mpbp_batcher *b);
 unsigned mpbp_batcher_flush_delay_us(const mpbp_batcher *b);
 unsigned mpbp_batcher_max_wait_us(const mpbp_batcher *b);
@@ -69,10 +85,11 @@ typedef struct mpbp_batch_stats {
   uint64_t max_batch; /* the largest batch */
   uint64_t async_items; /* items that came from a paused ASYNC job */
   uint64_t gpu_items;   /* items of batches the library ran on a GPU (MPB_BACKEND_CUDA) */
+  uint64_t extended;    /* batches whose wait the busy extension lengthened */
 } mpbp_batch_stats;
 /* Totals over all names (name NULL) or one name; 0 when found, -1 when no such name. */
 int mpbp_batcher_stats(mpbp_batcher *b, const char *name, mpbp_batch_stats *out);
-/* "name: batches=B items=I max=M async=A gpu=G; ..." into buf (always NUL-terminated); the length it
+/* "name: batches=B items=I max=M async=A gpu=G ext=E; ..." into buf (always NUL-terminated); the length it
    needs (without the NUL). */
 size_t mpbp_batcher_stats_string(mpbp_batcher *b, char *buf, size_t cap);
 

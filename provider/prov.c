@@ -9,6 +9,9 @@
  *                    request                          (default 200)
  *   max_wait_us    = the longest an ASYNC request waits (default 1000, never below
  *                    flush_delay_us)
+ *   busy_flush_delay_us, busy_max_wait_us = the same two while every thread with a request in
+ *                    the batch is busy (a saturated server: mpbp_batcher_set_busy_wait)
+ *                                                     (defaults 2000 and 5000; 0: off)
  *   threads        = library threads per call, 0 = all cores (default 0)
  *   backend        = auto | cpu | cuda               (default auto) */
 #define _GNU_SOURCE /* secure_getenv */
@@ -131,6 +134,8 @@ static const OSSL_ALGORITHM *prov_query(void *provctx, int operation_id, int *no
 #define MPBP_PARAM_BATCH_SIZE "mpbatch-batch-size"
 #define MPBP_PARAM_FLUSH_DELAY "mpbatch-flush-delay-us"
 #define MPBP_PARAM_MAX_WAIT "mpbatch-max-wait-us"
+#define MPBP_PARAM_BUSY_DELAY "mpbatch-busy-flush-delay-us"
+#define MPBP_PARAM_BUSY_MAX_WAIT "mpbatch-busy-max-wait-us"
 #define MPBP_PARAM_BACKEND "mpbatch-backend"
 
 static const OSSL_PARAM prov_param_types[] = {
@@ -142,6 +147,8 @@ static const OSSL_PARAM prov_param_types[] = {
     OSSL_PARAM_DEFN(MPBP_PARAM_BATCH_SIZE, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
     OSSL_PARAM_DEFN(MPBP_PARAM_FLUSH_DELAY, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
     OSSL_PARAM_DEFN(MPBP_PARAM_MAX_WAIT, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+    OSSL_PARAM_DEFN(MPBP_PARAM_BUSY_DELAY, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+    OSSL_PARAM_DEFN(MPBP_PARAM_BUSY_MAX_WAIT, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
     OSSL_PARAM_DEFN(MPBP_PARAM_BACKEND, OSSL_PARAM_UTF8_PTR, NULL, 0),
     OSSL_PARAM_END};
 
@@ -193,6 +200,12 @@ static int prov_get_params(void *provctx, OSSL_PARAM params[]) {
   if ((p = OSSL_PARAM_locate(params, MPBP_PARAM_MAX_WAIT)) &&
       !OSSL_PARAM_set_uint(p, mpbp_batcher_max_wait_us(pc->batcher)))
     return 0;
+  if ((p = OSSL_PARAM_locate(params, MPBP_PARAM_BUSY_DELAY)) &&
+      !OSSL_PARAM_set_uint(p, mpbp_batcher_busy_delay_us(pc->batcher)))
+    return 0;
+  if ((p = OSSL_PARAM_locate(params, MPBP_PARAM_BUSY_MAX_WAIT)) &&
+      !OSSL_PARAM_set_uint(p, mpbp_batcher_busy_max_wait_us(pc->batcher)))
+    return 0;
   if ((p = OSSL_PARAM_locate(params, MPBP_PARAM_BACKEND)) &&
       !OSSL_PARAM_set_utf8_ptr(p, backend_name(pc->backend)))
     return 0;
@@ -230,9 +243,12 @@ static long online_cpus(void) {
 
 static int read_config(mpbp_provctx *pc) {
   const char *batch_size = NULL, *delay = NULL, *max_wait = NULL, *threads = NULL, *backend = NULL;
+  const char *busy_delay = NULL, *busy_max_wait = NULL;
   OSSL_PARAM req[] = {OSSL_PARAM_utf8_ptr("batch_size", (char **)&batch_size, 0),
                       OSSL_PARAM_utf8_ptr("flush_delay_us", (char **)&delay, 0),
                       OSSL_PARAM_utf8_ptr("max_wait_us", (char **)&max_wait, 0),
+                      OSSL_PARAM_utf8_ptr("busy_flush_delay_us", (char **)&busy_delay, 0),
+                      OSSL_PARAM_utf8_ptr("busy_max_wait_us", (char **)&busy_max_wait, 0),
                       OSSL_PARAM_utf8_ptr("threads", (char **)&threads, 0),
                       OSSL_PARAM_utf8_ptr("backend", (char **)&backend, 0), OSSL_PARAM_END};
   if (c_get_params && !c_get_params(pc->handle, req)) return 0;
@@ -253,6 +269,12 @@ static int read_config(mpbp_provctx *pc) {
   pc->max_wait_us = 0; /* the batcher's default */
   if ((r = parse_uint(max_wait, "max_wait_us", 10000000ul, &v)) < 0) return 0;
   if (r) pc->max_wait_us = (unsigned)v;
+  pc->busy_delay_us = MPBP_BUSY_DELAY_US_DEFAULT;
+  if ((r = parse_uint(busy_delay, "busy_flush_delay_us", 10000000ul, &v)) < 0) return 0;
+  if (r) pc->busy_delay_us = (unsigned)v;
+  pc->busy_max_wait_us = MPBP_BUSY_MAX_WAIT_US_DEFAULT;
+  if ((r = parse_uint(busy_max_wait, "busy_max_wait_us", 10000000ul, &v)) < 0) return 0;
+  if (r) pc->busy_max_wait_us = (unsigned)v;
   pc->backend = MPB_BACKEND_AUTO;
   if (backend && *backend) {
     if (strcmp(backend, "auto") == 0) pc->backend = MPB_BACKEND_AUTO;
@@ -388,6 +410,7 @@ __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HA
     MPBP_ERR(MPBP_R_MALLOC_FAILURE);
     goto fail;
   }
+  mpbp_batcher_set_busy_wait(pc->batcher, pc->busy_delay_us, pc->busy_max_wait_us);
   *out = prov_functions;
   *provctx = pc;
   return 1;

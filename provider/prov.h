@@ -35,6 +35,7 @@ typedef struct mpbp_provctx {
   int batch_size_set;    /* batch_size came from the configuration */
   unsigned flush_delay_us;
   unsigned max_wait_us; /* 0: the batcher's default (MPBP_MAX_WAIT_US_DEFAULT) */
+  unsigned busy_delay_us, busy_max_wait_us; /* the busy extension (mpbp_batcher_set_busy_wait) */
   int threads;           /* 0: all cores */
   int backend;           /* MPB_BACKEND_AUTO / CPU / CUDA */
 } mpbp_provctx;

@@ -477,12 +477,15 @@ int main(int argc, char **argv) {
       return 1;
     }
   for (int p = 0; p < nprov; p++) {
-    unsigned delay = 0, max_wait = 0;
+    unsigned delay = 0, max_wait = 0, busy_delay = 0, busy_max_wait = 0;
     size_t bs = 0;
     OSSL_PARAM q[] = {OSSL_PARAM_size_t("mpbatch-batch-size", &bs), OSSL_PARAM_uint("mpbatch-flush-delay-us", &delay),
-                      OSSL_PARAM_uint("mpbatch-max-wait-us", &max_wait), OSSL_PARAM_END};
+                      OSSL_PARAM_uint("mpbatch-max-wait-us", &max_wait),
+                      OSSL_PARAM_uint("mpbatch-busy-flush-delay-us", &busy_delay),
+                      OSSL_PARAM_uint("mpbatch-busy-max-wait-us", &busy_max_wait), OSSL_PARAM_END};
     if (handles[p] && !strcmp(provs[p], "mpbatch") && OSSL_PROVIDER_get_params(handles[p], q))
-      printf("mpbatch: batch_size %zu, flush_delay_us %u, max_wait_us %u\n\n", bs, delay, max_wait);
+      printf("mpbatch: batch_size %zu, flush_delay_us %u, max_wait_us %u, busy_flush_delay_us %u, busy_max_wait_us %u\n\n",
+             bs, delay, max_wait, busy_delay, busy_max_wait);
   }
   int maxj = 1;
   for (int j = 0; j < njob; j++) if (jobs[j] > maxj) maxj = jobs[j];

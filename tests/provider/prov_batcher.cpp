@@ -424,3 +424,110 @@ TEST_CASE("batcher: lone flushes while the process is busy do not make it solo",
   mpbp_batcher_free(b);
   ASYNC_cleanup_thread();
 }
+
+#ifdef __linux__
+namespace {
+// Keeps the calling thread busy (running, as a server with more work than its core) for ms.
+void spin_ms(int ms) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  volatile uint64_t spin = 0;
+  while (std::chrono::steady_clock::now() < until)
+    for (int i = 0; i < 1000; i++) spin = spin + 1;
+}
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+} // namespace
+
+// Timing-sensitive (a busy thread must get most of its core): run alone (RUN_SERIAL, the [busy]
+// tag in tests/provider/CMakeLists.txt), with margins of 10x the delay.
+TEST_CASE("batcher: busy extension: a busy thread's requests wait for company, an idle one's do not",
+          "[provider][batcher][async][busy]") {
+  Ctx c;
+  Fake f;
+  mpbp_group g = group_of(f);
+  // delay 10 ms (max_wait raised to it); busy: 400 ms after the newest, 800 ms after the oldest
+  mpbp_batcher *b = mpbp_batcher_new(16, 10000, 0, c.ctx);
+  CHECK(mpbp_batcher_busy_delay_us(b) == 0); // off in a new batcher
+  mpbp_batcher_set_busy_wait(b, 400000, 100);
+  CHECK(mpbp_batcher_busy_delay_us(b) == 400000);
+  CHECK(mpbp_batcher_busy_max_wait_us(b) == 400000); // never below the busy delay
+  mpbp_batcher_set_busy_wait(b, 400000, 800000);
+  CHECK(mpbp_batcher_busy_max_wait_us(b) == 800000);
+  mpbp_batch_stats st;
+  SECTION("busy between requests 40 ms apart (4x the delay): one batch, run once the thread idles") {
+    // two at once (company is likely), then one after each 40 ms of work
+    std::vector<std::unique_ptr<Jobs>> js;
+    const auto t0 = std::chrono::steady_clock::now();
+    js.emplace_back(new Jobs(b, &g, 2, 100));
+    for (int i = 0; i < 2; i++) {
+      spin_ms(40);
+      js.emplace_back(new Jobs(b, &g, 1, 200 + 10 * i));
+    }
+    const double queued = ms_since(t0);
+    for (auto &j : js) j->wait_all(); // idle in poll: the batch runs within a delay or two
+    CHECK(ms_since(t0) - queued < 200.0);
+    CHECK(f.batches == std::vector<size_t>{4});
+    REQUIRE(mpbp_batcher_stats(b, "fake", &st) == 0);
+    CHECK(st.extended == 1);
+    char buf[256];
+    mpbp_batcher_stats_string(b, buf, sizeof buf);
+    CHECK(std::string(buf).find(" ext=1") != std::string::npos);
+    // the last batch held 4: a lone busy request now waits for company too
+    std::vector<std::unique_ptr<Jobs>> more;
+    more.emplace_back(new Jobs(b, &g, 1, 300));
+    spin_ms(40);
+    more.emplace_back(new Jobs(b, &g, 1, 310));
+    for (auto &j : more) j->wait_all();
+    CHECK(f.batches == std::vector<size_t>{4, 2});
+  }
+  SECTION("idle (asleep) between requests: each runs alone after the delay") {
+    Jobs two(b, &g, 2, 150);
+    two.wait_all();
+    spaced_jobs(b, &g, 200, {40, 40});
+    CHECK(f.batches == std::vector<size_t>{2, 1, 1, 1});
+    REQUIRE(mpbp_batcher_stats(b, "fake", &st) == 0);
+    CHECK(st.extended == 0);
+  }
+  SECTION("a full batch still runs at once") {
+    Jobs j(b, &g, 16, 300);
+    j.wait_all();
+    CHECK(f.batches == std::vector<size_t>{16});
+  }
+  SECTION("busy_delay <= the delay turns it off") {
+    mpbp_batcher_set_busy_wait(b, 10000, 800000);
+    CHECK(mpbp_batcher_busy_delay_us(b) == 0);
+    CHECK(mpbp_batcher_busy_max_wait_us(b) == 0);
+    std::vector<std::unique_ptr<Jobs>> js;
+    js.emplace_back(new Jobs(b, &g, 2, 400));
+    spin_ms(40);
+    js.emplace_back(new Jobs(b, &g, 1, 410));
+    for (auto &j : js) j->wait_all();
+    CHECK(f.batches == std::vector<size_t>{2, 1});
+  }
+  mpbp_batcher_free(b);
+  ASYNC_cleanup_thread();
+}
+
+TEST_CASE("batcher: busy extension: not for a thread that spins for its only request",
+          "[provider][batcher][async][busy]") {
+  // A thread that polls its job's fd in a busy loop looks like a loaded server, but no company
+  // comes: with one request queued and the last batch of one, the batch runs after the delay.
+  Ctx c;
+  Fake f;
+  mpbp_group g = group_of(f);
+  mpbp_batcher *b = mpbp_batcher_new(16, 5000, 0, c.ctx);
+  mpbp_batcher_set_busy_wait(b, 300000, 600000);
+  for (uint64_t v = 0; v < 3; v++) {
+    const auto t0 = std::chrono::steady_clock::now();
+    REQUIRE(async_once(b, &g, 10 * v, true));
+    CHECK(ms_since(t0) < 150.0);
+  }
+  CHECK(f.batches == std::vector<size_t>{1, 1, 1});
+  mpbp_batch_stats st;
+  REQUIRE(mpbp_batcher_stats(b, "fake", &st) == 0);
+  CHECK(st.extended == 0);
+  mpbp_batcher_free(b);
+  ASYNC_cleanup_thread();
+}
+#endif

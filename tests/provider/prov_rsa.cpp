@@ -168,11 +168,13 @@ TEST_CASE("provider loads, names itself and reports its defaults", "[provider]")
   CHECK(std::string(buildinfo).find("OpenSSL 3") != std::string::npos);
   CHECK(status == 1);
   size_t bs = 0;
-  unsigned int delay = 0, max_wait = 0;
+  unsigned int delay = 0, max_wait = 0, busy_delay = 0, busy_max_wait = 0;
   const char *backend = nullptr;
   OSSL_PARAM q[] = {OSSL_PARAM_size_t("mpbatch-batch-size", &bs),
                     OSSL_PARAM_uint("mpbatch-flush-delay-us", &delay),
                     OSSL_PARAM_uint("mpbatch-max-wait-us", &max_wait),
+                    OSSL_PARAM_uint("mpbatch-busy-flush-delay-us", &busy_delay),
+                    OSSL_PARAM_uint("mpbatch-busy-max-wait-us", &busy_max_wait),
                     OSSL_PARAM_utf8_ptr("mpbatch-backend", (char **)&backend, 0), OSSL_PARAM_END};
   REQUIRE(OSSL_PROVIDER_get_params(lib.mpb, q) == 1);
   // 8 per CPU this process may run on (its affinity mask), like the library's thread count
@@ -181,6 +183,8 @@ TEST_CASE("provider loads, names itself and reports its defaults", "[provider]")
   CHECK(bs == default_batch(CPU_COUNT(&set)));
   CHECK(delay == 200);
   CHECK(max_wait == 1000);
+  CHECK(busy_delay == 2000);
+  CHECK(busy_max_wait == 5000);
   CHECK(std::string(backend) == "auto");
   // the algorithms are there under provider=mpbatch
   EVP_SIGNATURE *s = EVP_SIGNATURE_fetch(lib.ctx, "RSA", "provider=mpbatch");
@@ -226,19 +230,47 @@ TEST_CASE("the default batch size follows the process's CPU affinity", "[provide
 
 TEST_CASE("openssl.cnf parameters reach the provider; bad ones fail its activation", "[provider]") {
   {
-    Lib lib("batch_size = 5\nflush_delay_us = 1234\nmax_wait_us = 4321\nthreads = 1\nbackend = cpu\n");
+    Lib lib("batch_size = 5\nflush_delay_us = 1234\nmax_wait_us = 4321\nbusy_flush_delay_us = 3000\n"
+            "busy_max_wait_us = 7000\nthreads = 1\nbackend = cpu\n");
     size_t bs = 0;
-    unsigned int delay = 0, max_wait = 0;
+    unsigned int delay = 0, max_wait = 0, busy_delay = 0, busy_max_wait = 0;
     const char *backend = nullptr;
     OSSL_PARAM q[] = {OSSL_PARAM_size_t("mpbatch-batch-size", &bs),
                       OSSL_PARAM_uint("mpbatch-flush-delay-us", &delay),
                       OSSL_PARAM_uint("mpbatch-max-wait-us", &max_wait),
+                      OSSL_PARAM_uint("mpbatch-busy-flush-delay-us", &busy_delay),
+                      OSSL_PARAM_uint("mpbatch-busy-max-wait-us", &busy_max_wait),
                       OSSL_PARAM_utf8_ptr("mpbatch-backend", (char **)&backend, 0), OSSL_PARAM_END};
     REQUIRE(OSSL_PROVIDER_get_params(lib.mpb, q) == 1);
     CHECK(bs == 5);
     CHECK(delay == 1234);
     CHECK(max_wait == 4321);
+    CHECK(busy_delay == 3000);
+    CHECK(busy_max_wait == 7000);
     CHECK(std::string(backend) == "cpu");
+  }
+  {
+    // the busy extension off (0, or not above the delay); its longest wait never below max_wait
+    unsigned int busy_delay = 1, busy_max_wait = 1;
+    OSSL_PARAM q[] = {OSSL_PARAM_uint("mpbatch-busy-flush-delay-us", &busy_delay),
+                      OSSL_PARAM_uint("mpbatch-busy-max-wait-us", &busy_max_wait), OSSL_PARAM_END};
+    {
+      Lib lib("busy_flush_delay_us = 0\n");
+      REQUIRE(OSSL_PROVIDER_get_params(lib.mpb, q) == 1);
+      CHECK(busy_delay == 0);
+      CHECK(busy_max_wait == 0);
+    }
+    {
+      Lib lib("flush_delay_us = 3000\nbusy_flush_delay_us = 2500\n");
+      REQUIRE(OSSL_PROVIDER_get_params(lib.mpb, q) == 1);
+      CHECK(busy_delay == 0);
+    }
+    {
+      Lib lib("max_wait_us = 9000\nbusy_flush_delay_us = 4000\nbusy_max_wait_us = 4500\n");
+      REQUIRE(OSSL_PROVIDER_get_params(lib.mpb, q) == 1);
+      CHECK(busy_delay == 4000);
+      CHECK(busy_max_wait == 9000);
+    }
   }
   {
     Lib lib("threads = 2\n", true);
@@ -263,6 +295,8 @@ TEST_CASE("openssl.cnf parameters reach the provider; bad ones fail its activati
   }
   CHECK_THROWS(Lib("batch_size = -3\n"));
   CHECK_THROWS(Lib("max_wait_us = soon\n"));
+  CHECK_THROWS(Lib("busy_flush_delay_us = -1\n"));
+  CHECK_THROWS(Lib("busy_max_wait_us = 20000000\n"));
   ERR_clear_error();
 }
 
