@@ -58,14 +58,14 @@ double quantile(std::vector<double> &v, double q) {
   return v[i] + (pos - (double)i) * (v[i + 1] - v[i]);
 }
 
-} // namespace
-
 // " <flag> a,b,c" for a picked list, "" for the whole grid
 std::string join(const char *flag, const std::vector<long> &v) {
   std::string r;
   for (long x : v) r += (r.empty() ? std::string(flag) : std::string(",")) + std::to_string(x);
   return r;
 }
+
+} // namespace
 
 int main(int argc, char **argv) {
   double secs = 1.0, slice_ms = 4.0;
