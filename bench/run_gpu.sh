@@ -22,7 +22,8 @@
 #   HAProxy on CPU 0 with MPB_GPU_PROV_LOADGENS (default 6) load generators on CPUs 1.., the
 #   default provider, mpbatch on the CPU and mpbatch with backend = cuda, at
 #   MPB_GPU_PROV_CONNS clients (default 16,64,256; MPB_GPU_PROV_CONF / _CUDA_CONF: the script's
-#   --mpbatch-conf / --mpbatch-cuda-conf); then evp_async_bench's RSA-2048 sign: 8 and 64 ASYNC
+#   --mpbatch-conf / --mpbatch-cuda-conf; MPB_GPU_PROV_PROVIDERS: its --providers, e.g.
+#   default,mpbatch,mpbatch-alt for the busy extension against the fixed long wait); then evp_async_bench's RSA-2048 sign: 8 and 64 ASYNC
 #   jobs with the GPU hidden (the host CPU alone), 64 and 1024 with AUTO and with backend = cuda.
 #   cpu: test_simd_powm (the lane engines, every instance this CPU runs) and bench_batch
 #   --threads 1,16 (MPB_GPU_CPU_THREADS) against `openssl speed` (RSA-2048/3072/4096), the GPU
@@ -245,7 +246,7 @@ if want provider; then
     if hp_env; then
       # --out: the tables (md, csv) land there; the log keeps them all in one file
       timeout $((t / 2)) bash bench/provider/run_provider_bench.sh "$B" --what tls \
-        --providers default,mpbatch,mpbatch-cuda --conns "${MPB_GPU_PROV_CONNS:-16,64,256}" --seconds 4 \
+        --providers "${MPB_GPU_PROV_PROVIDERS:-default,mpbatch,mpbatch-cuda}" --conns "${MPB_GPU_PROV_CONNS:-16,64,256}" --seconds 4 \
         --loadgens "${MPB_GPU_PROV_LOADGENS:-6}" ${MPB_GPU_PROV_CONF:+--mpbatch-conf "$MPB_GPU_PROV_CONF"} \
         ${MPB_GPU_PROV_CUDA_CONF:+--mpbatch-cuda-conf "$MPB_GPU_PROV_CUDA_CONF"} --out /tmp/prov || rc=1
       cat /tmp/prov/provider-tls-*.csv 2>/dev/null

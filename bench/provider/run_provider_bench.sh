@@ -35,6 +35,9 @@
 #   --providers ...,mpbatch-cuda  one more row: mpbatch loaded that way with backend = cuda (every
 #               batch on the GPU), the --mpbatch-conf settings and then --mpbatch-cuda-conf's
 #               (default batch_size=256: a GPU call costs about the same for 8 items as for 256).
+#   --providers ...,mpbatch-alt  one more row: mpbatch through an openssl.cnf with --mpbatch-alt-conf's
+#               settings (default flush_delay_us=2000,max_wait_us=5000,busy_flush_delay_us=0: the
+#               fixed long wait, against the default's busy extension), interleaved with the others.
 #   --loadgens N  N tls_loadgen processes (each one thread, the clients split between them),
 #               pinned to CPUs 1..N, for machines with more than 2 CPUs where one load generator
 #               would be the limit (default 1). Their rates are added; the mean latency is weighted
@@ -45,6 +48,7 @@ usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 BUILD=$(cd "$1" && pwd); shift
 OUT="" WHAT=tls,evp PROVIDERS="" MPB_CONF="" CONNS=8,16,32,64,128,256 SECONDS_=5 JOBS=1,8,64 EVP_SECONDS=2 TLSV=1.3 CLIENT="" NLG=1 MPB_CUDA_CONF=batch_size=256 GROUPS_=X25519 FLOOR=1
+MPB_ALT_CONF=flush_delay_us=2000,max_wait_us=5000,busy_flush_delay_us=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) OUT=$2; shift 2 ;;
@@ -57,6 +61,7 @@ while [ $# -gt 0 ]; do
     --tls) TLSV=$2; shift 2 ;;
     --mpbatch-conf) MPB_CONF=$2; shift 2 ;;
     --mpbatch-cuda-conf) MPB_CUDA_CONF=$2; shift 2 ;;
+    --mpbatch-alt-conf) MPB_ALT_CONF=$2; shift 2 ;;
     --client) CLIENT=$2; shift 2 ;;
     --loadgens) NLG=$2; shift 2 ;;
     --groups) GROUPS_=$2; shift 2 ;;
@@ -71,7 +76,7 @@ if [ -z "$PROVIDERS" ]; then
   if [ -f "$PROV_DIR/mpbatch.so" ]; then PROVIDERS=default,mpbatch
   else echo "note: $PROV_DIR/mpbatch.so not built: default provider only"; PROVIDERS=default; fi
 fi
-case ",$PROVIDERS," in *,mpbatch,*|*,mpbatch-cuda,*) [ -f "$PROV_DIR/mpbatch.so" ] || { echo "no $PROV_DIR/mpbatch.so"; exit 1; } ;; esac
+case ",$PROVIDERS," in *,mpbatch,*|*,mpbatch-cuda,*|*,mpbatch-alt,*) [ -f "$PROV_DIR/mpbatch.so" ] || { echo "no $PROV_DIR/mpbatch.so"; exit 1; } ;; esac
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mpb-provbench.XXXXXX")
 HPID=""
@@ -126,7 +131,7 @@ tls_bench() {
     echo "${SECONDS_} s per point after 1 s of warm-up, a fresh HAProxy per point, the providers interleaved. CPU columns: CPU"
     echo "seconds per wall second (1.00 = one core). mpbatch: ssl-propquery ?provider=mpbatch; items/batch: the provider's"
     echo "counters (MPBATCH_STATS) over the point, warm-up included (n/a: the provider was not unloaded at HAProxy's exit,"
-    echo "so it wrote none; ext: the share of batches whose wait the busy extension lengthened).${MPB_CONF:+ mpbatch loaded through openssl.cnf with $MPB_CONF.}"
+    echo "so it wrote none; ext: the share of batches whose wait the busy extension lengthened).${MPB_CONF:+ mpbatch loaded through openssl.cnf with $MPB_CONF.}$(case ",$PROVIDERS," in *,mpbatch-alt,*) echo " mpbatch-alt: through openssl.cnf with $MPB_ALT_CONF." ;; esac)"
     echo
     echo "HAProxy CPU per handshake: its CPU seconds over warm-up + window / handshakes/s (both of its threads,"
     echo "the provider's flush thread included); capacity vs default: the default's CPU per handshake / this row's, i.e."
@@ -148,7 +153,8 @@ tls_bench() {
     for prov in "${PV[@]}"; do
       # mpbatch's settings at this point: none (ssl-provider lines), else an openssl.cnf
       local conf=""
-      case $prov in mpbatch) conf=$MPB_CONF ;; mpbatch-cuda) conf="backend=cuda${MPB_CONF:+,$MPB_CONF}${MPB_CUDA_CONF:+,$MPB_CUDA_CONF}" ;; esac
+      case $prov in mpbatch) conf=$MPB_CONF ;; mpbatch-cuda) conf="backend=cuda${MPB_CONF:+,$MPB_CONF}${MPB_CUDA_CONF:+,$MPB_CUDA_CONF}" ;;
+                      mpbatch-alt) conf=$MPB_ALT_CONF ;; esac
       local port; port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
       {
         echo "global"
