@@ -73,6 +73,7 @@ typedef struct tsample {
   int fd;   /* /proc/self/task/TID/stat (its state), or -1 */
   int has_clk;
   int stale; /* its stat file no longer reads: the thread exited (its tid may come back) */
+  int busy;  /* the last judgement (submitters_busy), or 1 when it has just submitted */
   clockid_t clk;
   uint64_t cpu_ns, wall_ns; /* its CPU clock and CLOCK_MONOTONIC at the last sample */
   uint64_t used;            /* for eviction */
@@ -236,6 +237,7 @@ static long ts_note_self(mpbp_batcher *b, uint64_t now) {
   if (!ts_cpu(t, &cpu)) return 0;
   t->cpu_ns = cpu;
   t->wall_ns = now;
+  t->busy = 1; /* it runs now */
   return tid;
 }
 
@@ -245,7 +247,8 @@ static long ts_note_self(mpbp_batcher *b, uint64_t now) {
    a thread loses nothing while its requests wait (a server with more connections to serve than
    its core can: HAProxy's thread under load); an idle one (all its work waits for the batch)
    does. The share is low because the flush thread may share the core: while it runs a batch,
-   the server's thread gets about half. */
+   the server's thread gets about half. A thread looked at less than half a delay ago (for
+   another group in the same pass, or it has just submitted) keeps its last judgement. */
 #define EXT_BUSY 0.4
 #define EXT_BUSY_NOSTATE 0.8
 static int submitters_busy(mpbp_batcher *b, const gq *q, uint64_t now) {
@@ -259,15 +262,20 @@ static int submitters_busy(mpbp_batcher *b, const gq *q, uint64_t now) {
     if (nseen == TSAMPLES) return 0;
     seen[nseen++] = r->tid;
     tsample *t = ts_find(b, r->tid);
+    if (!t) return 0;
+    if (now < t->wall_ns + (uint64_t)b->delay_us * 500u) {
+      if (!t->busy) return 0;
+      continue;
+    }
     uint64_t cpu;
-    if (!t || !ts_cpu(t, &cpu)) return 0;
+    if (!ts_cpu(t, &cpu)) return 0;
     const int state = ts_runnable(t);
     const double share = state < 0 ? EXT_BUSY_NOSTATE : EXT_BUSY;
-    const int busy = state != 0 && now > t->wall_ns && cpu >= t->cpu_ns &&
-                     (double)(cpu - t->cpu_ns) >= share * (double)(now - t->wall_ns);
+    t->busy = state != 0 && cpu >= t->cpu_ns &&
+              (double)(cpu - t->cpu_ns) >= share * (double)(now - t->wall_ns);
     t->cpu_ns = cpu;
     t->wall_ns = now;
-    if (!busy) return 0;
+    if (!t->busy) return 0;
   }
   return nseen > 0;
 }

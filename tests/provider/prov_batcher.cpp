@@ -489,6 +489,21 @@ TEST_CASE("batcher: busy extension: a busy thread's requests wait for company, a
     REQUIRE(mpbp_batcher_stats(b, "fake", &st) == 0);
     CHECK(st.extended == 0);
   }
+  SECTION("one busy thread with requests in two groups: both wait for company") {
+    // the flush thread looks at the thread for both groups in one pass: the second keeps the
+    // first's judgement
+    Fake f2;
+    mpbp_group g2 = group_of(f2, "fake2");
+    std::vector<std::unique_ptr<Jobs>> js;
+    js.emplace_back(new Jobs(b, &g, 2, 500));
+    js.emplace_back(new Jobs(b, &g2, 2, 600));
+    spin_ms(40);
+    js.emplace_back(new Jobs(b, &g, 1, 700));
+    js.emplace_back(new Jobs(b, &g2, 1, 800));
+    for (auto &j : js) j->wait_all();
+    CHECK(f.batches == std::vector<size_t>{3});
+    CHECK(f2.batches == std::vector<size_t>{3});
+  }
   SECTION("a full batch still runs at once") {
     Jobs j(b, &g, 16, 300);
     j.wait_all();
