@@ -153,18 +153,16 @@ static void fork_child(void) {
 }
 static void register_atfork(void) { pthread_atfork(fork_prepare, fork_parent, fork_child); }
 
-static uint64_t now_ns(void) {
+/* Clock c in ns; 0 where it cannot be read. */
+static uint64_t clock_ns(clockid_t c) {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  if (clock_gettime(c, &ts) != 0) return 0;
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+static uint64_t now_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
 /* The calling thread's CPU time (exact for the calling thread, unlike the process clock read
    from another thread, which may lag by a scheduler tick); 0 where the clock is missing. */
-static uint64_t thread_cpu_ns(void) {
-  struct timespec ts;
-  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+static uint64_t thread_cpu_ns(void) { return clock_ns(CLOCK_THREAD_CPUTIME_ID); }
 
 /* Busy extension: samples of the submitting threads. A thread's CPU clock (exact also when read
    from another thread) gives the share of a window it ran; its state in /proc/self/task/TID/stat
@@ -179,10 +177,8 @@ static long current_tid(void) {
 }
 
 static int ts_cpu(const tsample *t, uint64_t *cpu) {
-  struct timespec ts;
-  if (!t->has_clk || clock_gettime(t->clk, &ts) != 0) return 0;
-  *cpu = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-  return 1;
+  *cpu = t->has_clk ? clock_ns(t->clk) : 0;
+  return *cpu != 0;
 }
 
 /* 1: running or runnable now, 0: not (sleeping, stopped), -1: unknown */
