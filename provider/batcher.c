@@ -238,15 +238,16 @@ static long ts_note_self(mpbp_batcher *b, uint64_t now) {
 }
 
 /* Under b->mu, in the flush thread: whether every thread with a request queued in q is busy: it
-   ran at least EXT_BUSY of the time since its last sample (taking a new one) and is running or
-   runnable now (where its state can be read; else it must have run EXT_BUSY_NOSTATE of it). Such
+   ran at least EXT_BUSY_ALONE of the time since its last sample (taking a new one), or at least
+   EXT_BUSY and is running or runnable now (its state read at that instant: a thread that runs
+   all the time may still be caught in a short sleep, e.g. a page fault under ASan). Such
    a thread loses nothing while its requests wait (a server with more connections to serve than
    its core can: HAProxy's thread under load); an idle one (all its work waits for the batch)
    does. The share is low because the flush thread may share the core: while it runs a batch,
    the server's thread gets about half. A thread looked at less than half a delay ago (for
    another group in the same pass, or it has just submitted) keeps its last judgement. */
 #define EXT_BUSY 0.4
-#define EXT_BUSY_NOSTATE 0.8
+#define EXT_BUSY_ALONE 0.8
 static int submitters_busy(mpbp_batcher *b, const gq *q, uint64_t now) {
   long seen[TSAMPLES];
   int nseen = 0;
@@ -265,10 +266,9 @@ static int submitters_busy(mpbp_batcher *b, const gq *q, uint64_t now) {
     }
     uint64_t cpu;
     if (!ts_cpu(t, &cpu)) return 0;
-    const int state = ts_runnable(t);
-    const double share = state < 0 ? EXT_BUSY_NOSTATE : EXT_BUSY;
-    t->busy = state != 0 && cpu >= t->cpu_ns &&
-              (double)(cpu - t->cpu_ns) >= share * (double)(now - t->wall_ns);
+    const double ran = cpu >= t->cpu_ns ? (double)(cpu - t->cpu_ns) : 0.0;
+    const double window = (double)(now - t->wall_ns);
+    t->busy = ran >= EXT_BUSY_ALONE * window || (ran >= EXT_BUSY * window && ts_runnable(t) == 1);
     t->cpu_ns = cpu;
     t->wall_ns = now;
     if (!t->busy) return 0;
