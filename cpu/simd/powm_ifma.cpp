@@ -42,15 +42,9 @@
 
 #include "simd/lanes_impl.h"
 
-// The loops below are unrolled (as written: full unrolling keeps the operand windows in
-// registers); a sanitizer or constant-time check build (MPB_ROLLED_LOOPS, CMakeLists.txt) keeps
-// them rolled: the same results and the same data flow, and minutes less of instrumentation.
-#define MPB_PRAGMA(x) _Pragma(#x)
-#if defined(MPB_ROLLED_LOOPS)
-#define MPB_UNROLL(n) MPB_PRAGMA(GCC unroll 1)
-#else
-#define MPB_UNROLL(n) MPB_PRAGMA(GCC unroll n)
-#endif
+// The loops below are unrolled (MPB_UNROLL: full unrolling keeps the operand windows in
+// registers), rolled in the sanitizer and constant-time check builds (core/unroll.h).
+#include "core/unroll.h"
 
 #if defined(__clang__)
 // clang reports the unroll pragmas of inner loops whose trip count is constant only once the

@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "core/cpu_features.h"
+#include "core/unroll.h"
 #include "gf2x/mul/mul_internal.h"
 
 
@@ -98,12 +99,12 @@ MPB_TGT_PCLMUL static inline __attribute__((always_inline)) void school_pclmul_i
     limb *c, const limb *a, size_t an, const limb *b, size_t bn) {
   size_t cn = an + bn;
   __m128i prev1 = _mm_setzero_si128();
-#pragma GCC unroll 9
+  MPB_UNROLL(9)
   for (size_t k = 0; k < cn; k += 2) {
     __m128i acc0 = _mm_setzero_si128(), acc1 = _mm_setzero_si128();
     size_t ilo = k + 1 > bn ? k + 1 - bn : 0;
     size_t ihi = k + 1 < an - 1 ? k + 1 : an - 1;
-#pragma GCC unroll 9
+    MPB_UNROLL(9)
     for (size_t i = ilo; i <= ihi; ++i) {
       __m128i A = _mm_loadl_epi64((const __m128i *)(a + i));
       __m128i B = load2(b, (ptrdiff_t)k - (ptrdiff_t)i, bn);
@@ -147,12 +148,12 @@ MPB_TGT_VPCLMUL static inline __attribute__((always_inline)) void school_vpclmul
     limb *c, const limb *a, size_t an, const limb *b, size_t bn) {
   size_t cn = an + bn;
   __m512i prev1 = _mm512_setzero_si512();
-#pragma GCC unroll 3
+  MPB_UNROLL(3)
   for (size_t k = 0; k < cn; k += 8) {
     __m512i acc0 = _mm512_setzero_si512(), acc1 = _mm512_setzero_si512();
     size_t ilo = k + 1 > bn ? k + 1 - bn : 0;
     size_t ihi = k + 7 < an - 1 ? k + 7 : an - 1;
-#pragma GCC unroll 9
+    MPB_UNROLL(9)
     for (size_t i = ilo; i <= ihi; ++i) {
       __m512i A = _mm512_set1_epi64((long long)a[i]);
       __m512i B = load8(b, (ptrdiff_t)k - (ptrdiff_t)i, bn);

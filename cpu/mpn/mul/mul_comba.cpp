@@ -11,6 +11,7 @@
 // mul_comba_fixed: fully unrolled code (template on n) for 1..16 limbs, which covers the NIST
 // prime sizes 192/224/256/384/521 bits = 3/4/4/6/9 limbs.  mul_comba_loop: the same
 // algorithm with run-time bounds, for any n.
+#include "core/unroll.h"
 #include "mpn/mul/mul_internal.h"
 
 #include <array>
@@ -21,22 +22,21 @@ namespace mpn {
 namespace kern {
 namespace {
 
-#define MPB_UNROLL _Pragma("GCC unroll 64")
 
 template <size_t N>
 __attribute__((always_inline)) inline void comba_mul_n(limb *__restrict rp, const limb *__restrict ap,
                                                        const limb *__restrict bp) {
   limb a[N], b[N];
-  MPB_UNROLL for (size_t i = 0; i < N; i++) {
+  MPB_UNROLL(64) for (size_t i = 0; i < N; i++) {
     a[i] = ap[i];
     b[i] = bp[i];
   }
   dlimb carry = 0;
-  MPB_UNROLL for (size_t k = 0; k < 2 * N - 1; k++) {
+  MPB_UNROLL(64) for (size_t k = 0; k < 2 * N - 1; k++) {
     dlimb L = carry, H = 0;
     const size_t lo = k < N ? 0 : k - N + 1;
     const size_t hi = k < N ? k : N - 1;
-    MPB_UNROLL for (size_t i = lo; i <= hi; i++) {
+    MPB_UNROLL(64) for (size_t i = lo; i <= hi; i++) {
       dlimb p = (dlimb)a[i] * b[k - i];
       L += (limb)p;
       H += (limb)(p >> 64);

@@ -3,6 +3,7 @@
 // accumulators (low halves in L, high halves in H, see cpu/mpn/mul/mul_comba.cpp), both are doubled
 // (they stay below n * 2^65), the diagonal square is added, and the carries are resolved once
 // per column.
+#include "core/unroll.h"
 #include "mpn/mul/mul_internal.h"
 
 #include <array>
@@ -13,17 +14,16 @@ namespace mpn {
 namespace kern {
 namespace {
 
-#define MPB_UNROLL _Pragma("GCC unroll 64")
 
 template <size_t N>
 __attribute__((noinline)) void comba_sqr_fixed(limb *__restrict rp, const limb *__restrict ap) {
   limb a[N];
-  MPB_UNROLL for (size_t i = 0; i < N; i++) a[i] = ap[i];
+  MPB_UNROLL(64) for (size_t i = 0; i < N; i++) a[i] = ap[i];
   dlimb carry = 0;
-  MPB_UNROLL for (size_t k = 0; k < 2 * N - 1; k++) {
+  MPB_UNROLL(64) for (size_t k = 0; k < 2 * N - 1; k++) {
     dlimb L = 0, H = 0;
     const size_t lo = k < N ? 0 : k - N + 1;
-    MPB_UNROLL for (size_t i = lo; 2 * i < k; i++) {
+    MPB_UNROLL(64) for (size_t i = lo; 2 * i < k; i++) {
       dlimb p = (dlimb)a[i] * a[k - i];
       L += (limb)p;
       H += (limb)(p >> 64);
