@@ -10,7 +10,7 @@
 # MPB_GPU_TUNING_SHAPES=OFF builds the library's default mappings only (a shorter build).
 # MPB_GPU_PACK_TESTS: which device test programs go into the bundle (default "gf2x kernels modmul
 # powm_variants"; the device tool carries 64 MiB at most, the tree included).
-# --provider: also the OpenSSL provider, its two benchmarks, bench_batch and test_simd_powm in the
+# --provider: also the OpenSSL provider, its two benchmarks, bench_batch, bench_auto, tune and test_simd_powm in the
 # bundle, and into .gpudeps/prov/ the Debian packages of HAProxy 2.6, OpenSSL 3.0 and GnuTLS with
 # the libraries they need beyond a plain image (run_gpu.sh's stages provider and cpu).
 set -euo pipefail
@@ -43,7 +43,7 @@ if [ "$prebuilt" = 1 ]; then
   cmake -S . -B build-gpu "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release -DMPB_CUDA=ON -DMPB_CUDA_ARCHITECTURES=90 \
     -DMPB_CUDA_TUNING_SHAPES="${MPB_GPU_TUNING_SHAPES:-ON}" >/dev/null
   extra=()
-  [ "$provider" = 1 ] && extra=(mpbatch_provider evp_async_bench tls_loadgen bench_batch test_simd_powm)
+  [ "$provider" = 1 ] && extra=(mpbatch_provider evp_async_bench tls_loadgen bench_batch bench_auto tune test_simd_powm)
   tests=()
   for t in ${MPB_GPU_PACK_TESTS:-gf2x kernels modmul powm_variants}; do tests+=("test_on_device_$t"); done
   cmake --build build-gpu -j"$(nproc)" --target mpbatch bench_gpu "${tests[@]}" "${extra[@]}"
@@ -55,7 +55,8 @@ if [ "$prebuilt" = 1 ]; then
   if [ "$provider" = 1 ]; then
     mkdir -p /tmp/gpupack/build-gpu/provider
     cp build-gpu/provider/mpbatch.so /tmp/gpupack/build-gpu/provider/
-    cp build-gpu/bench/evp_async_bench build-gpu/bench/tls_loadgen build-gpu/bench/bench_batch /tmp/gpupack/build-gpu/bench/
+    cp build-gpu/bench/evp_async_bench build-gpu/bench/tls_loadgen build-gpu/bench/bench_batch build-gpu/bench/bench_auto \
+       build-gpu/bench/tune /tmp/gpupack/build-gpu/bench/
     cp build-gpu/tests/test_simd_powm /tmp/gpupack/build-gpu/tests/
   fi
   cp -L "$(g++ -print-file-name=libgomp.so.1)" /tmp/gpupack/lib/

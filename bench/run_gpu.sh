@@ -27,7 +27,9 @@
 #   jobs with the GPU hidden (the host CPU alone), 64 and 1024 with AUTO and with backend = cuda.
 #   cpu: test_simd_powm (the lane engines, every instance this CPU runs) and bench_batch
 #   --threads 1,16 (MPB_GPU_CPU_THREADS) against `openssl speed` (RSA-2048/3072/4096), the GPU
-#   hidden from AUTO.
+#   hidden from AUTO; MPB_GPU_CPU_PARTS="simd batch auto tune" adds bench_auto --ct on one
+#   thread with IFMA masked and `tune --batch -v --dry-run` (the lane-cost tables of this CPU;
+#   give the stage more time with MPB_GPU_CPU_MAX).
 # Device time is short (15 minutes a session, machine start included), so the binaries are
 # built on the development machine (`bash bench/gpu_deps.sh --prebuilt`: sm_90, packed with
 # GMP, Catch2 and libgomp into .gpudeps/) and only run here; without that bundle, or when its
@@ -275,12 +277,36 @@ if want cpu; then
     echo "stage cpu at +$((SECONDS - T0)) s, ${t}s"; grep -m1 "model name" /proc/cpuinfo
     grep -o -w -E "avx512ifma|avx512f|avx2|adx|bmi2" /proc/cpuinfo | sort -u | tr '\n' ' '; echo
     openssl version
-    timeout $((t / 3)) "$B/tests/test_simd_powm" -d yes 2>&1 | tail -40 || rc=1
-    # the CPU alone (no GPU visible to AUTO)
-    CUDA_VISIBLE_DEVICES="" timeout $((t * 2 / 3)) "$B/bench/bench_batch" --threads "${MPB_GPU_CPU_THREADS:-1,16}" --seconds 0.3 --openssl-seconds 2 || rc=1
+    # MPB_GPU_CPU_PARTS (default "simd batch"): which parts run, each a share of the stage's time
+    # by its weight (simd 1, the others 2). The GPU is hidden from AUTO in every part.
+    parts=" ${MPB_GPU_CPU_PARTS:-simd batch} "
+    cpart() { [[ "$parts" == *" $1 "* ]]; }
+    wsum=0; for p in simd batch auto tune; do cpart $p && { [ $p = simd ] && wsum=$((wsum + 1)) || wsum=$((wsum + 2)); }; done
+    [ "$wsum" -gt 0 ] || wsum=1
+    if cpart simd; then
+      timeout $((t / wsum)) "$B/tests/test_simd_powm" -d yes 2>&1 | tail -40 || rc=1
+    fi
+    if cpart batch; then
+      CUDA_VISIBLE_DEVICES="" timeout $((t * 2 / wsum)) "$B/bench/bench_batch" --threads "${MPB_GPU_CPU_THREADS:-1,16}" --seconds 0.3 --openssl-seconds 2 || rc=1
+    fi
+    # auto: AUTO against every forced CPU backend, constant time, one thread, with IFMA masked
+    # (an AVX-512F CPU: does AUTO weigh one AVX2 run for 1..4 items, 9e51a52?)
+    if cpart auto; then
+      echo "== MPBATCH_CPU_DISABLE=avx512ifma bench_auto --ct --threads 1"
+      rm -rf /tmp/auto-f && mkdir -p /tmp/auto-f
+      MPBATCH_CPU_DISABLE=avx512ifma CUDA_VISIBLE_DEVICES="" timeout $((t * 2 / wsum)) "$B/bench/bench_auto" --ct --threads 1 \
+        --bits 1024,2048,3072,4096 --items "${MPB_GPU_CPU_AUTO_ITEMS:-3,8}" --seconds 0.5 /tmp/auto-f || rc=1
+      cat /tmp/auto-f/*.md 2>/dev/null
+    fi
+    # tune: the lane-cost tables of cpu/batch/tuning.h as this CPU measures them (IFMA and
+    # AVX-512F), printed, not written (--dry-run): applied by hand on the development machine
+    if cpart tune; then
+      echo "== tune --batch -v --dry-run"
+      CUDA_VISIBLE_DEVICES="" timeout $((t * 2 / wsum)) "$B/bench/tune" --batch -v --dry-run 2>&1 || rc=1
+    fi
     echo "stage cpu done at +$((SECONDS - T0)) s, rc=$rc"
   } > "$CLOG" 2>&1
-  grep -E "test cases|rsa|done at" "$CLOG" | head -30
+  grep -E "test cases|rsa|done at|^== |AUTO / best >=|LANE_COST" "$CLOG" | cut -c1-240 | head -40
 fi
 
 if want sweep; then
