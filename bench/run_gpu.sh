@@ -28,8 +28,8 @@
 #   cpu: test_simd_powm (the lane engines, every instance this CPU runs) and bench_batch
 #   --threads 1,16 (MPB_GPU_CPU_THREADS) against `openssl speed` (RSA-2048/3072/4096), the GPU
 #   hidden from AUTO; MPB_GPU_CPU_PARTS="simd batch auto tune" adds bench_auto --ct on one
-#   thread with IFMA masked and `tune --batch -v --dry-run` (the lane-cost tables of this CPU;
-#   give the stage more time with MPB_GPU_CPU_MAX).
+#   thread with IFMA masked and `tune --batch -v --dry-run` (the lane-cost tables of this CPU);
+#   the stage's time, MPB_GPU_CPU_MAX, defaults to 50 s a part (simd: 25 s).
 # Device time is short (15 minutes a session, machine start included), so the binaries are
 # built on the development machine (`bash bench/gpu_deps.sh --prebuilt`: sm_90, packed with
 # GMP, Catch2 and libgomp into .gpudeps/) and only run here; without that bundle, or when its
@@ -58,6 +58,14 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$stages" ] || stages=" test bench sweep"
 want() { [[ " $stages " == *" $1 "* ]]; }
+# the cpu stage's parts (MPB_GPU_CPU_PARTS) and weights: simd 1, the others 2; its time,
+# MPB_GPU_CPU_MAX, is 50 s a weight unless set (150 s for the default "simd batch")
+cparts=" ${MPB_GPU_CPU_PARTS:-simd batch} "
+cpart() { [[ "$cparts" == *" $1 "* ]]; }
+cweights=0
+for p in simd batch auto tune; do cpart $p && { [ $p = simd ] && cweights=$((cweights + 1)) || cweights=$((cweights + 2)); }; done
+[ "$cweights" -gt 0 ] || cweights=1
+CPU_MAX=${MPB_GPU_CPU_MAX:-$((50 * cweights))}
 stage=$(echo $stages)
 OUTDIR=${OUT:-bench/results}
 mkdir -p "$OUTDIR"
@@ -86,7 +94,7 @@ fi
 if ls .gpudeps/prov/*.deb >/dev/null 2>&1; then
   for f in .gpudeps/prov/*.deb; do dpkg -x "$f" /tmp/hp; done
   export PATH=/tmp/hp/usr/sbin:/tmp/hp/usr/bin:$PATH
-  export LD_LIBRARY_PATH=/tmp/hp/usr/lib/x86_64-linux-gnu:/tmp/hp/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH
+  export LD_LIBRARY_PATH=/tmp/hp/usr/lib/x86_64-linux-gnu:/tmp/hp/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 fi
 
 # The binaries: the prebuilt bundle when it loads here, else a build of the tree.
@@ -96,7 +104,7 @@ use_prebuilt() {
   mkdir -p /tmp/gpurun && tar -xzf .gpudeps/prebuilt.tar.gz -C /tmp/gpurun || return 1
   # the bundle's libgomp, and its libmpbatch.so for the provider module (whose run path points
   # into the build tree where it was made)
-  export LD_LIBRARY_PATH=/tmp/gpurun/lib:/tmp/gpurun/build-gpu:$LD_LIBRARY_PATH
+  export LD_LIBRARY_PATH=/tmp/gpurun/lib:/tmp/gpurun/build-gpu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   local missing
   missing=$(ldd /tmp/gpurun/build-gpu/bench/bench_gpu /tmp/gpurun/build-gpu/libmpbatch.so 2>&1 | grep "not found")
   if [ -n "$missing" ]; then echo "prebuilt binaries do not load: $missing" >> "$BLOG"; return 1; fi
@@ -172,7 +180,7 @@ if want bench || want shapes || want tune; then
   # what the later stages keep: the sweep's, the provider's and the cpu stage's shares
   SW=0; want sweep && SW=${MPB_GPU_KEEP_FOR_SWEEP:-45}
   want provider && SW=$((SW + ${MPB_GPU_PROV_MAX:-200}))
-  want cpu && SW=$((SW + ${MPB_GPU_CPU_MAX:-150}))
+  want cpu && SW=$((SW + CPU_MAX))
   SH=0; want shapes && SH=${MPB_GPU_KEEP_FOR_SHAPES:-130}
   TU=0; want tune && TU=${MPB_GPU_KEEP_FOR_TUNE:-100}  # (the tune parts run after bench and extra)
   # MPB_GPU_BENCH_PARTS / MPB_GPU_TUNE_PARTS: which parts of those stages run (default all)
@@ -241,7 +249,7 @@ hp_env() {
 
 if want provider; then
   PRLOG="$OUTDIR/gpu-provider-$date-$commit.log"
-  t=0; want cpu && t=${MPB_GPU_CPU_MAX:-150}
+  t=0; want cpu && t=$CPU_MAX
   t=$(share "${MPB_GPU_PROV_MAX:-200}" "$t")
   {
     echo "stage provider at +$((SECONDS - T0)) s, ${t}s"
@@ -272,17 +280,14 @@ fi
 
 if want cpu; then
   CLOG="$OUTDIR/gpu-cpu-$date-$commit.log"
-  t=$(share "${MPB_GPU_CPU_MAX:-150}" 0)
+  t=$(share "$CPU_MAX" 0)
   {
     echo "stage cpu at +$((SECONDS - T0)) s, ${t}s"; grep -m1 "model name" /proc/cpuinfo
     grep -o -w -E "avx512ifma|avx512f|avx2|adx|bmi2" /proc/cpuinfo | sort -u | tr '\n' ' '; echo
     openssl version
     # MPB_GPU_CPU_PARTS (default "simd batch"): which parts run, each a share of the stage's time
-    # by its weight (simd 1, the others 2). The GPU is hidden from AUTO in every part.
-    parts=" ${MPB_GPU_CPU_PARTS:-simd batch} "
-    cpart() { [[ "$parts" == *" $1 "* ]]; }
-    wsum=0; for p in simd batch auto tune; do cpart $p && { [ $p = simd ] && wsum=$((wsum + 1)) || wsum=$((wsum + 2)); }; done
-    [ "$wsum" -gt 0 ] || wsum=1
+    # by its weight (cparts above). The GPU is hidden from AUTO in every part.
+    wsum=$cweights
     if cpart simd; then
       timeout $((t / wsum)) "$B/tests/test_simd_powm" -d yes 2>&1 | tail -40 || rc=1
     fi
