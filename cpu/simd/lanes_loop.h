@@ -118,7 +118,7 @@ inline void body4(typename K::V *ti, const typename K::V *a, const typename K::V
   V b0 = K::zero(), b1 = b0, b2 = b0, b3 = b0;
   if constexpr (PROD) b0 = b[0], b1 = b[1], b2 = b[2], b3 = b[3];
   const V q0 = h.q0, q1 = h.q1, q2 = h.q2, q3 = h.q3;
-MPB_UNROLL(4)
+  MPB_UNROLL(4)
   for (size_t j = from; j < to; ++j) {
     V s = K::add(K::add(K::mul(m[j], q0), K::mul(m[j - 1], q1)), K::add(K::mul(m[j - 2], q2), K::mul(m[j - 3], q3)));
     if constexpr (PROD) s = K::add(s, K::add(K::add(K::mul(a[j], b0), K::mul(a[j - 1], b1)), K::add(K::mul(a[j - 2], b2), K::mul(a[j - 3], b3))));

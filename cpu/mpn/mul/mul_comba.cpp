@@ -22,7 +22,6 @@ namespace mpn {
 namespace kern {
 namespace {
 
-
 template <size_t N>
 __attribute__((always_inline)) inline void comba_mul_n(limb *__restrict rp, const limb *__restrict ap,
                                                        const limb *__restrict bp) {

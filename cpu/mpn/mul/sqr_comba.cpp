@@ -14,7 +14,6 @@ namespace mpn {
 namespace kern {
 namespace {
 
-
 template <size_t N>
 __attribute__((noinline)) void comba_sqr_fixed(limb *__restrict rp, const limb *__restrict ap) {
   limb a[N];
