@@ -29,7 +29,7 @@
 #   --threads 1,16 (MPB_GPU_CPU_THREADS) against `openssl speed` (RSA-2048/3072/4096), the GPU
 #   hidden from AUTO; MPB_GPU_CPU_PARTS="simd batch auto tune" adds bench_auto --ct on one
 #   thread with IFMA masked and `tune --batch -v --dry-run` (the lane-cost tables of this CPU);
-#   the stage's time, MPB_GPU_CPU_MAX, defaults to 50 s a part (simd: 25 s).
+#   the stage's time, MPB_GPU_CPU_MAX, defaults to 50 s a weight (simd 1, the other parts 2).
 # Device time is short (15 minutes a session, machine start included), so the binaries are
 # built on the development machine (`bash bench/gpu_deps.sh --prebuilt`: sm_90, packed with
 # GMP, Catch2 and libgomp into .gpudeps/) and only run here; without that bundle, or when its
@@ -287,19 +287,18 @@ if want cpu; then
     openssl version
     # MPB_GPU_CPU_PARTS (default "simd batch"): which parts run, each a share of the stage's time
     # by its weight (cparts above). The GPU is hidden from AUTO in every part.
-    wsum=$cweights
     if cpart simd; then
-      timeout $((t / wsum)) "$B/tests/test_simd_powm" -d yes 2>&1 | tail -40 || rc=1
+      timeout $((t / cweights)) "$B/tests/test_simd_powm" -d yes 2>&1 | tail -40 || rc=1
     fi
     if cpart batch; then
-      CUDA_VISIBLE_DEVICES="" timeout $((t * 2 / wsum)) "$B/bench/bench_batch" --threads "${MPB_GPU_CPU_THREADS:-1,16}" --seconds 0.3 --openssl-seconds 2 || rc=1
+      CUDA_VISIBLE_DEVICES="" timeout $((t * 2 / cweights)) "$B/bench/bench_batch" --threads "${MPB_GPU_CPU_THREADS:-1,16}" --seconds 0.3 --openssl-seconds 2 || rc=1
     fi
     # auto: AUTO against every forced CPU backend, constant time, one thread, with IFMA masked
     # (an AVX-512F CPU: does AUTO weigh one AVX2 run for 1..4 items, 9e51a52?)
     if cpart auto; then
       echo "== MPBATCH_CPU_DISABLE=avx512ifma bench_auto --ct --threads 1"
       rm -rf /tmp/auto-f && mkdir -p /tmp/auto-f
-      MPBATCH_CPU_DISABLE=avx512ifma CUDA_VISIBLE_DEVICES="" timeout $((t * 2 / wsum)) "$B/bench/bench_auto" --ct --threads 1 \
+      MPBATCH_CPU_DISABLE=avx512ifma CUDA_VISIBLE_DEVICES="" timeout $((t * 2 / cweights)) "$B/bench/bench_auto" --ct --threads 1 \
         --bits 1024,2048,3072,4096 --items "${MPB_GPU_CPU_AUTO_ITEMS:-3,8}" --seconds 0.5 /tmp/auto-f || rc=1
       cat /tmp/auto-f/*.md 2>/dev/null
     fi
@@ -307,7 +306,7 @@ if want cpu; then
     # AVX-512F), printed, not written (--dry-run): applied by hand on the development machine
     if cpart tune; then
       echo "== tune --batch -v --dry-run"
-      CUDA_VISIBLE_DEVICES="" timeout $((t * 2 / wsum)) "$B/bench/tune" --batch -v --dry-run 2>&1 || rc=1
+      CUDA_VISIBLE_DEVICES="" timeout $((t * 2 / cweights)) "$B/bench/tune" --batch -v --dry-run 2>&1 || rc=1
     fi
     echo "stage cpu done at +$((SECONDS - T0)) s, rc=$rc"
   } > "$CLOG" 2>&1
