@@ -77,6 +77,8 @@ static inline bool window_zero_all(const Job &job, size_t pos, unsigned len) {
 // The kernels: run the exponentiation described by the job (ACC gets the result).
 // The portable instance of the narrow engines' template, 2 lanes, any CPU (cpu/simd/powm_portable.cpp).
 void portable_kernel(const Job &job);
+// The IFMA kernel on 8 emulated lanes, K = 52, any CPU (cpu/simd/powm_ifma_emu.cpp).
+void ifma_emu_kernel(const Job &job);
 // x86-64 only: elsewhere ifma_available() and avx2_available() are false and the entry points
 // return MPB_EUNSUPPORTED.
 #if defined(__x86_64__)

@@ -345,5 +345,21 @@ int powm_x2p(uint64_t *const r[2], const uint64_t *const base[2], const uint64_t
   return powm_x2p_multi(r, base, exp, en, ms, n, constant_time, scratch, r2, ebits, base_two);
 }
 
+size_t powm_x8e_itch(size_t n) { return itch(8, 52, n); }
+
+int powm_x8e_multi(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],
+                   size_t en, const uint64_t *const m[8], size_t n, bool constant_time, uint64_t *scratch,
+                   const LaneR2 *r2, size_t ebits, bool base_two) {
+  return run(8, 52, detail::ifma_emu_kernel, r, base, exp, en, m, n, constant_time, scratch, r2, ebits, base_two);
+}
+
+int powm_x8e(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8], size_t en,
+             const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch, const LaneR2 *r2, size_t ebits,
+             bool base_two) {
+  if (!m) return MPB_ENULL;
+  const uint64_t *ms[8] = {m, m, m, m, m, m, m, m};
+  return powm_x8e_multi(r, base, exp, en, ms, n, constant_time, scratch, r2, ebits, base_two);
+}
+
 } // namespace simd
 } // namespace mpb

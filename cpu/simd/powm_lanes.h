@@ -127,5 +127,19 @@ int powm_x2p_multi(uint64_t *const r[2], const uint64_t *const base[2],
                    bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX,
                    bool base_two = false);
 
+// ---- the IFMA kernel emulated, 8 lanes (cpu/simd/powm_ifma_emu.cpp): the same calling convention
+// The IFMA engine's kernel (cpu/simd/ifma_kernel.h) with VPMADD52LUQ/HUQ computed in plain C++
+// on any CPU, bit for bit the IFMA engine's results: the reference instance the tests and the
+// constant-time checks run where the CPU has no AVX-512 IFMA (AUTO does not use it; ~50-100x
+// slower than the instructions).
+size_t powm_x8e_itch(size_t n);
+int powm_x8e(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],
+             size_t en, const uint64_t *m, size_t n, bool constant_time, uint64_t *scratch,
+             const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX, bool base_two = false);
+int powm_x8e_multi(uint64_t *const r[8], const uint64_t *const base[8],
+                   const uint64_t *const exp[8], size_t en, const uint64_t *const m[8], size_t n,
+                   bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX,
+                   bool base_two = false);
+
 } // namespace simd
 } // namespace mpb

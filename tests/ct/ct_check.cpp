@@ -358,7 +358,9 @@ void invmod(unsigned bits, size_t count) {
 // exponents and the bases are secret, the modulus public. L lanes; avail / itch / fn from
 // cpu/simd/powm_lanes.h. two: every base 2 (public), the engines' base_two loop.
 template <int L, class Fn>
-void lanes(unsigned bits, const char *name, bool avail, size_t itch, Fn fn, bool ct = true, bool two = false) {
+// ebits: a public bound on the exponents' length (0: as long as the modulus)
+void lanes(unsigned bits, const char *name, bool avail, size_t itch, Fn fn, bool ct = true, bool two = false,
+           unsigned ebits = 0) {
   if (!avail) {
     std::fprintf(stderr, "%s not available here: the case cannot run\n", name);
     fails++;
@@ -369,7 +371,7 @@ void lanes(unsigned bits, const char *name, bool avail, size_t itch, Fn fn, bool
   mpz_init(m);
   random_odd_modulus(m, bits);
   Rows M = rows_of(m, w), B0, E0, B, E, R(L * w), ws(itch);
-  secret_operands(m, bits, w, L, B0, E0, B, E);
+  secret_operands(m, ebits ? ebits : bits, w, L, B0, E0, B, E);
   if (two)
     for (int l = 0; l < L; l++) {
       std::fill(&B0[l * w], &B0[l * w] + w, 0), B0[l * w] = 2;
@@ -378,7 +380,7 @@ void lanes(unsigned bits, const char *name, bool avail, size_t itch, Fn fn, bool
   uint64_t *r[L];
   const uint64_t *bp[L], *ep[L];
   for (int l = 0; l < L; l++) r[l] = &R[l * w], bp[l] = &B[l * w], ep[l] = &E[l * w];
-  int st = fn(r, bp, ep, w, M.data(), w, ct, ws.data(), nullptr, SIZE_MAX, two);
+  int st = fn(r, bp, ep, w, M.data(), w, ct, ws.data(), nullptr, ebits ? ebits : SIZE_MAX, two);
   reveal(st);
   reveal_rows(R);
   check(st == MPB_OK, name);
@@ -399,6 +401,13 @@ void avx512f_lanes(unsigned bits, bool two = false) {
 }
 void ifma_lanes(unsigned bits, bool ct = true) {
   lanes<8>(bits, "IFMA 8 lanes", mpb::simd::ifma_available(), mpb::simd::powm_x8_itch(bits / 64), mpb::simd::powm_x8, ct);
+}
+// The IFMA kernel with its instructions emulated in plain C++ (cpu/simd/powm_ifma_emu.cpp): its
+// data flow (the table selection, the windows, the carries) checked on any CPU, valgrind included.
+// (ebits: the emulation is slow under valgrind; 400 bits still take the widest window)
+void ifma_emu_lanes(unsigned bits, bool ct = true, unsigned ebits = 0) {
+  lanes<8>(bits, "IFMA 8 lanes, emulated", true, mpb::simd::powm_x8e_itch(bits / 64), mpb::simd::powm_x8e, ct, false,
+           ebits);
 }
 
 } // namespace
@@ -444,10 +453,14 @@ int main(int argc, char **argv) {
     avx512f_lanes(1024), avx512f_lanes(2048), avx512f_lanes(1024, true);
   } else if (what == "ifma_lanes") {
     ifma_lanes(1024), ifma_lanes(2048);
+  } else if (what == "ifma_emu_lanes") {
+    ifma_emu_lanes(1024), ifma_emu_lanes(2048, true, 400);
   } else if (what == "sanity_variable_time") {
     powm(512, 1, false, MPB_CT_OFF);  // must be reported (CTest: PASS_REGULAR_EXPRESSION)
   } else if (what == "sanity_ifma_variable_time") {
     ifma_lanes(1024, false);  // the same on the IFMA lanes (MemorySanitizer only)
+  } else if (what == "sanity_ifma_emu_variable_time") {
+    ifma_emu_lanes(1024, false);  // the same on the emulated IFMA lanes (both tools)
   } else if (what == "sanity_borrow_branch" || what == "sanity_product_branch") {
     // The tool must see the borrow out of a subtraction of secret limbs and the high half of
     // their product as secret: a branch on either must be reported. (MemorySanitizer's shadow of
@@ -465,7 +478,8 @@ int main(int argc, char **argv) {
     (void)sink;
   } else {
     std::fprintf(stderr, "usage: ct_check rsa|rsa_per_item_key|rsa_prepared_key|powm_odd|powm_even|dh|exptmod|invmod|"
-                         "avx2_lanes|avx512f_lanes|ifma_lanes|sanity_variable_time|sanity_ifma_variable_time|"
+                         "avx2_lanes|avx512f_lanes|ifma_lanes|ifma_emu_lanes|sanity_variable_time|sanity_ifma_variable_time|"
+                         "sanity_ifma_emu_variable_time|"
                          "sanity_borrow_branch|sanity_product_branch [cpu|cpu_ifma]\n");
     return 2;
   }

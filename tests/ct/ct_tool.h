@@ -4,7 +4,8 @@
 //    client requests make memory undefined / defined. memcheck reports a conditional jump, a
 //    memory address or a system call argument that depends on undefined bits. It sees inline
 //    assembly (it runs the machine code), but it emulates no AVX-512: the IFMA kernels are not
-//    run under it.
+//    run under it. Their logic is, through the instance with the instructions emulated in C++
+//    (case ifma_emu_lanes, cpu/simd/powm_ifma_emu.cpp: the same kernel text, ifma_kernel.h).
 //  - MemorySanitizer (build -DMPB_MSAN_CT=ON, clang, native run): poison / unpoison. It reports
 //    a conditional branch, a pointer dereference or a divisor that depends on poisoned bits,
 //    and it runs the AVX-512 IFMA kernels (their intrinsics propagate poison lane by lane).

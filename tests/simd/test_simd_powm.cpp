@@ -1,9 +1,10 @@
-// Lane-parallel Montgomery exponentiation (cpu/simd/powm_lanes.h): IFMA x8, AVX-512F x8, AVX2 x4 and the
-// portable x2 instance against
+// Lane-parallel Montgomery exponentiation (cpu/simd/powm_lanes.h): IFMA x8, AVX-512F x8, AVX2 x4, the
+// portable x2 instance and the emulated IFMA x8 against
 // GMP mpz_powm, at many sizes (multiples of 52 and 64 bits and neither), with hard moduli,
 // bases and exponents, shared and per-lane moduli, unused lanes, aliasing, both modes.
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
@@ -32,6 +33,7 @@ struct Path {
   size_t (*itch)(size_t);
   MultiFn multi;
   SharedFn shared;
+  bool emulated = false;  // instructions computed in plain C++ (see usable)
 };
 
 const Path kPaths[] = {
@@ -49,9 +51,21 @@ const Path kPaths[] = {
     // AVX-512F are missing (the AVX-512F engine shares every line of it but the instructions)
     {"portable_x2", 2, 0, [] { return true; }, mpb::simd::powm_x2p_itch, mpb::simd::powm_x2p_multi,
      mpb::simd::powm_x2p},
+    // the IFMA engine's kernel with the instructions emulated (any CPU): its logic checked where
+    // AVX-512 IFMA is missing, bit for bit what ifma_x8 computes
+    {"ifma_emu_x8", 8, 52, [] { return true; }, mpb::simd::powm_x8e_itch, mpb::simd::powm_x8e_multi,
+     mpb::simd::powm_x8e, true},
 };
 
 bool usable(const Path &p) {
+  if (p.emulated) {
+    // The emulated IFMA kernel is ~50-100x slower than the instructions and does the same work
+    // whatever the CPU: in the quick runs (sanitizers, aarch64 under qemu) it runs only in its own
+    // short test case below, and a rerun with CPU features masked would repeat the unmasked run.
+    if (quick()) return false;
+    if (const char *d = std::getenv("MPBATCH_CPU_DISABLE"); d && *d) return false;
+    return true;
+  }
   if (p.avail()) return true;
   WARN("CPU lacks the instruction set for " << p.name << ": its tests are skipped");
   return false;
@@ -532,3 +546,25 @@ TEST_CASE("simd powm: every digit count up to 2400 bits", "[simd][powm]") {
     }
   }
 }
+
+// The emulated IFMA kernel (cpu/simd/ifma_kernel.h through cpu/simd/powm_ifma_emu.cpp) in every
+// run, quick ones included: each instantiation the IFMA engine has, with short exponents (the
+// same kernels run per product and square whatever the exponent's length) and a few with the
+// widest window (32 table entries, from ~330 exponent bits). Digit counts: 2 (amm, N < 8),
+// 10 and 13 (run-time N, tiles of 8 with and without a remainder), 20 (mont_r, compile-time
+// selection), 30 / 60 (tiles of 6), 40 / 79 (tiles of 8), 81 (run-time N past them).
+TEST_CASE("simd powm: the emulated IFMA kernel, each instantiation", "[simd][powm]") {
+  const Path &p = kPaths[sizeof kPaths / sizeof kPaths[0] - 1];
+  REQUIRE(p.emulated);
+  auto rng = make_rng(0x51D7);
+  struct Case {
+    size_t bits, ebits;
+  };
+  for (const Case c : {Case{100, 64}, Case{500, 40}, Case{660, 70}, Case{1024, 340}, Case{1000, 90},
+                       Case{1536, 60}, Case{2048, 340}, Case{3072, 40}, Case{4096, 40}, Case{4200, 20}}) {
+    INFO("bits " << c.bits << " ebits " << c.ebits);
+    random_round(p, rng, c.bits, c.ebits, true, true);
+    random_round(p, rng, c.bits, c.ebits / 2 + 1, false, false);
+  }
+}
+

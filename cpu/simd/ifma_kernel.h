@@ -1,0 +1,499 @@
+// cpu/simd/ifma_kernel.h: the 8-lane IFMA exponentiation kernel, written once against a small
+// set of vector operations that its includer defines, so that one text runs two ways:
+//  - cpu/simd/powm_ifma.cpp: V = __m512i, the operations as AVX-512F / IFMA intrinsics (the
+//    engine AUTO runs on CPUs with AVX-512 IFMA);
+//  - cpu/simd/powm_ifma_emu.cpp: V = eight uint64_t in plain C++, VPMADD52LUQ/HUQ computed
+//    exactly (52-bit inputs, the low or high 52 bits of the 104-bit product added to a 64-bit
+//    lane), on any CPU: the tests and the constant-time checks run the kernel's logic through it
+//    where the CPU has no IFMA (CI's machines, aarch64 under qemu).
+//
+// The includer defines, before including this file inside an unnamed namespace of
+// mpb::simd::detail (after simd/lanes_impl.h and core/unroll.h):
+//   V (one vector of 8 lanes of 64 bits; arrays of V alias the driver's uint64_t arrays: digit d
+//   of lane l at [8d + l]), Mask (8 lane flags), and
+//   V vzero(); V vset1(uint64_t); V vload(const uint64_t *p /* 64-byte aligned */);
+//   V vadd(V, V); V vsub(V, V); V vand(V, V); V vshr52(V)  (lane-wise, modulo 2^64);
+//   V madlo(V z, V x, V y) / madhi: z + the low / high 52 bits of (x mod 2^52) * (y mod 2^52);
+//   Mask veq(V, V)  (lanes equal); V vblend(V o, Mask k, V s)  (s where k, else o; no branch).
+// and MPB_IFMA_INLINE, the inlining of the tiles' helpers (always_inline with the intrinsics: each
+// tile's accumulators must stay in registers; left to the compiler in the emulated instance).
+//
+// The kernel:
+//
+// One item per 64-bit lane, numbers as N digits of 52 bits (lane-interleaved), multiplied
+// with VPMADD52LUQ/VPMADD52HUQ. Almost-Montgomery multiplication, word by word: the
+// accumulator digits stay un-normalised (each receives at most 4 product halves of < 2^52
+// per step over at most N steps, < 2^63 for N < 500; the driver allows N <= 316), only the
+// low digit's carry is pushed up each step so that the quotient digit is exact, and the
+// result is normalised once at the end. Inputs in [0, 2m) give outputs in [0, 2m) because
+// R = 2^(52N) > 4m.
+//
+// By size (N digits; 1024/1536/2048/3072/4096-bit moduli have N = 20/30/40/60/79 and get
+// compile-time instantiations, other sizes a run-time N):
+//  - N = 20: mont_r for both the product and the square (dedicated squaring: off-diagonal
+//    products once, doubled): the 2N positions in blocks of 12 accumulator registers, the
+//    operand digits as a sliding window of registers (no memory operands on the multiplies:
+//    on the Intel machine below, VPMADD52 with a memory operand ran ~1.4x slower).
+//  - otherwise (N >= 8): amm_tiles / ams_tiles, the product (or the square's off-diagonal
+//    products, doubled, plus the diagonal) and then the Montgomery reduction, each as tiles of
+//    T x T digit products (T = 6 or 8) whose 2T accumulator positions live in registers, the
+//    T row digits too, the column digits loaded once per tile column. N < 8: amm.
+//  - the table selection keeps the selected digits in registers for a compile-time N.
+// Earlier, on the Zen 4 machine (bench/results/simd-powm-*.md): register versions +20..50%
+// at N = 20/30, two rows per pass (the former amm2) +30% over one row per pass.
+// Measured on the Intel Xeon (family 6 model 167, AVX-512 IFMA, 2 cores, KVM), this machine,
+// 2026-11-25, bench_simd ifma_x8_ct, modexp/s per item: 1024 bits 15,300 -> 21,100..22,300
+// (mont_r + register selection). Kernel microbenchmark (TSC cycles per call, N = 20): square
+// 690 -> 580, product 940 -> 745, selection 900 -> 360. Tried without gain here: mont_r at
+// N = 40 (-25%: code size), block widths 6..14 (10..12 best).
+// 2026-11-26, the tiles replace the former row-pass kernels (4 multiplier and 4 quotient
+// digits per pass over the in-memory accumulator, a chain of 8 dependent multiplies per
+// position) and mont_r / amm_r at N = 30; TSC cycles per call, square / product:
+// N = 30 1825 / 1840 -> 1395 / 1695 (T = 6), N = 40 3225 / 3980 -> 2250..2370 / 2790..2900,
+// N = 60 6700 / 8280 -> 5200 / 6500 (T = 6), N = 79 11720 / 14930 -> 9320 / 11460 (T = 8);
+// at N = 10..24 the tiles beat the row passes too (N = 16: 650 / 690 -> 490 / 530); at N = 20
+// mont_r stays ahead (600 / 800 against 720 / 870 for the best tiles, T = 5). T = 6..8 are
+// within 5% of each other at N = 40..79.
+//
+// Everything here has internal linkage and uses no std template: the intrinsic instance is
+// compiled under a target pragma (cpu/simd/lanes_impl.h).
+#pragma once
+
+// r = t[N..2N) + carries, normalised (the reduced value, in [0, 2m)).
+static inline void normalize_out(V *r, const V *t, size_t N) {
+  const V mask = vset1((1ll << 52) - 1);
+  V c = vzero();
+  for (size_t k = 0; k < N; ++k) {
+    const V v = vadd(t[N + k], c);
+    c = vshr52(v);
+    r[k] = vand(v, mask);
+  }
+}
+
+// r = a*b/R mod m (almost: result in [0, 2m) for a, b in [0, 2m)). r may alias a or b.
+// t: 2N vectors of scratch.
+template <size_t NC>
+static void amm(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t Nrt) {
+  const size_t N = NC ? NC : Nrt;
+  const V zero = vzero();
+  for (size_t k = 0; k < N; ++k) t[k] = zero;
+MPB_UNROLL(64)
+  for (size_t i = 0; i < N; ++i) {
+    const V bi = b[i];
+    V *ti = t + i;
+    V x = madlo(ti[0], a[0], bi);
+    const V q = madlo(zero, x, minv);  // < 2^52: only the low 52 bits of x and minv are used
+    x = madlo(x, m[0], q);             // low 52 bits now zero
+    const V carry = vshr52(x);
+MPB_UNROLL(64)
+    for (size_t j = 1; j < N; ++j) {
+      V y = madlo(ti[j], a[j], bi);
+      y = madhi(y, a[j - 1], bi);
+      y = madlo(y, m[j], q);
+      y = madhi(y, m[j - 1], q);
+      ti[j] = y;
+    }
+    ti[N] = madhi(madhi(zero, a[N - 1], bi), m[N - 1], q);
+    ti[1] = vadd(ti[1], carry);
+  }
+  normalize_out(r, t, N);
+}
+
+// A copy of p that the compiler cannot prove equal to p: loads through it are not merged
+// with loads through other copies. Used once per row in the register kernels below, so that
+// the operand digits are read from memory (as instruction operands) row by row instead of
+// being hoisted into registers for the whole unrolled function, which spills.
+template <class T>
+static inline const T *fresh(const T *p) {
+  __asm__ volatile("" : "+r"(p));
+  return p;
+}
+
+// Block kernel for compile-time N: the 2N positions of the product are processed in blocks
+// of W accumulator registers, low to high. For each block: the product terms (rows of b, or
+// of a above the diagonal for a square, then doubled, plus the diagonal), then the Montgomery
+// terms of every quotient digit q_i that reaches the block; q_i is computed (and kept in qs)
+// when its position i is complete. The operand digits a_j / m_j that a block needs at row i
+// form a window j in [p0-1-i, p0+W-1-i] held in registers: one new digit per row, so the
+// multiplications take both operands from registers. The low position's carry after q_i
+// is (x + 2^52 - 1) >> 52 (x + lo(m0*q) == 0 mod 2^52), without the low product.
+// Bounds as amm's, and for the square: a position holds < (2N+2)*2^52 after the doubling and
+// the diagonal, the reduction adds < 2N*2^52 + carries: < 2^63 for N < 500. r may alias a or
+// b (written at the end).
+template <size_t N, size_t W, bool SQR>
+static void mont_r(V *r, const V *a, const V *b, const V *m, V minv) {
+  const V zero = vzero();
+  const V mask = vset1((1ll << 52) - 1);
+  constexpr int n = (int)N, w = (int)W;
+  V qs[N];
+  V out[N];
+  V carry = zero;  // into the first position of the next block
+  V oc = zero;     // normalisation carry of the output digits
+MPB_UNROLL(64)
+  for (int p0 = 0; p0 < 2 * n; p0 += w) {
+    V acc[W];
+MPB_UNROLL(64)
+    for (int k = 0; k < w; ++k) acc[k] = zero;
+    acc[0] = carry;
+    {  // product terms: row i (operand x_i = a_i or b_i) times the window of a
+      const V *ap = fresh(a);
+      const V *xp = SQR ? ap : fresh(b);
+      V aw[N];
+      bool first = true;
+MPB_UNROLL(64)
+      for (int i = 0; i < n; ++i) {
+        const int jlo = p0 - 1 - i, jhi = p0 + w - 1 - i;  // window of a's digit indices
+        const int jmin = SQR ? i + 1 : 0;
+        if (jhi < jmin || jlo > n - 1) continue;
+        if (first) {
+MPB_UNROLL(64)
+          for (int j = jlo; j <= jhi; ++j)
+            if (j >= jmin && j < n) aw[j] = ap[j];
+          first = false;
+        } else if (jlo >= jmin && jlo < n) {
+          aw[jlo] = ap[jlo];
+        }
+        const V xi = xp[i];
+MPB_UNROLL(64)
+        for (int k = 0; k < w; ++k) {
+          const int p = p0 + k, jl = p - i, jh = p - 1 - i;
+          if (jl >= jmin && jl < n) acc[k] = madlo(acc[k], xi, aw[jl]);
+          if (jh >= jmin && jh < n) acc[k] = madhi(acc[k], xi, aw[jh]);
+        }
+      }
+    }
+    if (SQR) {
+      const V *ap = fresh(a);
+MPB_UNROLL(64)
+      for (int k = 0; k < w; ++k) {
+        const int p = p0 + k;
+        if (p >= 2 * n) break;
+        V v = vadd(acc[k], acc[k]);
+        if (k == 0) v = vsub(v, carry);  // the carry was doubled too
+        const V d = ap[p / 2];
+        acc[k] = (p & 1) ? madhi(v, d, d) : madlo(v, d, d);
+      }
+    }
+    {  // Montgomery terms: row i adds q_i*m at position i
+      const V *mp = fresh(m);
+      V mw[N];
+      bool first = true;
+MPB_UNROLL(64)
+      for (int i = 0; i < n; ++i) {
+        const int jlo = p0 - 1 - i, jhi = p0 + w - 1 - i;
+        if (jhi < 0 || jlo > n - 1) continue;
+        V q;
+        if (i < p0) {
+          q = qs[i];
+        } else {  // position i (in this block) is complete
+          const int k = i - p0;
+          q = madlo(zero, acc[k], minv);
+          qs[i] = q;
+          const V c = vshr52(vadd(acc[k], mask));
+          if (k + 1 < w) acc[k + 1] = vadd(acc[k + 1], c);
+          else carry = c;
+        }
+        if (first) {
+MPB_UNROLL(64)
+          for (int j = jlo; j <= jhi; ++j)
+            if (j >= 0 && j < n) mw[j] = mp[j];
+          first = false;
+        } else if (jlo >= 0) {
+          mw[jlo] = mp[jlo];
+        }
+MPB_UNROLL(64)
+        for (int k = 0; k < w; ++k) {
+          const int p = p0 + k, jl = p - i, jh = p - 1 - i;
+          if (p <= i) continue;
+          if (jl >= 0 && jl < n) acc[k] = madlo(acc[k], q, mw[jl]);
+          if (jh >= 0 && jh < n) acc[k] = madhi(acc[k], q, mw[jh]);
+        }
+      }
+    }
+    if (p0 + w > n) carry = zero;
+MPB_UNROLL(64)
+    for (int k = 0; k < w; ++k) {
+      const int p = p0 + k;
+      if (p < n || p >= 2 * n) continue;
+      const V v = vadd(acc[k], oc);
+      oc = vshr52(v);
+      out[p - n] = vand(v, mask);
+    }
+  }
+MPB_UNROLL(64)
+  for (int k = 0; k < n; ++k) r[k] = out[k];
+}
+
+// Tiled kernels for the sizes other than N = 20 (N >= 8): the
+// product, the square's off-diagonal products and the Montgomery reduction all go through
+// tiles of T multiplier digits (rows, held in registers) x T column digits (loaded one at a
+// time), whose 2T accumulator positions are loaded, updated in registers and stored back.
+// Within a tile a column's T low halves, then its T high halves, go to distinct positions:
+// consecutive multiplies are independent (the former row-pass kernels chained 2R multiplies
+// per position instead). The product and the reduction are separate passes (the square needs the
+// whole product before its doubling anyway). Bounds: a position receives < 2N product halves
+// of < 2^52 from the product (2N+1 after the square's doubling and diagonal) and < 2N from
+// the reduction, plus carries: < 2^63 for N < 500.
+
+// tp[r+c] += lo(x_r * col_c), tp[r+c+1] += hi(x_r * col_c), r < T, c < CW.
+template <int T, int CW>
+static inline MPB_IFMA_INLINE void tile(V *tp, const V (&x)[T], const V *col) {
+  V acc[T + CW];
+MPB_UNROLL(32)
+  for (int k = 0; k < T + CW; ++k) acc[k] = tp[k];
+MPB_UNROLL(16)
+  for (int c = 0; c < CW; ++c) {
+    const V y = col[c];
+MPB_UNROLL(16)
+    for (int r = 0; r < T; ++r) acc[r + c] = madlo(acc[r + c], x[r], y);
+MPB_UNROLL(16)
+    for (int r = 0; r < T; ++r) acc[r + c + 1] = madhi(acc[r + c + 1], x[r], y);
+  }
+MPB_UNROLL(32)
+  for (int k = 0; k < T + CW; ++k) tp[k] = acc[k];
+}
+
+// T rows times the ncols column digits col[0..ncols): positions tp[0 .. ncols+T).
+template <int T>
+static inline MPB_IFMA_INLINE void row_block(V *tp, const V (&x)[T], const V *col,
+                                                            size_t ncols) {
+  size_t c0 = 0;
+MPB_UNROLL(1)
+  for (; c0 + T <= ncols; c0 += T) tile<T, T>(tp + c0, x, col + c0);
+  static_assert(T <= 8, "remainder cases");
+  switch (ncols - c0) {
+    case 0: break;
+    case 1: tile<T, 1>(tp + c0, x, col + c0); break;
+    case 2: tile<T, (T > 2 ? 2 : 1)>(tp + c0, x, col + c0); break;
+    case 3: tile<T, (T > 3 ? 3 : 1)>(tp + c0, x, col + c0); break;
+    case 4: tile<T, (T > 4 ? 4 : 1)>(tp + c0, x, col + c0); break;
+    case 5: tile<T, (T > 5 ? 5 : 1)>(tp + c0, x, col + c0); break;
+    case 6: tile<T, (T > 6 ? 6 : 1)>(tp + c0, x, col + c0); break;
+    default: tile<T, (T > 7 ? 7 : 1)>(tp + c0, x, col + c0); break;
+  }
+}
+
+// One quotient digit: t[0] (complete) is cancelled, its carry goes to t[1], q*m to t[0..N].
+static inline void redc_row(V *t, const V *m, V minv, size_t N) {
+  const V mask = vset1((1ll << 52) - 1);
+  const V x = t[0];
+  const V q = madlo(vzero(), x, minv);
+  const V c = vshr52(vadd(x, mask));
+  t[1] = madhi(madlo(vadd(t[1], c), m[1], q), m[0], q);
+  for (size_t j = 2; j < N; ++j) t[j] = madhi(madlo(t[j], m[j], q), m[j - 1], q);
+  t[N] = madhi(t[N], m[N - 1], q);
+}
+
+// Montgomery reduction of t (2N positions) by T quotient digits per block: the block's first
+// T columns row by row (each quotient digit needs its position complete: the serial chain is
+// q -> 2 multiplies -> q; the carry out of a position is (x + 2^52 - 1) >> 52 as in mont_r),
+// then the other columns by tiles. The last N mod T rows one at a time (redc_row).
+template <int T>
+static inline void redc_tiles(V *t, const V *m, V minv, size_t N) {
+  const V zero = vzero();
+  const V mask = vset1((1ll << 52) - 1);
+  const size_t full = N / T * T;
+MPB_UNROLL(1)
+  for (size_t it = 0; it < full; it += T) {
+    V *tp = t + it;
+    V u[T], acc[2 * T];
+MPB_UNROLL(16)
+    for (int k = 0; k < 2 * T; ++k) acc[k] = tp[k];
+    V carry = zero;
+MPB_UNROLL(16)
+    for (int r = 0; r < T; ++r) {
+      const V x = vadd(acc[r], carry);
+      u[r] = madlo(zero, x, minv);
+      carry = vshr52(vadd(x, mask));
+      acc[r + 1] = madlo(madhi(acc[r + 1], u[r], m[0]), u[r], m[1]);
+MPB_UNROLL(16)
+      for (int c = 1; c < T; ++c) {
+        if (c > 1) acc[r + c] = madlo(acc[r + c], u[r], m[c]);
+        acc[r + c + 1] = madhi(acc[r + c + 1], u[r], m[c]);
+      }
+    }
+    acc[T] = vadd(acc[T], carry);
+MPB_UNROLL(16)
+    for (int k = T; k < 2 * T; ++k) tp[k] = acc[k];
+    row_block<T>(tp + T, u, m + T, N - T);
+  }
+MPB_UNROLL(1)
+  for (size_t i = full; i < N; ++i) redc_row(t + i, m, minv, N);
+}
+
+// r = a*b/R mod m (almost). r may alias a or b. t: 2N vectors.
+template <size_t NC, int T>
+static void amm_tiles(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t Nrt) {
+  const size_t N = NC ? NC : Nrt;
+  const V zero = vzero();
+  for (size_t k = 0; k < 2 * N; ++k) t[k] = zero;
+  const size_t full = N / T * T;
+MPB_UNROLL(1)
+  for (size_t ib = 0; ib < full; ib += T) {
+    V x[T];
+MPB_UNROLL(16)
+    for (int k = 0; k < T; ++k) x[k] = b[ib + k];
+    row_block<T>(t + ib, x, a, N);
+  }
+MPB_UNROLL(1)
+  for (size_t i = full; i < N; ++i) {
+    const V x[1] = {b[i]};
+    row_block<1>(t + i, x, a, N);
+  }
+  redc_tiles<T>(t, m, minv, N);
+  normalize_out(r, t, N);
+}
+
+// r = a^2/R mod m (almost). r may alias a. t: 2N vectors.
+template <size_t NC, int T>
+static void ams_tiles(V *r, const V *a, const V *m, V minv, V *t, size_t Nrt) {
+  const size_t N = NC ? NC : Nrt;
+  const V zero = vzero();
+  for (size_t k = 0; k < 2 * N; ++k) t[k] = zero;
+  const size_t full = N / T * T;
+  size_t ib = 0;
+MPB_UNROLL(1)
+  for (; ib < full; ib += T) {
+    V x[T], acc[2 * T];
+MPB_UNROLL(16)
+    for (int k = 0; k < T; ++k) x[k] = a[ib + k];
+    // the block's triangle: a_(ib+i) * a_(ib+j), i < j < T, at positions 2ib + i + j
+    V *tp = t + 2 * ib;
+MPB_UNROLL(16)
+    for (int k = 0; k < 2 * T; ++k) acc[k] = tp[k];
+MPB_UNROLL(16)
+    for (int j = 1; j < T; ++j) {
+MPB_UNROLL(16)
+      for (int i = 0; i < j; ++i) acc[i + j] = madlo(acc[i + j], x[i], x[j]);
+MPB_UNROLL(16)
+      for (int i = 0; i < j; ++i) acc[i + j + 1] = madhi(acc[i + j + 1], x[i], x[j]);
+    }
+MPB_UNROLL(16)
+    for (int k = 0; k < 2 * T; ++k) tp[k] = acc[k];
+    row_block<T>(tp + T, x, a + ib + T, N - ib - T);
+  }
+MPB_UNROLL(1)
+  for (size_t i = ib; i + 1 < N; ++i) {
+    const V x[1] = {a[i]};
+    row_block<1>(t + 2 * i + 1, x, a + i + 1, N - i - 1);
+  }
+  for (size_t k = 0; k < N; ++k) {
+    const V d = a[k];
+    t[2 * k] = madlo(vadd(t[2 * k], t[2 * k]), d, d);
+    t[2 * k + 1] = madhi(vadd(t[2 * k + 1], t[2 * k + 1]), d, d);
+  }
+  redc_tiles<T>(t, m, minv, N);
+  normalize_out(r, t, N);
+}
+
+// The multiplication and squaring used by the exponentiation, chosen by size: mont_r at
+// N = 20, tiles of 6 rows where 6 divides N and 8 does not (N = 30, 60), of 8 otherwise.
+template <size_t NC>
+constexpr int tile_rows() { return NC && NC % 6 == 0 && NC % 8 != 0 ? 6 : 8; }
+template <size_t NC>
+static inline void mulw(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t N) {
+  if constexpr (NC == 20) mont_r<20, 12, false>(r, a, b, m, minv);
+  else if (N >= 8) amm_tiles<NC, tile_rows<NC>()>(r, a, b, m, minv, t, N);
+  else amm<NC>(r, a, b, m, minv, t, N);
+}
+template <size_t NC>
+static inline void sqrw(V *r, const V *a, const V *m, V minv, V *t, size_t N) {
+  if constexpr (NC == 20) mont_r<20, 12, true>(r, a, a, m, minv);
+  else if (N >= 8) ams_tiles<NC, tile_rows<NC>()>(r, a, m, minv, t, N);
+  else amm<NC>(r, a, a, m, minv, t, N);
+}
+
+// out = tab[idx[lane]] lane by lane, reading every entry (masked moves, no secret addresses).
+// With a compile-time N the output digits stay in registers, a block of at most 16 at a time.
+template <size_t NC>
+static void select(V *out, const V *tab, size_t Nrt, V idx, unsigned entries) {
+  const V zero = vzero();
+  if (NC) {
+    constexpr size_t nb = (NC + 15) / 16, B = NC ? (NC + nb - 1) / nb : 1;
+MPB_UNROLL(8)
+    for (size_t d0 = 0; d0 < NC; d0 += B) {
+      V o[B];
+MPB_UNROLL(32)
+      for (size_t d = 0; d < B; ++d) o[d] = zero;
+      V ev = zero;
+      const V one = vset1(1);
+      const V *te = fresh(tab) + d0;
+MPB_UNROLL(1)
+      for (unsigned e = 0; e < entries; ++e) {
+        const Mask k = veq(idx, ev);
+MPB_UNROLL(32)
+        for (size_t d = 0; d < B; ++d)
+          if (d0 + d < NC) o[d] = vblend(o[d], k, te[d]);
+        te += NC;
+        ev = vadd(ev, one);
+      }
+MPB_UNROLL(32)
+      for (size_t d = 0; d < B; ++d)
+        if (d0 + d < NC) out[d0 + d] = o[d];
+    }
+    return;
+  }
+  const size_t N = Nrt;
+  for (size_t d = 0; d < N; ++d) out[d] = zero;
+  for (unsigned e = 0; e < entries; ++e) {
+    const Mask k = veq(idx, vset1(e));
+    const V *te = tab + e * N;
+    for (size_t d = 0; d < N; ++d) out[d] = vblend(out[d], k, te[d]);
+  }
+}
+
+static V window(const Job &job, size_t pos, unsigned len) {
+  alignas(64) uint64_t w[8];
+  for (unsigned l = 0; l < 8; ++l) w[l] = window_bits(job.exp[l], job.en, pos, len);
+  return vload(w);
+}
+
+template <size_t NC>
+static void run_kernel(const Job &job) {
+  const size_t N = job.N;
+  V *M = reinterpret_cast<V *>(job.M);
+  const V minv = vload(job.MINV);
+  V *R2 = reinterpret_cast<V *>(job.R2);
+  V *B = reinterpret_cast<V *>(job.B);
+  V *ONE = reinterpret_cast<V *>(job.ONE);
+  V *TAB = reinterpret_cast<V *>(job.TAB);
+  V *ACC = reinterpret_cast<V *>(job.ACC);
+  V *SEL = reinterpret_cast<V *>(job.SEL);
+  V *T = reinterpret_cast<V *>(job.T);
+
+  const unsigned w = job.win, entries = 1u << w;  // (public: from the exponent's width)
+  mulw<NC>(TAB, R2, ONE, M, minv, T, N);          // R mod m (Montgomery one)
+  mulw<NC>(TAB + N, B, R2, M, minv, T, N);        // base * R mod m
+  for (unsigned k = 2; k < entries; ++k) mulw<NC>(TAB + k * N, TAB + (k - 1) * N, TAB + N, M, minv, T, N);
+
+  const size_t bits = job.ebits;
+  if (bits == 0) {
+    for (size_t d = 0; d < N; ++d) ACC[d] = TAB[d];
+  } else {
+    const size_t nw = (bits + w - 1) / w;
+    const unsigned top = (unsigned)(bits - w * (nw - 1));
+    size_t pos = bits - top;
+    select<NC>(ACC, TAB, N, window(job, pos, top), entries);
+    while (pos > 0) {
+      pos -= w;
+      for (unsigned s = 0; s < w; ++s) sqrw<NC>(ACC, ACC, M, minv, T, N);
+      if (job.vt && window_zero_all(job, pos, w)) continue;  // (variable time: a product by one)
+      select<NC>(SEL, TAB, N, window(job, pos, w), entries);
+      mulw<NC>(ACC, ACC, SEL, M, minv, T, N);
+    }
+  }
+  mulw<NC>(ACC, ACC, ONE, M, minv, T, N);  // leave the Montgomery domain: result in [0, m]
+}
+
+// The whole exponentiation: compile-time digit counts for the common sizes (1024..4096-bit
+// moduli), a run-time N otherwise.
+static void run_any(const Job &job) {
+  switch (job.N) {
+    case 20: run_kernel<20>(job); break;
+    case 30: run_kernel<30>(job); break;
+    case 40: run_kernel<40>(job); break;
+    case 60: run_kernel<60>(job); break;
+    case 79: run_kernel<79>(job); break;
+    default: run_kernel<0>(job); break;
+  }
+}
