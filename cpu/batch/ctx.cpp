@@ -6,6 +6,7 @@
 #include "batch/call.h"
 #include "batch/gpu_attempt.h"
 #include "core/cpu_features.h"
+#include "simd/powm_lanes.h"
 
 using namespace mpb::batch;
 
@@ -93,7 +94,7 @@ MPB_API int mpb_backend_available(int backend) {
     case MPB_BACKEND_CPU:
     case MPB_BACKEND_CPU_SCALAR:
     case MPB_BACKEND_MULTIPARTITE: return 1;
-    case MPB_BACKEND_CPU_IFMA: return mpb::cpu::has_avx512ifma() ? 1 : 0;
+    case MPB_BACKEND_CPU_IFMA: return mpb::simd::ifma_available() ? 1 : 0;
     case MPB_BACKEND_CPU_AVX512: return mpb::cpu::has_avx512f() ? 1 : 0;
     case MPB_BACKEND_CPU_AVX2: return mpb::cpu::has_avx2() ? 1 : 0;
     case MPB_BACKEND_CUDA: return mpb::batch::gpu_usable() ? 1 : 0;

@@ -8,6 +8,7 @@
 #include "batch/gpu_attempt.h"
 #include "batch/validate.h"
 #include "core/cpu_features.h"
+#include "simd/powm_lanes.h"
 #include "core/ct.h"
 #include "mpn/mod/mont.h"
 
@@ -44,7 +45,7 @@ int check_backend(Call &call, const Settings &s, bool gpu_ok) {
     return call.fail(MPB_EUNSUPPORTED, MPB_ARG_CTX, -1, "this build has no CUDA backend");
   if (s.backend == MPB_BACKEND_CUDA && !gpu_ok)
     return call.fail(MPB_EUNSUPPORTED, MPB_ARG_CTX, -1, "no CUDA kernel for this operation");
-  if (s.backend == MPB_BACKEND_CPU_IFMA && !cpu::has_avx512ifma())
+  if (s.backend == MPB_BACKEND_CPU_IFMA && !simd::ifma_available())
     return call.fail(MPB_EUNSUPPORTED, MPB_ARG_CTX, -1, "CPU_IFMA forced but the CPU has no AVX-512 IFMA");
   if (s.backend == MPB_BACKEND_CPU_AVX512 && !cpu::has_avx512f())
     return call.fail(MPB_EUNSUPPORTED, MPB_ARG_CTX, -1, "CPU_AVX512 forced but the CPU has no AVX-512F");

@@ -8,6 +8,7 @@
 #include "simd/powm_lanes.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include <mpbatch/common.h>
 #include "core/limb.h"
@@ -22,7 +23,14 @@
 namespace mpb {
 namespace simd {
 
-bool ifma_available() { return cpu::has_avx512ifma(); }
+namespace {
+std::atomic<bool> g_ifma_emulation{false};
+}  // namespace
+
+void set_ifma_emulation(bool on) { g_ifma_emulation.store(on, std::memory_order_relaxed); }
+bool ifma_emulation() { return g_ifma_emulation.load(std::memory_order_relaxed); }
+
+bool ifma_available() { return cpu::has_avx512ifma() || (ifma_emulation() && !cpu::portable_forced()); }
 bool avx512f_available() { return cpu::has_avx512f(); }
 bool avx2_available() { return cpu::has_avx2(); }
 
@@ -240,12 +248,11 @@ int powm_x8_multi(uint64_t *const r[8], const uint64_t *const base[8],
                   const uint64_t *const exp[8], size_t en, const uint64_t *const m[8], size_t n,
                   bool constant_time, uint64_t *scratch, const LaneR2 *r2, size_t ebits, bool base_two) {
   if (!ifma_available()) return MPB_EUNSUPPORTED;
+  void (*kernel)(const Job &) = detail::ifma_emu_kernel;  // (ifma_available: the emulation is on)
 #ifdef MPB_HAVE_X86_LANES
-  return run(8, 52, detail::ifma_kernel, r, base, exp, en, m, n, constant_time, scratch, r2, ebits, base_two);
-#else
-  (void)r, (void)base, (void)exp, (void)en, (void)m, (void)n, (void)constant_time, (void)scratch, (void)r2, (void)ebits, (void)base_two;
-  return MPB_EUNSUPPORTED;
+  if (!ifma_emulation()) kernel = detail::ifma_kernel;
 #endif
+  return run(8, 52, kernel, r, base, exp, en, m, n, constant_time, scratch, r2, ebits, base_two);
 }
 
 int powm_x8(uint64_t *const r[8], const uint64_t *const base[8], const uint64_t *const exp[8],

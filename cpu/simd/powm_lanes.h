@@ -43,7 +43,7 @@ namespace mpb {
 namespace simd {
 
 // Run-time checks (cpu/core/cpu_features.h, so force_portable(true) makes both return false).
-bool ifma_available();     // AVX-512F + AVX-512 IFMA
+bool ifma_available();     // AVX-512F + AVX-512 IFMA (or the emulation below)
 bool avx512f_available();  // AVX-512F
 bool avx2_available();     // AVX2
 
@@ -126,6 +126,15 @@ int powm_x2p_multi(uint64_t *const r[2], const uint64_t *const base[2],
                    const uint64_t *const exp[2], size_t en, const uint64_t *const m[2], size_t n,
                    bool constant_time, uint64_t *scratch, const LaneR2 *r2 = nullptr, size_t ebits = SIZE_MAX,
                    bool base_two = false);
+
+// Test support: with the IFMA emulation on, ifma_available() is true on any CPU (unless
+// force_portable) and powm_x8 / powm_x8_multi run the emulated kernel (powm_x8e), so that the
+// layers above (the batch layer's RSA-CRT half packing, DH, powm, the cost model's splits) take
+// their IFMA paths where the CPU has no IFMA. Off unless a test turns it on (tests/support/
+// catch_main.cpp: MPB_TEST_IFMA_EMULATION=1); the library never does. Process-wide: flip it
+// only while no other thread is computing.
+void set_ifma_emulation(bool on);
+bool ifma_emulation();
 
 // ---- the IFMA kernel emulated, 8 lanes (cpu/simd/powm_ifma_emu.cpp): the same calling convention
 // The IFMA engine's kernel (cpu/simd/ifma_kernel.h) with VPMADD52LUQ/HUQ computed in plain C++
