@@ -1,8 +1,9 @@
 // libFuzzer target: the integer batch calls with arbitrary shapes (width, count, shared or
-// per-item moduli / divisors / exponents), values, backends and constant-time modes. A call
-// that succeeds must agree with GMP item by item; a call that fails must leave every output
-// row untouched ("nothing written on error").
+// per-item moduli / divisors / exponents), values, backends (CPU_IFMA emulated where the CPU has
+// no IFMA) and constant-time modes. A call that succeeds must agree with GMP item by item; a
+// call that fails must leave every output row untouched ("nothing written on error").
 #include "fuzz_util.h"
+#include "simd/powm_lanes.h"  // set_ifma_emulation
 
 using namespace fz;
 
@@ -14,6 +15,11 @@ void run(Input &in) {
   const size_t w = 1 + in.u8() % 9, count = in.u8() % 5;
   const int backends[] = {MPB_BACKEND_AUTO, MPB_BACKEND_CPU, MPB_BACKEND_CPU_SCALAR, MPB_BACKEND_CPU_IFMA, MPB_BACKEND_CPU_AVX512, MPB_BACKEND_CPU_AVX2, MPB_BACKEND_MULTIPARTITE};
   const int backend = backends[in.u8() % (sizeof backends / sizeof backends[0])];
+  // CPU_IFMA on a CPU without AVX-512 IFMA: its kernel with the instructions emulated in C++
+  // (simd::set_ifma_emulation; between calls, when no library thread runs)
+  mpb::simd::set_ifma_emulation(false);
+  if (backend == MPB_BACKEND_CPU_IFMA && !mpb_backend_available(MPB_BACKEND_CPU_IFMA))
+    mpb::simd::set_ifma_emulation(true);
   if (mpb_ctx_set_backend(ctx.c, backend) != MPB_OK) return;  // not on this machine
   (void)mpb_ctx_set_threads(ctx.c, 1 + in.u8() % 2);
   const int ct = (int)(in.u8() % 3) - 1;  // MPB_CT_DEFAULT, _OFF, _ON
