@@ -7,7 +7,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <mpbatch/batch.h>
+
 #include "core/cpu_features.h"
+#include "simd/powm_lanes.h"
 
 namespace mpbt {
 
@@ -26,6 +29,12 @@ std::mt19937_64 make_rng(uint64_t salt) {
   std::seed_seq seq{(uint32_t)test_seed(), (uint32_t)(test_seed() >> 32), (uint32_t)salt,
                     (uint32_t)(salt >> 32)};
   return std::mt19937_64(seq);
+}
+
+bool emulated_rerun_skips(int backend) {
+  if (!mpb::simd::ifma_emulation()) return false;
+  return backend == MPB_BACKEND_CPU_SCALAR || backend == MPB_BACKEND_CPU_AVX512 || backend == MPB_BACKEND_CPU_AVX2 ||
+         backend == MPB_BACKEND_MULTIPARTITE;
 }
 
 bool quick() {

@@ -20,6 +20,10 @@ std::mt19937_64 make_rng(uint64_t salt);
 // MPB_TEST_QUICK=1 in the environment (the sanitizer and the emulated aarch64 runs): the size
 // sweeps and the largest vectors are trimmed; the plain runs test every size.
 bool quick();
+// In the rerun with the IFMA emulation on (MPB_TEST_IFMA_EMULATION, tests/support/catch_main.cpp):
+// whether a loop over backends skips `backend`, whose path the emulation leaves as it was (the
+// scalar, AVX-512F, AVX2 and multipartite backends: the plain run tested them). False otherwise.
+bool emulated_rerun_skips(int backend);
 // The kernel passes of a test that runs both kernel sets: false (the run-time kernels) and true
 // (the portable C ones, cpu::force_portable) where the run-time ones are not already those (no
 // CPU extension in use: none on this CPU, MPBATCH_CPU_DISABLE=all, aarch64).
