@@ -247,10 +247,12 @@ size_t powm_x4_itch(size_t n) { return itch(4, 26, n); }
 int powm_x8_multi(uint64_t *const r[8], const uint64_t *const base[8],
                   const uint64_t *const exp[8], size_t en, const uint64_t *const m[8], size_t n,
                   bool constant_time, uint64_t *scratch, const LaneR2 *r2, size_t ebits, bool base_two) {
-  if (!ifma_available()) return MPB_EUNSUPPORTED;
-  void (*kernel)(const Job &) = detail::ifma_emu_kernel;  // (ifma_available: the emulation is on)
+  // (the switch read once: the kernel run is the one that was checked for)
+  const bool emulated = ifma_emulation() && !cpu::portable_forced();
+  if (!emulated && !cpu::has_avx512ifma()) return MPB_EUNSUPPORTED;
+  void (*kernel)(const Job &) = detail::ifma_emu_kernel;
 #ifdef MPB_HAVE_X86_LANES
-  if (!ifma_emulation()) kernel = detail::ifma_kernel;
+  if (!emulated) kernel = detail::ifma_kernel;
 #endif
   return run(8, 52, kernel, r, base, exp, en, m, n, constant_time, scratch, r2, ebits, base_two);
 }
