@@ -62,8 +62,14 @@ bool usable(const Path &p) {
     // The emulated IFMA kernel is ~50-100x slower than the instructions and does the same work
     // whatever the CPU: in the quick runs (sanitizers, aarch64 under qemu) it runs only in its own
     // short test case below, and a rerun with CPU features masked would repeat the unmasked run.
-    if (quick()) return false;
-    if (const char *d = std::getenv("MPBATCH_CPU_DISABLE"); d && *d) return false;
+    if (quick()) {
+      WARN(p.name << " skipped here (MPB_TEST_QUICK): its own case, \"the emulated IFMA kernel\", runs instead");
+      return false;
+    }
+    if (const char *d = std::getenv("MPBATCH_CPU_DISABLE"); d && *d) {
+      WARN(p.name << " skipped under MPBATCH_CPU_DISABLE: its work does not depend on the CPU's features");
+      return false;
+    }
     return true;
   }
   if (p.avail()) return true;
