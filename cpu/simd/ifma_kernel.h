@@ -30,10 +30,14 @@
 //
 // By size (N digits; 1024/1536/2048/3072/4096-bit moduli have N = 20/30/40/60/79 and get
 // compile-time instantiations, other sizes a run-time N):
-//  - N = 20: mont_r for both the product and the square (dedicated squaring: off-diagonal
-//    products once, doubled): the 2N positions in blocks of 12 accumulator registers, the
-//    operand digits as a sliding window of registers (no memory operands on the multiplies:
-//    on the Intel machine below, VPMADD52 with a memory operand ran ~1.4x slower).
+//  - N = 20 (the RSA-2048 halves, 1024-bit modexp): mont_rows for the square (the whole
+//    product into 2N accumulators, then the reduction row by row, each next quotient digit
+//    computed early in its row; the squarings carry the next window's table selection,
+//    Stitch) and amm_reg for the product (word by word, the step's loop rolled: a small
+//    function, so that square and product share the instruction cache). The operand digits
+//    are read from memory through fresh() copies, so that the compiler keeps the
+//    accumulators, not the digits, in registers. The intrinsic instance is tuned for
+//    icelake-server (gcc), as crypto_mb is built (cpu/simd/powm_ifma.cpp).
 //  - otherwise (N >= 8): amm_tiles / ams_tiles, the product (or the square's off-diagonal
 //    products, doubled, plus the diagonal) and then the Montgomery reduction, each as tiles of
 //    T x T digit products (T = 6 or 8) whose 2T accumulator positions live in registers, the
@@ -54,6 +58,15 @@
 // at N = 10..24 the tiles beat the row passes too (N = 16: 650 / 690 -> 490 / 530); at N = 20
 // mont_r stays ahead (600 / 800 against 720 / 870 for the best tiles, T = 5). T = 6..8 are
 // within 5% of each other at N = 40..79.
+// 2026-11-28, the AMD EPYC Zen 5 machine (family 26 model 2, AVX-512 IFMA with a full 512-bit
+// datapath: 3.17 independent VPMADD52LUQ per TSC cycle; 2 vCPUs, KVM): mont_rows, amm_reg,
+// the stitched selection and the icelake-server tuning replace the former mont_r (blocks of 12
+// positions, product and reduction terms per block: the quotient chain within a block left the
+// multipliers idle; its unrolled product and square were 17 KB each, beyond the 32 KB
+// instruction cache together). TSC cycles per call (ad hoc harness, crypto_mb's in the same
+// run): square 480 -> 404 (AMS52x20 410), product 649 -> 557 (AMM52x20 521), the selection of
+// 32 entries 200 -> ~8 per squaring carried. modexp 1024 against crypto_mb 0.80 -> 0.93,
+// RSA-2048 0.86 -> 1.00 (bench/results/cpu-2026-11-28c-zen5/).
 //
 // Everything here has internal linkage and uses no std template: the intrinsic instance is
 // compiled under a target pragma (cpu/simd/lanes_impl.h).
@@ -109,119 +122,150 @@ static inline const T *fresh(const T *p) {
   return p;
 }
 
-// Block kernel for compile-time N: the 2N positions of the product are processed in blocks
-// of W accumulator registers, low to high. For each block: the product terms (rows of b, or
-// of a above the diagonal for a square, then doubled, plus the diagonal), then the Montgomery
-// terms of every quotient digit q_i that reaches the block; q_i is computed (and kept in qs)
-// when its position i is complete. The operand digits a_j / m_j that a block needs at row i
-// form a window j in [p0-1-i, p0+W-1-i] held in registers: one new digit per row, so the
-// multiplications take both operands from registers. The low position's carry after q_i
-// is (x + 2^52 - 1) >> 52 (x + lo(m0*q) == 0 mod 2^52), without the low product.
-// Bounds as amm's, and for the square: a position holds < (2N+2)*2^52 after the doubling and
-// the diagonal, the reduction adds < 2N*2^52 + carries: < 2^63 for N < 500. r may alias a or
-// b (written at the end).
-template <size_t N, size_t W, bool SQR>
-static void mont_r(V *r, const V *a, const V *b, const V *m, V minv) {
+// The table selection that a squaring carries along (N = 20, see run_kernel): after reduction
+// row i, digit i of the entries [e0, e1) is blended into sel (sel[i] = tab[e][i] in the lanes
+// whose idx is e). The selection's loads and masked moves run beside the multiplies, which
+// leave those ports idle, instead of as a separate load-bound pass. Every entry is read, at
+// addresses that do not depend on idx.
+struct Stitch {
+  V *sel;
+  const V *tab;
+  V idx;
+  unsigned e0, e1;  // e1 - e0 <= kStitchMax
+};
+constexpr unsigned kStitchMax = (kTable + kWindow - 1) / kWindow;  // 7: a 5-bit window's share
+
+// Row kernel for compile-time N (N = 20): the whole product (the square: off-diagonal products
+// once, doubled, plus the diagonal) into 2N accumulators, then the Montgomery reduction row by
+// row: row i adds q_i*m at position i, and q_(i+1) is computed as soon as position i+1 has its
+// low terms from row i (the rest of row i then overlaps its latency). The operand digits are
+// read through fresh() once per row, so that the compiler keeps the accumulators, not all of
+// a or m, in registers. Bounds as amm's: a position receives < 2N product halves (2N+1 after
+// the square's doubling and diagonal) and < 2N Montgomery halves of < 2^52, plus carries:
+// < 2^63 for N < 500. r may alias a or b (written at the end).
+template <size_t N, bool SQR, bool ST>
+static void mont_rows(V *r, const V *a, const V *b, const V *m, V minv, const Stitch *st) {
   const V zero = vzero();
   const V mask = vset1((1ll << 52) - 1);
-  constexpr int n = (int)N, w = (int)W;
-  V qs[N];
-  V out[N];
-  V carry = zero;  // into the first position of the next block
-  V oc = zero;     // normalisation carry of the output digits
+  constexpr int n = (int)N;
+  V acc[2 * N];
 MPB_UNROLL(64)
-  for (int p0 = 0; p0 < 2 * n; p0 += w) {
-    V acc[W];
+  for (int k = 0; k < 2 * n; ++k) acc[k] = zero;
+  if (SQR) {
 MPB_UNROLL(64)
-    for (int k = 0; k < w; ++k) acc[k] = zero;
-    acc[0] = carry;
-    {  // product terms: row i (operand x_i = a_i or b_i) times the window of a
+    for (int j = 1; j < n; ++j) {
       const V *ap = fresh(a);
-      const V *xp = SQR ? ap : fresh(b);
-      V aw[N];
-      bool first = true;
+      const V aj = ap[j];
 MPB_UNROLL(64)
-      for (int i = 0; i < n; ++i) {
-        const int jlo = p0 - 1 - i, jhi = p0 + w - 1 - i;  // window of a's digit indices
-        const int jmin = SQR ? i + 1 : 0;
-        if (jhi < jmin || jlo > n - 1) continue;
-        if (first) {
-MPB_UNROLL(64)
-          for (int j = jlo; j <= jhi; ++j)
-            if (j >= jmin && j < n) aw[j] = ap[j];
-          first = false;
-        } else if (jlo >= jmin && jlo < n) {
-          aw[jlo] = ap[jlo];
-        }
-        const V xi = xp[i];
-MPB_UNROLL(64)
-        for (int k = 0; k < w; ++k) {
-          const int p = p0 + k, jl = p - i, jh = p - 1 - i;
-          if (jl >= jmin && jl < n) acc[k] = madlo(acc[k], xi, aw[jl]);
-          if (jh >= jmin && jh < n) acc[k] = madhi(acc[k], xi, aw[jh]);
-        }
+      for (int i = 0; i < j; ++i) {
+        acc[i + j] = madlo(acc[i + j], ap[i], aj);
+        acc[i + j + 1] = madhi(acc[i + j + 1], ap[i], aj);
       }
     }
-    if (SQR) {
+MPB_UNROLL(64)
+    for (int k = 0; k < n; ++k) {
+      const V d = a[k];
+      acc[2 * k] = madlo(vadd(acc[2 * k], acc[2 * k]), d, d);
+      acc[2 * k + 1] = madhi(vadd(acc[2 * k + 1], acc[2 * k + 1]), d, d);
+    }
+  } else {
+MPB_UNROLL(64)
+    for (int i = 0; i < n; ++i) {
       const V *ap = fresh(a);
+      const V bi = b[i];
 MPB_UNROLL(64)
-      for (int k = 0; k < w; ++k) {
-        const int p = p0 + k;
-        if (p >= 2 * n) break;
-        V v = vadd(acc[k], acc[k]);
-        if (k == 0) v = vsub(v, carry);  // the carry was doubled too
-        const V d = ap[p / 2];
-        acc[k] = (p & 1) ? madhi(v, d, d) : madlo(v, d, d);
+      for (int j = 0; j < n; ++j) {
+        acc[i + j] = madlo(acc[i + j], ap[j], bi);
+        acc[i + j + 1] = madhi(acc[i + j + 1], ap[j], bi);
       }
-    }
-    {  // Montgomery terms: row i adds q_i*m at position i
-      const V *mp = fresh(m);
-      V mw[N];
-      bool first = true;
-MPB_UNROLL(64)
-      for (int i = 0; i < n; ++i) {
-        const int jlo = p0 - 1 - i, jhi = p0 + w - 1 - i;
-        if (jhi < 0 || jlo > n - 1) continue;
-        V q;
-        if (i < p0) {
-          q = qs[i];
-        } else {  // position i (in this block) is complete
-          const int k = i - p0;
-          q = madlo(zero, acc[k], minv);
-          qs[i] = q;
-          const V c = vshr52(vadd(acc[k], mask));
-          if (k + 1 < w) acc[k + 1] = vadd(acc[k + 1], c);
-          else carry = c;
-        }
-        if (first) {
-MPB_UNROLL(64)
-          for (int j = jlo; j <= jhi; ++j)
-            if (j >= 0 && j < n) mw[j] = mp[j];
-          first = false;
-        } else if (jlo >= 0) {
-          mw[jlo] = mp[jlo];
-        }
-MPB_UNROLL(64)
-        for (int k = 0; k < w; ++k) {
-          const int p = p0 + k, jl = p - i, jh = p - 1 - i;
-          if (p <= i) continue;
-          if (jl >= 0 && jl < n) acc[k] = madlo(acc[k], q, mw[jl]);
-          if (jh >= 0 && jh < n) acc[k] = madhi(acc[k], q, mw[jh]);
-        }
-      }
-    }
-    if (p0 + w > n) carry = zero;
-MPB_UNROLL(64)
-    for (int k = 0; k < w; ++k) {
-      const int p = p0 + k;
-      if (p < n || p >= 2 * n) continue;
-      const V v = vadd(acc[k], oc);
-      oc = vshr52(v);
-      out[p - n] = vand(v, mask);
     }
   }
+  Mask km[kStitchMax];  // ST: the lanes that take entry e0 + u
+  unsigned ne = 0;
+  if (ST) {
+    ne = st->e1 - st->e0;
+MPB_UNROLL(8)
+    for (unsigned u = 0; u < kStitchMax; ++u) km[u] = veq(st->idx, vset1(st->e0 + u));
+  }
+  V q = madlo(zero, acc[0], minv);  // < 2^52: only the low 52 bits of acc[0] and minv are used
 MPB_UNROLL(64)
-  for (int k = 0; k < n; ++k) r[k] = out[k];
+  for (int i = 0; i < n; ++i) {
+    const V *mp = fresh(m);
+    acc[i] = madlo(acc[i], q, mp[0]);  // low 52 bits now zero
+    acc[i + 1] = madhi(acc[i + 1], q, mp[0]);
+    acc[i + 1] = madlo(acc[i + 1], q, mp[1]);
+    acc[i + 2] = madhi(acc[i + 2], q, mp[1]);
+    acc[i + 1] = vadd(acc[i + 1], vshr52(acc[i]));  // position i+1 is complete
+    const V qn = i + 1 < n ? madlo(zero, acc[i + 1], minv) : zero;
+MPB_UNROLL(64)
+    for (int j = 2; j < n; ++j) {
+      acc[i + j] = madlo(acc[i + j], q, mp[j]);
+      acc[i + j + 1] = madhi(acc[i + j + 1], q, mp[j]);
+    }
+    q = qn;
+    if (ST) {
+      const V *tp = fresh(st->tab) + (size_t)st->e0 * N + i;
+      V s = st->sel[i];
+MPB_UNROLL(8)
+      for (unsigned u = 0; u < kStitchMax; ++u)
+        if (u < ne) s = vblend(s, km[u], tp[u * N]);
+      st->sel[i] = s;
+    }
+  }
+  V c = zero;
+MPB_UNROLL(64)
+  for (int k = 0; k < n; ++k) {
+    const V v = vadd(acc[n + k], c);
+    c = vshr52(v);
+    r[k] = vand(v, mask);
+  }
+}
+
+// Word-by-word product for compile-time N (N = 20): one row of the product and one of the
+// reduction per step, the N+1 accumulators in registers, the step's loop rolled (the row inside
+// unrolled): a small function, so that the exponentiation's squaring and product stay in the
+// instruction cache together (the fully unrolled product was 17 KB beside the square's 17 KB;
+// 32 KB of L1 instruction cache on the Zen 5 machine). Per step: the low halves of the
+// product row, q, the low halves of the reduction row, then every high half written one
+// accumulator down (the step drops position 0, whose low 52 bits are then zero), so that q
+// waits for no high half. Bounds as amm's. r may alias a or b.
+template <size_t N>
+static void amm_reg(V *r, const V *a, const V *b, const V *m, V minv) {
+  const V zero = vzero();
+  constexpr int n = (int)N;
+  V acc[N];
+MPB_UNROLL(64)
+  for (int k = 0; k < n; ++k) acc[k] = zero;
+MPB_UNROLL(1)
+  for (int i = 0; i < n; ++i) {
+    // the operands from memory, each digit read by each multiply (a fresh() copy per pass:
+    // the compiler neither hoists the digits out of the loop nor keeps them between passes,
+    // which would take 2N registers and spill the accumulators)
+    const V bi = b[i];
+    const V *ap = fresh(a);
+MPB_UNROLL(64)
+    for (int j = 0; j < n; ++j) acc[j] = madlo(acc[j], ap[j], bi);
+    const V q = madlo(zero, acc[0], minv);
+    const V *mp = fresh(m);
+MPB_UNROLL(64)
+    for (int j = 0; j < n; ++j) acc[j] = madlo(acc[j], q, mp[j]);
+    acc[1] = vadd(acc[1], vshr52(acc[0]));  // acc[0]: low 52 bits now zero
+    // the high halves, one position up: into the accumulators shifted down by one
+    const V *ah = fresh(a);
+MPB_UNROLL(64)
+    for (int j = 0; j < n; ++j) acc[j] = madhi(j + 1 < n ? acc[j + 1] : zero, ah[j], bi);
+    const V *mh = fresh(m);
+MPB_UNROLL(64)
+    for (int j = 0; j < n; ++j) acc[j] = madhi(acc[j], q, mh[j]);
+  }
+  const V mask = vset1((1ll << 52) - 1);
+  V c = zero;
+MPB_UNROLL(64)
+  for (int k = 0; k < n; ++k) {
+    const V v = vadd(acc[k], c);
+    c = vshr52(v);
+    r[k] = vand(v, mask);
+  }
 }
 
 // Tiled kernels for the sizes other than N = 20 (N >= 8): the
@@ -286,7 +330,7 @@ static inline void redc_row(V *t, const V *m, V minv, size_t N) {
 
 // Montgomery reduction of t (2N positions) by T quotient digits per block: the block's first
 // T columns row by row (each quotient digit needs its position complete: the serial chain is
-// q -> 2 multiplies -> q; the carry out of a position is (x + 2^52 - 1) >> 52 as in mont_r),
+// q -> 2 multiplies -> q; the carry out of a position is (x + 2^52 - 1) >> 52),
 // then the other columns by tiles. The last N mod T rows one at a time (redc_row).
 template <int T>
 static inline void redc_tiles(V *t, const V *m, V minv, size_t N) {
@@ -386,21 +430,30 @@ MPB_UNROLL(1)
   normalize_out(r, t, N);
 }
 
-// The multiplication and squaring used by the exponentiation, chosen by size: mont_r at
-// N = 20, tiles of 6 rows where 6 divides N and 8 does not (N = 30, 60), of 8 otherwise.
+// The multiplication and squaring used by the exponentiation, chosen by size: mont_rows at
+// N = 20 (the squarings carry the next window's table selection: kStitch), tiles of 6 rows
+// where 6 divides N and 8 does not (N = 30, 60), of 8 otherwise.
 template <size_t NC>
 constexpr int tile_rows() { return NC && NC % 6 == 0 && NC % 8 != 0 ? 6 : 8; }
 template <size_t NC>
+constexpr bool kStitch = NC == 20;
+template <size_t NC>
 static inline void mulw(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t N) {
-  if constexpr (NC == 20) mont_r<20, 12, false>(r, a, b, m, minv);
+  if constexpr (NC == 20) amm_reg<20>(r, a, b, m, minv);
   else if (N >= 8) amm_tiles<NC, tile_rows<NC>()>(r, a, b, m, minv, t, N);
   else amm<NC>(r, a, b, m, minv, t, N);
 }
 template <size_t NC>
-static inline void sqrw(V *r, const V *a, const V *m, V minv, V *t, size_t N) {
-  if constexpr (NC == 20) mont_r<20, 12, true>(r, a, a, m, minv);
-  else if (N >= 8) ams_tiles<NC, tile_rows<NC>()>(r, a, m, minv, t, N);
-  else amm<NC>(r, a, a, m, minv, t, N);
+static inline void sqrw(V *r, const V *a, const V *m, V minv, V *t, size_t N,
+                        const Stitch *st = nullptr) {
+  if constexpr (NC == 20) {
+    if (st) mont_rows<20, true, true>(r, a, a, m, minv, st);
+    else mont_rows<20, true, false>(r, a, a, m, minv, nullptr);
+  } else if (N >= 8) {
+    ams_tiles<NC, tile_rows<NC>()>(r, a, m, minv, t, N);
+  } else {
+    amm<NC>(r, a, a, m, minv, t, N);
+  }
 }
 
 // out = tab[idx[lane]] lane by lane, reading every entry (masked moves, no secret addresses).
@@ -474,11 +527,25 @@ static void run_kernel(const Job &job) {
     const unsigned top = (unsigned)(bits - w * (nw - 1));
     size_t pos = bits - top;
     select<NC>(ACC, TAB, N, window(job, pos, top), entries);
+    if (kStitch<NC>) {  // every lane's entry overwrites SEL at every digit; defined from the start
+      for (size_t d = 0; d < N; ++d) SEL[d] = vzero();
+    }
     while (pos > 0) {
       pos -= w;
-      for (unsigned s = 0; s < w; ++s) sqrw<NC>(ACC, ACC, M, minv, T, N);
-      if (job.vt && window_zero_all(job, pos, w)) continue;  // (variable time: a product by one)
-      select<NC>(SEL, TAB, N, window(job, pos, w), entries);
+      const bool skip = job.vt && window_zero_all(job, pos, w);  // (variable time: a product by one)
+      if (kStitch<NC> && !skip) {
+        // squaring s selects the entries [entries*s/w, entries*(s+1)/w) of this window
+        Stitch st{SEL, TAB, window(job, pos, w), 0, 0};
+        for (unsigned s = 0; s < w; ++s) {
+          st.e0 = entries * s / w;
+          st.e1 = entries * (s + 1) / w;
+          sqrw<NC>(ACC, ACC, M, minv, T, N, &st);
+        }
+      } else {
+        for (unsigned s = 0; s < w; ++s) sqrw<NC>(ACC, ACC, M, minv, T, N);
+        if (skip) continue;
+        select<NC>(SEL, TAB, N, window(job, pos, w), entries);
+      }
       mulw<NC>(ACC, ACC, SEL, M, minv, T, N);
     }
   }

@@ -15,12 +15,14 @@
 
 #if defined(__clang__)
 // clang reports the unroll pragmas of inner loops whose trip count is constant only once the
-// enclosing loops are unrolled (mont_r's operand windows)
+// enclosing loops are unrolled
 #pragma clang diagnostic ignored "-Wpass-failed"
 #pragma clang attribute push(__attribute__((target("avx512f,avx512ifma"))), apply_to = function)
 #else
 #pragma GCC push_options
-#pragma GCC target("avx512f,avx512ifma")
+// tuned as crypto_mb is built (-march=icelake-server): on the Zen 5 machine the N = 20 square
+// carrying its table selection ran at 407 TSC cycles per call against 489 with the default tuning
+#pragma GCC target("avx512f,avx512ifma,tune=icelake-server")
 #endif
 
 namespace mpb {

@@ -1,6 +1,6 @@
-// cpu/simd/powm_ifma_emu.cpp: the IFMA engine's kernel (cpu/simd/ifma_kernel.h: mont_r at 20
-// digits, the product and square tiles, the register table selection, every compile-time and
-// the run-time digit count) on eight 64-bit lanes of plain C++, for any CPU.
+// cpu/simd/powm_ifma_emu.cpp: the IFMA engine's kernel (cpu/simd/ifma_kernel.h: mont_rows and
+// amm_reg at 20 digits, the product and square tiles, the table selections, every compile-time
+// and the run-time digit count) on eight 64-bit lanes of plain C++, for any CPU.
 //
 // VPMADD52LUQ/HUQ are computed exactly as the instructions define them (the low 52 bits of
 // each operand, the low or the high 52 bits of the 104-bit product added to the 64-bit lane),
