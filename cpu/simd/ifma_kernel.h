@@ -135,6 +135,27 @@ struct Stitch {
 };
 constexpr unsigned kStitchMax = (kTable + kWindow - 1) / kWindow;  // 7: a 5-bit window's share
 
+// The lanes that take entry e0 + u, u < kStitchMax (km), and how many entries (e1 - e0).
+static inline unsigned stitch_masks(const Stitch *st, Mask (&km)[kStitchMax]) {
+MPB_UNROLL(8)
+  for (unsigned u = 0; u < kStitchMax; ++u) km[u] = veq(st->idx, vset1(st->e0 + u));
+  return st->e1 - st->e0;
+}
+
+// Digits [d0, d1) of the entries [e0, e1) blended into sel (N digits per entry).
+static inline void stitch_digits(const Stitch *st, const Mask (&km)[kStitchMax], unsigned ne,
+                                 size_t N, size_t d0, size_t d1) {
+  const V *tp = fresh(st->tab) + (size_t)st->e0 * N;
+MPB_UNROLL(1)
+  for (size_t d = d0; d < d1; ++d) {
+    V s = st->sel[d];
+MPB_UNROLL(8)
+    for (unsigned u = 0; u < kStitchMax; ++u)
+      if (u < ne) s = vblend(s, km[u], tp[u * N + d]);
+    st->sel[d] = s;
+  }
+}
+
 // Row kernel for compile-time N (N = 20): the whole product (the square: off-diagonal products
 // once, doubled, plus the diagonal) into 2N accumulators, then the Montgomery reduction row by
 // row: row i adds q_i*m at position i, and q_(i+1) is computed as soon as position i+1 has its
@@ -180,13 +201,8 @@ MPB_UNROLL(64)
       }
     }
   }
-  Mask km[kStitchMax];  // ST: the lanes that take entry e0 + u
-  unsigned ne = 0;
-  if (ST) {
-    ne = st->e1 - st->e0;
-MPB_UNROLL(8)
-    for (unsigned u = 0; u < kStitchMax; ++u) km[u] = veq(st->idx, vset1(st->e0 + u));
-  }
+  Mask km[kStitchMax];
+  const unsigned ne = ST ? stitch_masks(st, km) : 0;
   V q = madlo(zero, acc[0], minv);  // < 2^52: only the low 52 bits of acc[0] and minv are used
 MPB_UNROLL(64)
   for (int i = 0; i < n; ++i) {
@@ -203,14 +219,7 @@ MPB_UNROLL(64)
       acc[i + j + 1] = madhi(acc[i + j + 1], q, mp[j]);
     }
     q = qn;
-    if (ST) {
-      const V *tp = fresh(st->tab) + (size_t)st->e0 * N + i;
-      V s = st->sel[i];
-MPB_UNROLL(8)
-      for (unsigned u = 0; u < kStitchMax; ++u)
-        if (u < ne) s = vblend(s, km[u], tp[u * N]);
-      st->sel[i] = s;
-    }
+    if (ST) stitch_digits(st, km, ne, N, (size_t)i, (size_t)i + 1);
   }
   V c = zero;
 MPB_UNROLL(64)
@@ -333,10 +342,12 @@ static inline void redc_row(V *t, const V *m, V minv, size_t N) {
 // q -> 2 multiplies -> q; the carry out of a position is (x + 2^52 - 1) >> 52),
 // then the other columns by tiles. The last N mod T rows one at a time (redc_row).
 template <int T>
-static inline void redc_tiles(V *t, const V *m, V minv, size_t N) {
+static inline void redc_tiles(V *t, const V *m, V minv, size_t N, const Stitch *st = nullptr) {
   const V zero = vzero();
   const V mask = vset1((1ll << 52) - 1);
   const size_t full = N / T * T;
+  Mask km[kStitchMax];
+  const unsigned ne = st ? stitch_masks(st, km) : 0;
 MPB_UNROLL(1)
   for (size_t it = 0; it < full; it += T) {
     V *tp = t + it;
@@ -360,9 +371,11 @@ MPB_UNROLL(16)
 MPB_UNROLL(16)
     for (int k = T; k < 2 * T; ++k) tp[k] = acc[k];
     row_block<T>(tp + T, u, m + T, N - T);
+    if (st) stitch_digits(st, km, ne, N, it, it + T);
   }
 MPB_UNROLL(1)
   for (size_t i = full; i < N; ++i) redc_row(t + i, m, minv, N);
+  if (st) stitch_digits(st, km, ne, N, full, N);
 }
 
 // r = a*b/R mod m (almost). r may alias a or b. t: 2N vectors.
@@ -390,7 +403,8 @@ MPB_UNROLL(1)
 
 // r = a^2/R mod m (almost). r may alias a. t: 2N vectors.
 template <size_t NC, int T>
-static void ams_tiles(V *r, const V *a, const V *m, V minv, V *t, size_t Nrt) {
+static void ams_tiles(V *r, const V *a, const V *m, V minv, V *t, size_t Nrt,
+                      const Stitch *st = nullptr) {
   const size_t N = NC ? NC : Nrt;
   const V zero = vzero();
   for (size_t k = 0; k < 2 * N; ++k) t[k] = zero;
@@ -426,7 +440,7 @@ MPB_UNROLL(1)
     t[2 * k] = madlo(vadd(t[2 * k], t[2 * k]), d, d);
     t[2 * k + 1] = madhi(vadd(t[2 * k + 1], t[2 * k + 1]), d, d);
   }
-  redc_tiles<T>(t, m, minv, N);
+  redc_tiles<T>(t, m, minv, N, st);
   normalize_out(r, t, N);
 }
 
@@ -436,7 +450,7 @@ MPB_UNROLL(1)
 template <size_t NC>
 constexpr int tile_rows() { return NC && NC % 6 == 0 && NC % 8 != 0 ? 6 : 8; }
 template <size_t NC>
-constexpr bool kStitch = NC == 20;
+constexpr bool kStitch = NC != 0;  // the compile-time sizes (N = 20 and the tiles' N >= 30)
 template <size_t NC>
 static inline void mulw(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t N) {
   if constexpr (NC == 20) amm_reg<20>(r, a, b, m, minv);
@@ -450,7 +464,7 @@ static inline void sqrw(V *r, const V *a, const V *m, V minv, V *t, size_t N,
     if (st) mont_rows<20, true, true>(r, a, a, m, minv, st);
     else mont_rows<20, true, false>(r, a, a, m, minv, nullptr);
   } else if (N >= 8) {
-    ams_tiles<NC, tile_rows<NC>()>(r, a, m, minv, t, N);
+    ams_tiles<NC, tile_rows<NC>()>(r, a, m, minv, t, N, st);
   } else {
     amm<NC>(r, a, a, m, minv, t, N);
   }
