@@ -296,12 +296,14 @@ MPB_UNROLL(64)
 // of < 2^52 from the product (2N+1 after the square's doubling and diagonal) and < 2N from
 // the reduction, plus carries: < 2^63 for N < 500.
 
-// tp[r+c] += lo(x_r * col_c), tp[r+c+1] += hi(x_r * col_c), r < T, c < CW.
-template <int T, int CW>
+// tp[r+c] += lo(x_r * col_c), tp[r+c+1] += hi(x_r * col_c), r < T, c < CW. FRESH: the
+// positions tp[0 .. T+CW) (2), or their upper CW (1), are written here first: they start
+// from zero instead of being read (the first row block of a product: t is not cleared there).
+template <int T, int CW, int FRESH = 0>
 static inline MPB_IFMA_INLINE void tile(V *tp, const V (&x)[T], const V *col) {
   V acc[T + CW];
 MPB_UNROLL(32)
-  for (int k = 0; k < T + CW; ++k) acc[k] = tp[k];
+  for (int k = 0; k < T + CW; ++k) acc[k] = FRESH == 2 || (FRESH == 1 && k >= T) ? vzero() : tp[k];
 MPB_UNROLL(16)
   for (int c = 0; c < CW; ++c) {
     const V y = col[c];
@@ -314,23 +316,44 @@ MPB_UNROLL(32)
   for (int k = 0; k < T + CW; ++k) tp[k] = acc[k];
 }
 
-// T rows times the ncols column digits col[0..ncols): positions tp[0 .. ncols+T).
-template <int T>
+// T rows times the ncols column digits col[0..ncols): positions tp[0 .. ncols+T). FIRST: the
+// product's first row block, whose positions from tp[T] on (FIRST == 1), or from tp[0] on
+// (FIRST == 2), nothing has written yet: each tile's new positions start from zero (t is
+// cleared only past them).
+template <int T, int FIRST = 0>
 static inline MPB_IFMA_INLINE void row_block(V *tp, const V (&x)[T], const V *col,
                                                             size_t ncols) {
   size_t c0 = 0;
+  if (FIRST == 2 && c0 + T <= ncols) {
+    tile<T, T, 2>(tp, x, col);
+    c0 += T;
+  }
+  constexpr int F = FIRST ? 1 : 0;
 MPB_UNROLL(1)
-  for (; c0 + T <= ncols; c0 += T) tile<T, T>(tp + c0, x, col + c0);
+  for (; c0 + T <= ncols; c0 += T) tile<T, T, F>(tp + c0, x, col + c0);
   static_assert(T <= 8, "remainder cases");
+  if (FIRST == 2 && c0 == 0) {  // fewer than T columns in all: every position is new
+    switch (ncols) {
+      case 0: break;
+      case 1: tile<T, 1, 2>(tp, x, col); break;
+      case 2: tile<T, (T > 2 ? 2 : 1), 2>(tp, x, col); break;
+      case 3: tile<T, (T > 3 ? 3 : 1), 2>(tp, x, col); break;
+      case 4: tile<T, (T > 4 ? 4 : 1), 2>(tp, x, col); break;
+      case 5: tile<T, (T > 5 ? 5 : 1), 2>(tp, x, col); break;
+      case 6: tile<T, (T > 6 ? 6 : 1), 2>(tp, x, col); break;
+      default: tile<T, (T > 7 ? 7 : 1), 2>(tp, x, col); break;
+    }
+    return;
+  }
   switch (ncols - c0) {
     case 0: break;
-    case 1: tile<T, 1>(tp + c0, x, col + c0); break;
-    case 2: tile<T, (T > 2 ? 2 : 1)>(tp + c0, x, col + c0); break;
-    case 3: tile<T, (T > 3 ? 3 : 1)>(tp + c0, x, col + c0); break;
-    case 4: tile<T, (T > 4 ? 4 : 1)>(tp + c0, x, col + c0); break;
-    case 5: tile<T, (T > 5 ? 5 : 1)>(tp + c0, x, col + c0); break;
-    case 6: tile<T, (T > 6 ? 6 : 1)>(tp + c0, x, col + c0); break;
-    default: tile<T, (T > 7 ? 7 : 1)>(tp + c0, x, col + c0); break;
+    case 1: tile<T, 1, F>(tp + c0, x, col + c0); break;
+    case 2: tile<T, (T > 2 ? 2 : 1), F>(tp + c0, x, col + c0); break;
+    case 3: tile<T, (T > 3 ? 3 : 1), F>(tp + c0, x, col + c0); break;
+    case 4: tile<T, (T > 4 ? 4 : 1), F>(tp + c0, x, col + c0); break;
+    case 5: tile<T, (T > 5 ? 5 : 1), F>(tp + c0, x, col + c0); break;
+    case 6: tile<T, (T > 6 ? 6 : 1), F>(tp + c0, x, col + c0); break;
+    default: tile<T, (T > 7 ? 7 : 1), F>(tp + c0, x, col + c0); break;
   }
 }
 
@@ -395,14 +418,16 @@ template <size_t NC, int T>
 static void amm_tiles(V *r, const V *a, const V *b, const V *m, V minv, V *t, size_t Nrt) {
   const size_t N = NC ? NC : Nrt;
   const V zero = vzero();
-  for (size_t k = 0; k < 2 * N; ++k) t[k] = zero;
   const size_t full = N / T * T;
+  // the first row block writes positions [0, N+T) first; the rest of t is cleared
+  for (size_t k = full ? N + T : 0; k < 2 * N; ++k) t[k] = zero;
 MPB_UNROLL(1)
   for (size_t ib = 0; ib < full; ib += T) {
     V x[T];
 MPB_UNROLL(16)
     for (int k = 0; k < T; ++k) x[k] = b[ib + k];
-    row_block<T>(t + ib, x, a, N);
+    if (ib == 0) row_block<T, 2>(t, x, a, N);
+    else row_block<T>(t + ib, x, a, N);
   }
 MPB_UNROLL(1)
   for (size_t i = full; i < N; ++i) {
@@ -419,8 +444,10 @@ static void ams_tiles(V *r, const V *a, const V *m, V minv, V *t, size_t Nrt,
                       const Stitch *st = nullptr) {
   const size_t N = NC ? NC : Nrt;
   const V zero = vzero();
-  for (size_t k = 0; k < 2 * N; ++k) t[k] = zero;
   const size_t full = N / T * T;
+  // the first block writes positions [0, N+T) first (its triangle [0, 2T), its row block the
+  // rest); the rest of t is cleared
+  for (size_t k = full ? N + T : 0; k < 2 * N; ++k) t[k] = zero;
   size_t ib = 0;
 MPB_UNROLL(1)
   for (; ib < full; ib += T) {
@@ -430,7 +457,7 @@ MPB_UNROLL(16)
     // the block's triangle: a_(ib+i) * a_(ib+j), i < j < T, at positions 2ib + i + j
     V *tp = t + 2 * ib;
 MPB_UNROLL(16)
-    for (int k = 0; k < 2 * T; ++k) acc[k] = tp[k];
+    for (int k = 0; k < 2 * T; ++k) acc[k] = ib ? tp[k] : zero;
 MPB_UNROLL(16)
     for (int j = 1; j < T; ++j) {
 MPB_UNROLL(16)
@@ -440,7 +467,8 @@ MPB_UNROLL(16)
     }
 MPB_UNROLL(16)
     for (int k = 0; k < 2 * T; ++k) tp[k] = acc[k];
-    row_block<T>(tp + T, x, a + ib + T, N - ib - T);
+    if (ib == 0) row_block<T, 1>(tp + T, x, a + T, N - T);
+    else row_block<T>(tp + T, x, a + ib + T, N - ib - T);
   }
 MPB_UNROLL(1)
   for (size_t i = ib; i + 1 < N; ++i) {
