@@ -30,7 +30,7 @@
 //
 // By size (N digits; 1024/1536/2048/3072/4096-bit moduli have N = 20/30/40/60/79 and get
 // compile-time instantiations, other sizes a run-time N):
-//  - N = 20 (the RSA-2048 halves, 1024-bit modexp): mont_rows for the square (the whole
+//  - N = 20 (the RSA-2048 halves, 1024-bit modexp): mont_rows_sqr for the square (the whole
 //    product into 2N accumulators, then the reduction row by row, each next quotient digit
 //    computed early in its row; the squarings carry the next window's table selection,
 //    Stitch) and amm_reg for the product (word by word, the step's loop rolled: a small
@@ -59,7 +59,7 @@
 // mont_r stays ahead (600 / 800 against 720 / 870 for the best tiles, T = 5). T = 6..8 are
 // within 5% of each other at N = 40..79.
 // 2026-11-28, the AMD EPYC Zen 5 machine (family 26 model 2, AVX-512 IFMA with a full 512-bit
-// datapath: 3.17 independent VPMADD52LUQ per TSC cycle; 2 vCPUs, KVM): mont_rows, amm_reg,
+// datapath: 3.17 independent VPMADD52LUQ per TSC cycle; 2 vCPUs, KVM): mont_rows_sqr, amm_reg,
 // the stitched selection and the icelake-server tuning replace the former mont_r (blocks of 12
 // positions, product and reduction terms per block: the quotient chain within a block left the
 // multipliers idle; its unrolled product and square were 17 KB each, beyond the 32 KB
@@ -124,7 +124,7 @@ static inline const T *fresh(const T *p) {
 
 // The table selection that a squaring carries along (the compile-time sizes, see run_kernel:
 // the w squarings of a window select the next window's entries, squaring s the entries
-// [2^w s / w, 2^w (s+1) / w)): mont_rows blends digit i of its entries [e0, e1) into sel after
+// [2^w s / w, 2^w (s+1) / w)): mont_rows_sqr blends digit i of its entries [e0, e1) into sel after
 // reduction row i, redc_tiles digits [it, it+T) after each block of T rows (sel[d] = tab[e][d]
 // in the lanes whose idx is e). The selection's loads and masked moves run beside the
 // multiplies, which leave those ports idle, instead of as a separate load-bound pass. Every
@@ -164,50 +164,39 @@ MPB_UNROLL(8)
   }
 }
 
-// Row kernel for compile-time N (N = 20): the whole product (the square: off-diagonal products
-// once, doubled, plus the diagonal) into 2N accumulators, then the Montgomery reduction row by
-// row: row i adds q_i*m at position i, and q_(i+1) is computed as soon as position i+1 has its
-// low terms from row i (the rest of row i then overlaps its latency). The operand digits are
-// read through fresh() once per row, so that the compiler keeps the accumulators, not all of
-// a or m, in registers. Bounds as amm's: a position receives < 2N product halves (2N+1 after
-// the square's doubling and diagonal) and < 2N Montgomery halves of < 2^52, plus carries:
-// < 2^63 for N < 500. r may alias a or b (written at the end).
-template <size_t N, bool SQR, bool ST>
-static void mont_rows(V *r, const V *a, const V *b, const V *m, V minv, const Stitch *st) {
+// Row square for compile-time N (N = 20): the whole square (off-diagonal products once,
+// doubled, plus the diagonal) into 2N accumulators, then the Montgomery reduction row by row:
+// row i adds q_i*m at position i, and q_(i+1) is computed as soon as position i+1 has its low
+// terms from row i (the rest of row i then overlaps its latency). The operand digits are read
+// through fresh() once per row, so that the compiler keeps the accumulators, not all of a or
+// m, in registers. ST: carries a table selection (Stitch). Bounds as amm's: a position receives
+// < 2N+1 product halves (after the doubling and the diagonal) and < 2N Montgomery halves of
+// < 2^52, plus carries: < 2^63 for N < 500. r may alias a (written at the end). (The same rows
+// for the product ran at 512-527 TSC cycles against amm_reg's 557 alone, but slower beside this
+// square in the exponentiation: 17 KB each, beyond the instruction cache together.)
+template <size_t N, bool ST>
+static void mont_rows_sqr(V *r, const V *a, const V *m, V minv, const Stitch *st) {
   const V zero = vzero();
   const V mask = vset1((1ll << 52) - 1);
   constexpr int n = (int)N;
   V acc[2 * N];
 MPB_UNROLL(64)
   for (int k = 0; k < 2 * n; ++k) acc[k] = zero;
-  if (SQR) {
 MPB_UNROLL(64)
-    for (int j = 1; j < n; ++j) {
-      const V *ap = fresh(a);
-      const V aj = ap[j];
+  for (int j = 1; j < n; ++j) {
+    const V *ap = fresh(a);
+    const V aj = ap[j];
 MPB_UNROLL(64)
-      for (int i = 0; i < j; ++i) {
-        acc[i + j] = madlo(acc[i + j], ap[i], aj);
-        acc[i + j + 1] = madhi(acc[i + j + 1], ap[i], aj);
-      }
+    for (int i = 0; i < j; ++i) {
+      acc[i + j] = madlo(acc[i + j], ap[i], aj);
+      acc[i + j + 1] = madhi(acc[i + j + 1], ap[i], aj);
     }
+  }
 MPB_UNROLL(64)
-    for (int k = 0; k < n; ++k) {
-      const V d = a[k];
-      acc[2 * k] = madlo(vadd(acc[2 * k], acc[2 * k]), d, d);
-      acc[2 * k + 1] = madhi(vadd(acc[2 * k + 1], acc[2 * k + 1]), d, d);
-    }
-  } else {
-MPB_UNROLL(64)
-    for (int i = 0; i < n; ++i) {
-      const V *ap = fresh(a);
-      const V bi = b[i];
-MPB_UNROLL(64)
-      for (int j = 0; j < n; ++j) {
-        acc[i + j] = madlo(acc[i + j], ap[j], bi);
-        acc[i + j + 1] = madhi(acc[i + j + 1], ap[j], bi);
-      }
-    }
+  for (int k = 0; k < n; ++k) {
+    const V d = a[k];
+    acc[2 * k] = madlo(vadd(acc[2 * k], acc[2 * k]), d, d);
+    acc[2 * k + 1] = madhi(vadd(acc[2 * k + 1], acc[2 * k + 1]), d, d);
   }
   Mask km[kStitchMax];
   const unsigned ne = ST ? stitch_masks(st, km) : 0;
@@ -484,9 +473,10 @@ MPB_UNROLL(1)
   normalize_out(r, t, N);
 }
 
-// The multiplication and squaring used by the exponentiation, chosen by size: mont_rows at
-// N = 20 (the squarings carry the next window's table selection: kStitch), tiles of 6 rows
-// where 6 divides N and 8 does not (N = 30, 60), of 8 otherwise.
+// The multiplication and squaring used by the exponentiation, chosen by size: amm_reg and
+// mont_rows_sqr at N = 20, tiles of 6 rows where 6 divides N and 8 does not (N = 30, 60), of 8
+// otherwise; at the compile-time sizes the squarings carry the next window's table selection
+// (kStitch).
 template <size_t NC>
 constexpr int tile_rows() { return NC && NC % 6 == 0 && NC % 8 != 0 ? 6 : 8; }
 template <size_t NC>
@@ -501,8 +491,8 @@ template <size_t NC>
 static inline void sqrw(V *r, const V *a, const V *m, V minv, V *t, size_t N,
                         const Stitch *st = nullptr) {
   if constexpr (NC == 20) {
-    if (st) mont_rows<20, true, true>(r, a, a, m, minv, st);
-    else mont_rows<20, true, false>(r, a, a, m, minv, nullptr);
+    if (st) mont_rows_sqr<20, true>(r, a, m, minv, st);
+    else mont_rows_sqr<20, false>(r, a, m, minv, nullptr);
   } else if (N >= 8) {
     ams_tiles<NC, tile_rows<NC>()>(r, a, m, minv, t, N, st);
   } else {

@@ -1,4 +1,4 @@
-// cpu/simd/powm_ifma_emu.cpp: the IFMA engine's kernel (cpu/simd/ifma_kernel.h: mont_rows and
+// cpu/simd/powm_ifma_emu.cpp: the IFMA engine's kernel (cpu/simd/ifma_kernel.h: mont_rows_sqr and
 // amm_reg at 20 digits, the product and square tiles, the table selections, every compile-time
 // and the run-time digit count) on eight 64-bit lanes of plain C++, for any CPU.
 //

@@ -557,7 +557,7 @@ TEST_CASE("simd powm: every digit count up to 2400 bits", "[simd][powm]") {
 // run, quick ones included: each instantiation the IFMA engine has, with short exponents (the
 // same kernels run per product and square whatever the exponent's length) and a few with the
 // widest window (32 table entries, from ~330 exponent bits). Digit counts: 2 (amm, N < 8),
-// 10 and 13 (run-time N, tiles of 8 with and without a remainder), 20 (mont_rows and amm_reg,
+// 10 and 13 (run-time N, tiles of 8 with and without a remainder), 20 (mont_rows_sqr and amm_reg,
 // the selection carried by the squarings), 30 / 60 (tiles of 6), 40 / 79 (tiles of 8), 81
 // (run-time N past them).
 TEST_CASE("simd powm: the emulated IFMA kernel, each instantiation", "[simd][powm]") {
