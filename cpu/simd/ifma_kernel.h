@@ -307,33 +307,20 @@ MPB_UNROLL(32)
 
 // T rows times the ncols column digits col[0..ncols): positions tp[0 .. ncols+T). FIRST: the
 // product's first row block, whose positions from tp[T] on (FIRST == 1), or from tp[0] on
-// (FIRST == 2), nothing has written yet: each tile's new positions start from zero (t is
-// cleared only past them).
+// (FIRST == 2, which needs ncols >= T: the tiled kernels run for N >= 8 >= T), nothing has
+// written yet: each tile's new positions start from zero (t is cleared only past them).
 template <int T, int FIRST = 0>
 static inline MPB_IFMA_INLINE void row_block(V *tp, const V (&x)[T], const V *col,
                                                             size_t ncols) {
   size_t c0 = 0;
-  if (FIRST == 2 && c0 + T <= ncols) {
+  if (FIRST == 2) {
     tile<T, T, 2>(tp, x, col);
-    c0 += T;
+    c0 = T;
   }
   constexpr int F = FIRST ? 1 : 0;
 MPB_UNROLL(1)
   for (; c0 + T <= ncols; c0 += T) tile<T, T, F>(tp + c0, x, col + c0);
   static_assert(T <= 8, "remainder cases");
-  if (FIRST == 2 && c0 == 0) {  // fewer than T columns in all: every position is new
-    switch (ncols) {
-      case 0: break;
-      case 1: tile<T, 1, 2>(tp, x, col); break;
-      case 2: tile<T, (T > 2 ? 2 : 1), 2>(tp, x, col); break;
-      case 3: tile<T, (T > 3 ? 3 : 1), 2>(tp, x, col); break;
-      case 4: tile<T, (T > 4 ? 4 : 1), 2>(tp, x, col); break;
-      case 5: tile<T, (T > 5 ? 5 : 1), 2>(tp, x, col); break;
-      case 6: tile<T, (T > 6 ? 6 : 1), 2>(tp, x, col); break;
-      default: tile<T, (T > 7 ? 7 : 1), 2>(tp, x, col); break;
-    }
-    return;
-  }
   switch (ncols - c0) {
     case 0: break;
     case 1: tile<T, 1, F>(tp + c0, x, col + c0); break;
