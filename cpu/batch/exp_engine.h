@@ -95,6 +95,11 @@ struct Lanes {
   bool base_two = false;             // every base is 2 (PowmJob::base_two; b[] still point to it)
 };
 size_t lanes_itch(size_t width, LaneIsa isa);
+// The digit bits of an engine's lanes for moduli of `bits` bits (simd::LaneR2::K): 52 on IFMA,
+// the narrow digits (simd::narrow_digit_bits) on AVX-512F and AVX2.
+inline unsigned lane_digit_bits(LaneIsa isa, size_t bits) {
+  return isa == LaneIsa::Ifma ? 52 : simd::narrow_digit_bits(bits);
+}
 int exp_lanes(const Lanes &l, size_t ew, const limb *shared_m, size_t width, bool ct, limb *ws, LaneIsa isa);
 // One scalar exponentiation r = b^e mod the context's modulus (n = mc.n limbs, fully reduced),
 // zero-padded to `width` limbs; e < 2^ebits (constant time: min(ebits, 64*ew) bits of windows).

@@ -159,7 +159,7 @@ int run_powm_odd(Call &call, const Settings &s, const PowmJob &job, const char *
   simd::LaneR2 r2;
   if (r2_once) {
     const size_t mbits = declassify(mpn::sec_bit_length(job.m.m, job.width));
-    r2.K = c.isa == LaneIsa::Ifma ? 52 : simd::narrow_digit_bits(mbits);
+    r2.K = lane_digit_bits(c.isa, mbits);
     r2.N = simd::lanes_digits(r2.K, mbits);
     simd::lanes_r2(r2_store.get(), job.m.m, job.width, r2.K, r2.N, r2_store.get() + job.width);
     for (auto &v : r2.v) v = r2_store.get();

@@ -48,7 +48,7 @@ struct Key {
 };
 // digit bits of the 8-lane engines ([0] IFMA, [1] AVX-512F, [2] AVX2; the index is LaneIsa's) for
 // moduli of `bits` bits
-unsigned lane_k(int i, size_t bits) { return i == 0 ? 52 : simd::narrow_digit_bits(bits); }
+unsigned lane_k(int i, size_t bits) { return lane_digit_bits(static_cast<LaneIsa>(i), bits); }
 
 constexpr size_t kNoMemory = ~(size_t)0;
 
