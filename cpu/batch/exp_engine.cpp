@@ -121,23 +121,29 @@ int run_exp_tasks(Call &call, const Settings &s, const ExpPlan &p, const ExpChoi
   if (lanes) call.add_simd((int)in_groups);
 
   int status = MPB_OK;
-#pragma omp parallel num_threads(T) if (T > 1)
+  auto task = [&](int64_t t, limb *ws) {
+    int st;
+    if ((size_t)t < groups) {
+      const size_t i0 = (size_t)t * size;
+      st = items.run_group(i0, std::min(i0 + size, in_groups), ws);
+    } else {
+      st = items.run_one(in_groups + ((size_t)t - groups), ws);
+    }
+    if (st != MPB_OK) {
+#pragma omp atomic write
+      status = st;
+    }
+  };
+  if (T <= 1) {  // no parallel region at all: even a serialized one costs futex calls in libgomp
+    limb *ws = scr.get(0);
+    for (int64_t t = 0; t < (int64_t)tasks; t++) task(t, ws);
+    return status;
+  }
+#pragma omp parallel num_threads(T)
   {
     limb *ws = scr.get(omp_get_thread_num());
 #pragma omp for schedule(dynamic, 1)
-    for (int64_t t = 0; t < (int64_t)tasks; t++) {
-      int st;
-      if ((size_t)t < groups) {
-        const size_t i0 = (size_t)t * size;
-        st = items.run_group(i0, std::min(i0 + size, in_groups), ws);
-      } else {
-        st = items.run_one(in_groups + ((size_t)t - groups), ws);
-      }
-      if (st != MPB_OK) {
-#pragma omp atomic write
-        status = st;
-      }
-    }
+    for (int64_t t = 0; t < (int64_t)tasks; t++) task(t, ws);
   }
   return status;
 }
