@@ -10,12 +10,14 @@
  *
  * N jobs (--jobs 1,8,64): each job does one operation and finishes; a job that pauses (the
  * mpbatch provider queues its request and pauses the job) is resumed when its ASYNC_WAIT_CTX
- * fd is readable (poll). The default provider never pauses: its N jobs run one after another.
+ * fd is readable (epoll, each fd registered once, as a server's event loop does; --loop poll: a
+ * poll over every paused job's fd on each pass, as `openssl speed -async_jobs` does with select).
+ * The default provider never pauses: its N jobs run one after another.
  * Every result is checked once against the default provider before timing.
  *
  * usage: evp_async_bench [--provider-path DIR] [--providers default,mpbatch] [--jobs 1,8,64]
  *                        [--seconds 1] [--rounds 4] [--ops rsa2048-sign,...|all] [--csv FILE]
- *                        [--conf FILE]
+ *                        [--conf FILE] [--loop epoll|poll]
  * --seconds: each provider's time per point, in --rounds slices: the providers (and the direct
  * call) take turns, the order rotated every round, so that a machine whose speed drifts (a shared
  * VM) slows them alike; a rate is the operations over the time of all its slices. (Before
@@ -50,12 +52,27 @@
 #endif
 
 #include <poll.h>
+#ifdef __linux__
+#include <sys/epoll.h>
+#include <unistd.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #define MAXJOBS 1024
+
+/* The event loop waits for paused jobs with epoll (each slot's wait fd registered once, as a
+   server's event loop does: HAProxy, nginx), or with poll over every paused job's fd on each
+   pass (--loop poll, as `openssl speed -async_jobs` does with select): at 64 jobs that pass costs
+   the application ~4% of its time in the kernel (Zen 5 VM, 2026-11-28). */
+static int use_epoll =
+#ifdef __linux__
+    1;
+#else
+    0;
+#endif
 
 static OSSL_LIB_CTX *lib;
 
@@ -104,6 +121,7 @@ typedef struct {
   ASYNC_JOB *job;
   ASYNC_WAIT_CTX *wctx;
   int paused, ready;
+  int reg_fd; /* the wait fd registered with the epoll set, or -1 */
   unsigned char out[1024];
   size_t outlen;
   EVP_PKEY *key; /* KEYGEN: the last key made */
@@ -257,6 +275,17 @@ static double run(opdata *d, const char *prov, int njobs, double seconds, long *
   int *pidx = calloc((size_t)njobs, sizeof *pidx);
   double rate = -1;
   long count = 0, bad = 0;
+#ifdef __linux__
+  int ep = use_epoll ? epoll_create1(EPOLL_CLOEXEC) : -1;
+  struct epoll_event *evs = use_epoll ? calloc((size_t)njobs, sizeof *evs) : NULL;
+  if (use_epoll && (ep < 0 || !evs)) {
+    fprintf(stderr, "epoll: cannot make the set\n");
+    goto out;
+  }
+#endif
+  for (int i = 0; i < njobs; i++) {
+    sl[i].reg_fd = -1;
+  }
   for (int i = 0; i < njobs; i++) {
     sl[i].d = d;
     ptrs[i] = &sl[i];
@@ -287,6 +316,21 @@ static double run(opdata *d, const char *prov, int njobs, double seconds, long *
           OSSL_ASYNC_FD fd;
           if (ASYNC_WAIT_CTX_get_all_fds(s->wctx, NULL, &nfd) && nfd > 0) {
             ASYNC_WAIT_CTX_get_all_fds(s->wctx, &fd, &nfd); /* the provider's single fd */
+#ifdef __linux__
+            if (use_epoll) {
+              if (fd != s->reg_fd) { /* a slot's fd lives as long as its wait ctx: registered once */
+                struct epoll_event ev = {.events = EPOLLIN | EPOLLET, .data.u32 = (uint32_t)i};
+                if (s->reg_fd >= 0) epoll_ctl(ep, EPOLL_CTL_DEL, s->reg_fd, NULL);
+                if (epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) != 0) {
+                  fprintf(stderr, "epoll_ctl failed\n");
+                  goto out;
+                }
+                s->reg_fd = fd;
+              }
+              np++;
+              continue;
+            }
+#endif
             pf[np].fd = fd;
             pf[np].events = POLLIN;
             pf[np].revents = 0;
@@ -322,6 +366,22 @@ static double run(opdata *d, const char *prov, int njobs, double seconds, long *
         goto out;
       }
     }
+#ifdef __linux__
+    if (np > 0 && use_epoll) {
+      /* edge-triggered: a job drains its fd when it resumes, so each completion is a new edge; an
+         edge for a slot that is not paused (a spurious wake) is dropped */
+      int r = epoll_wait(ep, evs, njobs, 100);
+      if (r == 0) {
+        for (int i = 0; i < njobs; i++)
+          if (sl[i].paused) sl[i].ready = 1;
+      }
+      for (int k = 0; k < r; k++) {
+        slot *s = &sl[evs[k].data.u32];
+        if (s->paused) s->ready = 1;
+      }
+      continue;
+    }
+#endif
     if (np > 0) {
       int r = poll(pf, (nfds_t)np, 100);
       for (int k = 0; k < np; k++)
@@ -344,6 +404,10 @@ out:
   free(ptrs);
   free(pf);
   free(pidx);
+#ifdef __linux__
+  if (ep >= 0) close(ep);
+  free(evs);
+#endif
   return rate;
 }
 
@@ -442,6 +506,13 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--rounds")) rounds = atoi(v);
     else if (!strcmp(a, "--csv")) csv = v;
     else if (!strcmp(a, "--conf")) conf = v;
+    else if (!strcmp(a, "--loop")) {
+      if (!strcmp(v, "poll")) use_epoll = 0;
+#ifdef __linux__
+      else if (!strcmp(v, "epoll")) use_epoll = 1;
+#endif
+      else { fprintf(stderr, "--loop: poll or epoll (Linux)\n"); return 2; }
+    }
     else { fprintf(stderr, "unknown option %s\n", a); return 2; }
     i++;
   }
