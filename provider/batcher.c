@@ -140,7 +140,9 @@ static void init_sync(mpbp_batcher *b) {
   pthread_cond_init(&b->cv_done, NULL);
   pthread_condattr_destroy(&ca);
 }
+static void tid_forget(void);
 static void fork_child(void) {
+  tid_forget(); /* the forking thread has another tid in the child */
   for (mpbp_batcher *b = reg_head; b; b = b->reg_next) {
     b->groups = NULL; /* the parent's requests: not ours to run or free */
     b->live = NULL;
@@ -168,11 +170,21 @@ static uint64_t thread_cpu_ns(void) { return clock_ns(CLOCK_THREAD_CPUTIME_ID); 
    from another thread) gives the share of a window it ran; its state in /proc/self/task/TID/stat
    (Linux, kept open, one pread per look) whether it is running or runnable now, or sleeping (an
    event loop with nothing to do). Off where the thread id is unknown. */
+#ifdef __linux__
+static __thread long tid_cache; /* gettid() is a system call: once per thread (reset in a fork child) */
+#endif
 static long current_tid(void) {
 #ifdef __linux__
-  return (long)syscall(SYS_gettid);
+  if (!tid_cache) tid_cache = (long)syscall(SYS_gettid);
+  return tid_cache;
 #else
   return 0;
+#endif
+}
+
+static void tid_forget(void) {
+#ifdef __linux__
+  tid_cache = 0;
 #endif
 }
 
@@ -205,8 +217,10 @@ static tsample *ts_find(mpbp_batcher *b, long tid) {
 
 /* Under b->mu, in a submitting thread: samples its CPU clock now (taking a slot on its first
    request, the least recently used one when all are taken). Returns its tid, or 0 when it cannot
-   be sampled (its requests are then never extended). */
-static long ts_note_self(mpbp_batcher *b, uint64_t now) {
+   be sampled (its requests are then never extended). *cpu_out: the CPU clock read, 0 when none
+   was (one system call: the caller's solo judgement uses the same sample). */
+static long ts_note_self(mpbp_batcher *b, uint64_t now, uint64_t *cpu_out) {
+  *cpu_out = 0;
   if (b->busy_delay_us <= b->delay_us) return 0;
   const long tid = current_tid();
   if (tid <= 0) return 0;
@@ -229,11 +243,18 @@ static long ts_note_self(mpbp_batcher *b, uint64_t now) {
     t->has_clk = pthread_getcpuclockid(pthread_self(), &t->clk) == 0;
   }
   t->used = ++b->ts_clock;
+  if (t->wall_ns && now < t->wall_ns + (uint64_t)b->delay_us * 500u) {
+    /* sampled less than half a delay ago (a thread submitting many requests): the flush thread
+       measures from that sample, which saves a system call per request */
+    t->busy = 1;
+    return tid;
+  }
   uint64_t cpu;
   if (!ts_cpu(t, &cpu)) return 0;
   t->cpu_ns = cpu;
   t->wall_ns = now;
   t->busy = 1; /* it runs now */
+  *cpu_out = cpu;
   return tid;
 }
 
@@ -310,6 +331,14 @@ static void waiter_signal(waiter *w) {
 }
 
 static void waiter_drain(waiter *w) {
+#ifdef __linux__
+  if (w->rfd == w->wfd) { /* an eventfd: one read takes (and zeroes) the whole counter */
+    uint64_t v;
+    ssize_t n = read(w->rfd, &v, sizeof v);
+    (void)n;
+    return;
+  }
+#endif
   char buf[64];
   while (read(w->rfd, buf, sizeof buf) > 0) {
   }
@@ -683,7 +712,8 @@ int mpbp_batch_submit(mpbp_batcher *b, const mpbp_group *g, const uint64_t *in, 
     return MPB_EMEM;
   }
   r->queued_ns = now_ns();
-  if (job) r->tid = ts_note_self(b, r->queued_ns);
+  uint64_t cpu_at_submit = 0; /* this thread's CPU clock, when ts_note_self read it */
+  if (job) r->tid = ts_note_self(b, r->queued_ns, &cpu_at_submit);
   if (q->tail) q->tail->next = r;
   else q->head = r;
   q->tail = r;
@@ -723,7 +753,10 @@ int mpbp_batch_submit(mpbp_batcher *b, const mpbp_group *g, const uint64_t *in, 
        the jobs; and the job would still have to pause once, because HAProxy registers a job's
        wait fd only when the job pauses and unregisters it at close.) */
     if (q->queued == 1 || q->queued >= b->batch_size) pthread_cond_signal(&b->cv_flush);
-    const uint64_t t0 = now_ns(), c0 = thread_cpu_ns();
+    /* this thread's CPU clock for the solo judgement (solo_note_wait), read only when the request
+       is alone now: one that finds company is rarely flushed alone, and is then not judged */
+    const int judge = cpu_at_submit || alone_in(b, q);
+    const uint64_t t0 = r->queued_ns, c0 = cpu_at_submit ? cpu_at_submit : judge ? thread_cpu_ns() : 0;
     int paused = 1;
     for (;;) {
       req *found = NULL;
@@ -743,7 +776,7 @@ int mpbp_batch_submit(mpbp_batcher *b, const mpbp_group *g, const uint64_t *in, 
       }
       pthread_mutex_lock(&b->mu);
     }
-    if (r->lone) {
+    if (r->lone && judge) {
       const uint64_t c1 = c0 ? thread_cpu_ns() : 0, t1 = now_ns();
       solo_note_wait(b, paused && c0 && c1 && (double)(c1 - c0) >= SOLO_BUSY * (double)(t1 - t0));
     }
