@@ -155,7 +155,12 @@ class ThreadScratch {
 // grain 0.
 template <class F>
 void for_items(int T, ThreadScratch *scr, size_t count, int grain, F &&f) {
-#pragma omp parallel num_threads(T) if (T > 1)
+  if (T <= 1) {  // no parallel region: even a serialized one costs libgomp futex calls per call
+    limb *ws = scr ? scr->get(0) : nullptr;
+    for (size_t i = 0; i < count; i++) f(i, ws);
+    return;
+  }
+#pragma omp parallel num_threads(T)
   {
     limb *ws = scr ? scr->get(omp_get_thread_num()) : nullptr;
     if (grain > 0) {

@@ -6,8 +6,6 @@
 // that runs it, so the split adds no parallel region and no barrier of its own. Constant time
 // with ct: split_reduce_base and split_crt are branch free, the engine and powm_2k_ct use the
 // constant-time kernels.
-#include <omp.h>
-
 #include <algorithm>
 #include <cstdio>
 
@@ -89,9 +87,7 @@ int run_powm_even_shared(Call &call, const Settings &s, const PowmJob &job, cons
     std::snprintf(buf, sizeof buf, "%s: even modulus 2^%zu: short products, no reduction; %d threads, shared modulus",
                   mode, sc.s, T);
     call.choose(MPB_BACKEND_CPU_SCALAR, T, buf);
-#pragma omp parallel for num_threads(T) if (T > 1) schedule(dynamic, 8)
-    for (int64_t t = 0; t < (int64_t)job.count; t++)
-      hooks.post((size_t)t, (size_t)t + 1, scr.get(omp_get_thread_num()));
+    for_items(T, &scr, job.count, 8, [&](size_t t, limb *ws) { hooks.post(t, t + 1, ws); });
     return call.finish(MPB_OK);
   }
   // chunks of items through the engine on q, the hooks around each of its tasks
