@@ -243,8 +243,7 @@ MPB_API int mpb_pack_cpython_list(uint64_t *rows, size_t width, const void *list
 
   // 1. check every item (exact int, non-negative, fits); the first bad one wins
   int64_t bad = INT64_MAX;
-#pragma omp parallel for num_threads(T) schedule(static) reduction(min : bad) if (T > 1)
-  for (size_t i = 0; i < count; i++) {
+  auto check = [&](size_t i, int64_t &first_bad) {
     if (i + PREFETCH_AHEAD < count) {
       const char *p = reinterpret_cast<const char *>(items[i + PREFETCH_AHEAD]);
       __builtin_prefetch(p);
@@ -258,7 +257,14 @@ MPB_API int mpb_pack_cpython_list(uint64_t *rows, size_t width, const void *list
       IntView v = int_view(o, layout);
       ok = !v.neg && fits(v, width) == MPB_OK;
     }
-    if (!ok && (int64_t)i < bad) bad = (int64_t)i;
+    if (!ok && (int64_t)i < first_bad) first_bad = (int64_t)i;
+  };
+  // (one thread: no parallel region, whose serialized form still costs libgomp ~0.3 us)
+  if (T <= 1) {
+    for (size_t i = 0; i < count; i++) check(i, bad);
+  } else {
+#pragma omp parallel for num_threads(T) schedule(static) reduction(min : bad)
+    for (size_t i = 0; i < count; i++) check(i, bad);
   }
   if (bad != INT64_MAX) {
     const unsigned char *o = reinterpret_cast<const unsigned char *>(items[bad]);
@@ -271,14 +277,19 @@ MPB_API int mpb_pack_cpython_list(uint64_t *rows, size_t width, const void *list
   }
   // 2. convert
   call.choose(MPB_BACKEND_CPU_SCALAR, T, T > 1 ? "cpu: pack CPython list, threads" : "cpu: pack CPython list");
-#pragma omp parallel for num_threads(T) schedule(static) if (T > 1)
-  for (size_t i = 0; i < count; i++) {
+  auto convert = [&](size_t i) {
     if (i + PREFETCH_AHEAD < count) {
       const char *p = reinterpret_cast<const char *>(items[i + PREFETCH_AHEAD]);
       for (size_t k = 0; k < lines; k++) __builtin_prefetch(p + 64 * k);
     }
     IntView v = int_view(reinterpret_cast<const unsigned char *>(items[i]), layout);
     digits_to_row(rows + i * width, width, v.digits, v.nd);
+  };
+  if (T <= 1) {
+    for (size_t i = 0; i < count; i++) convert(i);
+  } else {
+#pragma omp parallel for num_threads(T) schedule(static)
+    for (size_t i = 0; i < count; i++) convert(i);
   }
   return call.finish(MPB_OK);
 }
