@@ -151,8 +151,9 @@ int check_args(unsigned L, uint64_t *const r[], const uint64_t *const base[], co
   // side, so that in a 64-set cache each set holds at most one line of M/MINV/ACC/SEL besides the
   // table's share: with 1024-bit moduli on IFMA (N = 20, L = 8) the table alone is 640 lines, 10
   // per set of a 48 KB 12-way L1, and the former order (M, R2, B, ONE, table, ACC, SEL) put ACC
-  // over M's sets: 12 hot lines there before the stack's, and the run's speed then depended on
-  // where the stack fell (a 1024-bit modexp at 26.5K/s or 36.3K/s on Zen 5 with the same code).
+  // over M's sets: 12 hot lines there before the stack's. (On Zen 5, 2026-11-28, one build of the
+  // former order ran 1024-bit modexp at 26.5K/s instead of ~36K/s for ten minutes; rebuilt later
+  // the same way it did not, and in every reproduction the two orders measured the same.)
   job.M = p;
   job.MINV = job.M + N * L;
   job.ACC = job.MINV + L;
