@@ -752,7 +752,10 @@ int mpbp_batch_submit(mpbp_batcher *b, const mpbp_group *g, const uint64_t *in, 
        no faster through HAProxy and 3-8% slower in evp_async_bench, whose loop then staggers
        the jobs; and the job would still have to pause once, because HAProxy registers a job's
        wait fd only when the job pauses and unregisters it at close.) */
-    if (q->queued == 1 || q->queued >= b->batch_size) pthread_cond_signal(&b->cv_flush);
+    /* the flush thread is woken after the unlock below: woken under the mutex, on a core it
+       shares with this thread it preempted us and then blocked on the mutex (two more context
+       switches and a futex pair per wake) */
+    int wake = q->queued == 1 || q->queued >= b->batch_size;
     /* this thread's CPU clock for the solo judgement (solo_note_wait), read only when the request
        is alone now: one that finds company is rarely flushed alone, and is then not judged */
     const int judge = cpu_at_submit || alone_in(b, q);
@@ -768,6 +771,10 @@ int mpbp_batch_submit(mpbp_batcher *b, const mpbp_group *g, const uint64_t *in, 
       }
       if (r->done) break;
       pthread_mutex_unlock(&b->mu);
+      if (wake) {
+        pthread_cond_signal(&b->cv_flush);
+        wake = 0;
+      }
       if (!ASYNC_pause_job()) {
         pthread_mutex_lock(&b->mu);
         while (!r->done) pthread_cond_wait(&b->cv_done, &b->mu);
