@@ -607,9 +607,14 @@ static void run_batch(mpbp_batcher *b, gq *q, size_t n) {
    delay) loses nothing by the wait, and its requests run on the flush thread while the next
    ones queue, so batches grow. Solo there ran each request inline on the scalar path and kept
    it so (Zen 3, HAProxy, 256 clients: 1.4 items per batch and 0.95x the default provider's
-   handshakes, against 5-7 items and 1.1-1.3x in runs that stayed out of solo mode). */
+   handshakes, against 5-7 items and 1.1-1.3x in runs that stayed out of solo mode).
+   SOLO_PROBE: a probe waits the whole delay for nobody (the usual case), so every 16th request
+   cost ~200 us / 16 per request: at one job 0.90-0.91 of the library's rate against 0.94-0.95
+   with every 64th (EVP bench, RSA-2048, Zen 5, 2026-11-29). A quiet server that gets busy then
+   runs up to 63 requests inline before a probe finds company (~15 ms at RSA-2048); HAProxy at
+   2-8 clients never went solo either way (their requests meet in the batches). */
 #define SOLO_AFTER 4u
-#define SOLO_PROBE 16u
+#define SOLO_PROBE 64u
 #define SOLO_BUSY 0.5
 
 /* Under b->mu: nothing queued or running in any group but q, and q has exactly one request. */

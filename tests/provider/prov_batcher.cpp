@@ -365,8 +365,8 @@ TEST_CASE("batcher: a lone ASYNC job goes solo (runs at once) after lone flushes
   mpbp_batcher *b = mpbp_batcher_new(8, 2000, 0, c.ctx);
   // four requests that each wait the delay and are flushed alone (SOLO_AFTER in batcher.c)
   for (uint64_t v = 0; v < 4; v++) REQUIRE(async_once(b, &g, 10 + v));
-  // solo: the next 15 finish without pausing (SOLO_PROBE - 1), the 16th pauses as a probe
-  for (uint64_t v = 0; v < 15; v++) {
+  // solo: the next 63 finish without pausing (SOLO_PROBE - 1), the 64th pauses as a probe
+  for (uint64_t v = 0; v < 63; v++) {
     AsyncArg a{b, &g, {100 + v, 0}, {0, 0}, -1};
     AsyncArg *p = &a;
     ASYNC_WAIT_CTX *w = ASYNC_WAIT_CTX_new();
@@ -386,13 +386,13 @@ TEST_CASE("batcher: a lone ASYNC job goes solo (runs at once) after lone flushes
   // out of solo mode: a lone request waits its delay again
   REQUIRE(async_once(b, &g, 700));
   std::vector<size_t> want{1, 1, 1, 1};
-  for (int i = 0; i < 15; i++) want.push_back(1);
+  for (int i = 0; i < 63; i++) want.push_back(1);
   want.push_back(2);
   want.push_back(1);
   CHECK(f.batches == want);
   mpbp_batch_stats st;
   REQUIRE(mpbp_batcher_stats(b, "fake", &st) == 0);
-  CHECK(st.items == 4 + 15 + 2 + 1);
+  CHECK(st.items == 4 + 63 + 2 + 1);
   CHECK(st.async_items == 4 + 2 + 1);  // the solo runs did not pause
   mpbp_batcher_free(b);
   ASYNC_cleanup_thread();
