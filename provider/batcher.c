@@ -53,6 +53,7 @@ typedef struct stat_entry {
   char *name;
   mpbp_batch_stats s;
   size_t last_n; /* the size of the last batch of this name (busy extension) */
+  size_t expect; /* early flush at this many (>= 2), or 0: see group_check */
 } stat_entry;
 
 typedef struct gq {
@@ -487,9 +488,22 @@ static size_t take_groups(const gq *q, uint64_t now, uint64_t wait_ns) {
      company is likely: two or more requests queued, or the group's last batch held more than
      one; a thread that spins while it waits for its only request looks busy too, but would
      wait busy_delay_us for nobody. */
+#define EARLY_MAX 4u
 static size_t group_check(mpbp_batcher *b, gq *q, uint64_t now, uint64_t *next) {
   const size_t all = q->queued < b->batch_size ? q->queued : b->batch_size;
-  if (q->queued >= b->batch_size) return b->batch_size;
+  stat_entry *se = q->stats;
+  if (q->queued >= b->batch_size) {
+    se->expect = 0;
+    return b->batch_size;
+  }
+  /* Early flush: when the last batch was made by the delay (its requesters came together and
+     nobody else came for flush_delay_us, e.g. a few clients with one request in flight each),
+     as many as it held run as soon as they are queued: waiting the delay again would only add
+     latency. Only for a few (EARLY_MAX: an RSA item takes two lanes, so 4 fill an 8-lane run;
+     a larger batch made by the delay happens under load, where waiting lets batches grow); not
+     while the batch is held open for busy submitters, nor after a full batch or one cut by
+     max_wait_us (requests keep coming: those set it to 0). */
+  if (se->expect >= 2 && se->expect <= EARLY_MAX && q->queued >= se->expect && !q->extended) return all;
   const uint64_t quiet = q->tail->queued_ns + (uint64_t)b->delay_us * 1000u;
   const uint64_t cap = q->head->queued_ns + (uint64_t)b->max_wait_us * 1000u;
   if (now < quiet && now < cap) {
@@ -508,13 +522,21 @@ static size_t group_check(mpbp_batcher *b, gq *q, uint64_t now, uint64_t *next) 
         *next = t;
         return 0;
       }
-      if (q->extended) return all; /* a submitter idles: nobody makes more now */
+      if (q->extended) { /* a submitter idles: nobody makes more now */
+        se->expect = 0;
+        return all;
+      }
     } else if (q->extended) {
+      se->expect = 0;
       if (now < equiet) return take_groups(q, now, (uint64_t)b->busy_max_wait_us * 1000u);
       return all;
     }
   }
-  if (now >= quiet) return all;
+  if (now >= quiet) {
+    se->expect = all;
+    return all;
+  }
+  se->expect = 0;
   return take_groups(q, now, (uint64_t)b->max_wait_us * 1000u);
 }
 
@@ -760,7 +782,8 @@ int mpbp_batch_submit(mpbp_batcher *b, const mpbp_group *g, const uint64_t *in, 
     /* the flush thread is woken after the unlock below: woken under the mutex, on a core it
        shares with this thread it preempted us and then blocked on the mutex (two more context
        switches and a futex pair per wake) */
-    int wake = q->queued == 1 || q->queued >= b->batch_size;
+    int wake = q->queued == 1 || q->queued >= b->batch_size ||
+               (q->stats->expect >= 2 && q->stats->expect <= EARLY_MAX && q->queued == q->stats->expect);
     /* this thread's CPU clock for the solo judgement (solo_note_wait), read only when the request
        is alone now: one that finds company is rarely flushed alone, and is then not judged */
     const int judge = cpu_at_submit || alone_in(b, q);

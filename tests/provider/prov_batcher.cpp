@@ -340,6 +340,31 @@ TEST_CASE("batcher: a batch flushed by the delay takes whole lane groups", "[pro
     CHECK(mpbp_batcher_max_wait_us(b) == MPBP_MAX_WAIT_US_DEFAULT);
     mpbp_batcher_free(b);
   }
+  SECTION("a batch of a few made by the delay: the next runs as soon as as many are queued") {
+    // delay 300 ms: two requests wait it out together; the next two then run at once
+    mpbp_batcher *b = mpbp_batcher_new(16, 300000, 0, c.ctx);
+    Jobs a(b, &g, 2, 700);
+    a.wait_all();
+    const auto t0 = std::chrono::steady_clock::now();
+    Jobs a2(b, &g, 2, 710);
+    a2.wait_all();
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(ms < 150);
+    CHECK(f.batches == std::vector<size_t>{2, 2});
+    mpbp_batcher_free(b);
+  }
+  SECTION("...but not a larger batch (more than EARLY_MAX): the next waits the delay again") {
+    mpbp_batcher *b = mpbp_batcher_new(16, 300000, 0, c.ctx);
+    Jobs a(b, &g, 5, 720);
+    a.wait_all();
+    const auto t0 = std::chrono::steady_clock::now();
+    Jobs a2(b, &g, 5, 730);
+    a2.wait_all();
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(ms >= 250);
+    CHECK(f.batches == std::vector<size_t>{5, 5});
+    mpbp_batcher_free(b);
+  }
   SECTION("fewer than a group queued: all of them run together when the first is due") {
     mpbp_batcher *b = mpbp_batcher_new(16, 2000, 0, c.ctx);
     Jobs j(b, &g, 5, 300);
