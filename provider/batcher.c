@@ -54,6 +54,7 @@ typedef struct stat_entry {
   mpbp_batch_stats s;
   size_t last_n; /* the size of the last batch of this name (busy extension) */
   size_t expect; /* early flush at this many (>= 2), or 0: see group_check */
+  unsigned early_runs; /* early flushes since expect was last set by a batch made by the delay */
 } stat_entry;
 
 typedef struct gq {
@@ -489,6 +490,7 @@ static size_t take_groups(const gq *q, uint64_t now, uint64_t wait_ns) {
      one; a thread that spins while it waits for its only request looks busy too, but would
      wait busy_delay_us for nobody. */
 #define EARLY_MAX 4u
+#define EARLY_RUNS 8u
 static size_t group_check(mpbp_batcher *b, gq *q, uint64_t now, uint64_t *next) {
   const size_t all = q->queued < b->batch_size ? q->queued : b->batch_size;
   stat_entry *se = q->stats;
@@ -502,8 +504,17 @@ static size_t group_check(mpbp_batcher *b, gq *q, uint64_t now, uint64_t *next) 
      latency. Only for a few (EARLY_MAX: an RSA item takes two lanes, so 4 fill an 8-lane run;
      a larger batch made by the delay happens under load, where waiting lets batches grow); not
      while the batch is held open for busy submitters, nor after a full batch or one cut by
-     max_wait_us (requests keep coming: those set it to 0). */
-  if (se->expect >= 2 && se->expect <= EARLY_MAX && q->queued >= se->expect && !q->extended) return all;
+     max_wait_us (requests keep coming: those set it to 0). After EARLY_RUNS early flushes in a
+     row the next batch goes the usual way again, so that the size is looked at afresh: an early
+     flush pre-empts the busy extension's judgement, and a few requests that once came together
+     under load would otherwise keep every later batch as small. */
+  if (se->expect >= 2 && se->expect <= EARLY_MAX && q->queued >= se->expect && !q->extended) {
+    if (++se->early_runs >= EARLY_RUNS) {
+      se->expect = 0;
+      se->early_runs = 0;
+    }
+    return all;
+  }
   const uint64_t quiet = q->tail->queued_ns + (uint64_t)b->delay_us * 1000u;
   const uint64_t cap = q->head->queued_ns + (uint64_t)b->max_wait_us * 1000u;
   if (now < quiet && now < cap) {
@@ -534,6 +545,7 @@ static size_t group_check(mpbp_batcher *b, gq *q, uint64_t now, uint64_t *next) 
   }
   if (now >= quiet) {
     se->expect = all;
+    se->early_runs = 0;
     return all;
   }
   se->expect = 0;
