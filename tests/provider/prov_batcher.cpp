@@ -299,6 +299,22 @@ void spaced_jobs(mpbp_batcher *b, const mpbp_group *g, uint64_t v0, std::vector<
 }
 } // namespace
 
+namespace {
+// A batcher with a 300 ms delay: n ASYNC requests at once (one batch made by the delay), then n
+// more; the milliseconds from the second n's submission to their results.
+long second_batch_ms(mpb_ctx *ctx, const mpbp_group *g, size_t n, uint64_t v0) {
+  mpbp_batcher *b = mpbp_batcher_new(16, 300000, 0, ctx);
+  Jobs first(b, g, n, v0);
+  first.wait_all();
+  const auto t0 = std::chrono::steady_clock::now();
+  Jobs second(b, g, n, v0 + 10);
+  second.wait_all();
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  mpbp_batcher_free(b);
+  return (long)ms;
+}
+} // namespace
+
 TEST_CASE("batcher: a batch flushed by the delay takes whole lane groups", "[provider][batcher][async]") {
   Ctx c;
   Fake f;
@@ -342,28 +358,12 @@ TEST_CASE("batcher: a batch flushed by the delay takes whole lane groups", "[pro
   }
   SECTION("a batch of a few made by the delay: the next runs as soon as as many are queued") {
     // delay 300 ms: two requests wait it out together; the next two then run at once
-    mpbp_batcher *b = mpbp_batcher_new(16, 300000, 0, c.ctx);
-    Jobs a(b, &g, 2, 700);
-    a.wait_all();
-    const auto t0 = std::chrono::steady_clock::now();
-    Jobs a2(b, &g, 2, 710);
-    a2.wait_all();
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
-    CHECK(ms < 150);
+    CHECK(second_batch_ms(c.ctx, &g, 2, 700) < 150);
     CHECK(f.batches == std::vector<size_t>{2, 2});
-    mpbp_batcher_free(b);
   }
   SECTION("...but not a larger batch (more than EARLY_MAX): the next waits the delay again") {
-    mpbp_batcher *b = mpbp_batcher_new(16, 300000, 0, c.ctx);
-    Jobs a(b, &g, 5, 720);
-    a.wait_all();
-    const auto t0 = std::chrono::steady_clock::now();
-    Jobs a2(b, &g, 5, 730);
-    a2.wait_all();
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
-    CHECK(ms >= 250);
+    CHECK(second_batch_ms(c.ctx, &g, 5, 720) >= 250);
     CHECK(f.batches == std::vector<size_t>{5, 5});
-    mpbp_batcher_free(b);
   }
   SECTION("fewer than a group queued: all of them run together when the first is due") {
     mpbp_batcher *b = mpbp_batcher_new(16, 2000, 0, c.ctx);
