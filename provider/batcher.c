@@ -492,6 +492,10 @@ static size_t take_groups(const gq *q, uint64_t now, uint64_t wait_ns) {
      wait busy_delay_us for nobody. */
 #define EARLY_MAX 4u
 #define EARLY_RUNS 8u
+/* The size at which the group's next batch runs early (see group_check), or 0. */
+static size_t early_size(const stat_entry *se) {
+  return se->expect >= 2 && se->expect <= EARLY_MAX && !se->busy_run ? se->expect : 0;
+}
 static size_t group_check(mpbp_batcher *b, gq *q, uint64_t now, uint64_t *next) {
   const size_t all = q->queued < b->batch_size ? q->queued : b->batch_size;
   stat_entry *se = q->stats;
@@ -507,11 +511,12 @@ static size_t group_check(mpbp_batcher *b, gq *q, uint64_t now, uint64_t *next) 
      while the batch is held open for busy submitters, nor after a full batch or one cut by
      max_wait_us (requests keep coming: those set it to 0), nor when requests came while the last
      batch ran (busy_run: a loaded server has more in flight than a batch; at 64-256 HAProxy
-     clients early flushes of 4 made the batches 5.5 long instead of 6.7). After EARLY_RUNS early flushes in a
-     row the next batch goes the usual way again, so that the size is looked at afresh: an early
+     clients early flushes of 4 made the batches 5.5 long instead of 6.7). After EARLY_RUNS early
+     flushes in a row the next batch goes the usual way again, so that the size is looked at afresh: an early
      flush pre-empts the busy extension's judgement, and a few requests that once came together
      under load would otherwise keep every later batch as small. */
-  if (se->expect >= 2 && se->expect <= EARLY_MAX && !se->busy_run && q->queued >= se->expect && !q->extended) {
+  const size_t early = early_size(se);
+  if (early && q->queued >= early && !q->extended) {
     if (++se->early_runs >= EARLY_RUNS) {
       se->expect = 0;
       se->early_runs = 0;
@@ -800,8 +805,7 @@ int mpbp_batch_submit(mpbp_batcher *b, const mpbp_group *g, const uint64_t *in, 
     /* the flush thread is woken after the unlock below: woken under the mutex, on a core it
        shares with this thread it preempted us and then blocked on the mutex (two more context
        switches and a futex pair per wake) */
-    int wake = q->queued == 1 || q->queued >= b->batch_size ||
-               (q->stats->expect >= 2 && q->stats->expect <= EARLY_MAX && q->queued == q->stats->expect);
+    int wake = q->queued == 1 || q->queued >= b->batch_size || q->queued == early_size(q->stats);
     /* this thread's CPU clock for the solo judgement (solo_note_wait), read only when the request
        is alone now: one that finds company is rarely flushed alone, and is then not judged */
     const int judge = cpu_at_submit || alone_in(b, q);
