@@ -2,7 +2,6 @@
 // backend choice for powm / DH / RSA-CRT, the task loop over the threads, and the kernels as
 // the items call them (8 lanes: AVX-512 IFMA, else AVX-512F, else AVX2; or one scalar Montgomery
 // exponentiation).
-#include <omp.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -121,30 +120,20 @@ int run_exp_tasks(Call &call, const Settings &s, const ExpPlan &p, const ExpChoi
   if (lanes) call.add_simd((int)in_groups);
 
   int status = MPB_OK;
-  auto task = [&](int64_t t, limb *ws) {
+  // (for_items: a dynamic schedule of one task per grab; one thread runs them without OpenMP)
+  for_items(T, &scr, tasks, 1, [&](size_t t, limb *ws) {
     int st;
-    if ((size_t)t < groups) {
-      const size_t i0 = (size_t)t * size;
+    if (t < groups) {
+      const size_t i0 = t * size;
       st = items.run_group(i0, std::min(i0 + size, in_groups), ws);
     } else {
-      st = items.run_one(in_groups + ((size_t)t - groups), ws);
+      st = items.run_one(in_groups + (t - groups), ws);
     }
     if (st != MPB_OK) {
 #pragma omp atomic write
       status = st;
     }
-  };
-  if (T <= 1) {  // no parallel region at all: even a serialized one costs futex calls in libgomp
-    limb *ws = scr.get(0);
-    for (int64_t t = 0; t < (int64_t)tasks; t++) task(t, ws);
-    return status;
-  }
-#pragma omp parallel num_threads(T)
-  {
-    limb *ws = scr.get(omp_get_thread_num());
-#pragma omp for schedule(dynamic, 1)
-    for (int64_t t = 0; t < (int64_t)tasks; t++) task(t, ws);
-  }
+  });
   return status;
 }
 
