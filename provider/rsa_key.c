@@ -1,5 +1,6 @@
 /* mpbatch OpenSSL provider: RSA keys (see rsa_key.h). */
 #include "rsa_key.h"
+#include "dh_groups.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,28 +23,6 @@ static int bn_to_limbs(const BIGNUM *a, uint64_t *row, size_t limbs) {
   }
   OPENSSL_clear_free(buf, nb);
   return ok;
-}
-
-/* in (inlen big-endian bytes, inlen <= 8 * limbs) as little-endian limbs */
-static void be_to_limbs(const unsigned char *in, size_t inlen, uint64_t *row, size_t limbs) {
-  for (size_t i = 0; i < limbs; i++) row[i] = 0;
-  for (size_t j = 0; j < inlen; j++) {
-    size_t pos = inlen - 1 - j; /* byte j from the least significant end */
-    row[j / 8] |= (uint64_t)in[pos] << (8 * (j % 8));
-  }
-}
-
-/* row (limbs) as nbytes big-endian bytes (its value fits) */
-static void limbs_to_be(const uint64_t *row, size_t limbs, unsigned char *out, size_t nbytes) {
-  for (size_t j = 0; j < nbytes; j++)
-    out[nbytes - 1 - j] = j / 8 < limbs ? (unsigned char)(row[j / 8] >> (8 * (j % 8))) : 0;
-}
-
-/* a >= b, both `limbs` long (public values: the input of a private operation) */
-static int limbs_ge(const uint64_t *a, const uint64_t *b, size_t limbs) {
-  for (size_t i = limbs; i-- > 0;)
-    if (a[i] != b[i]) return a[i] > b[i];
-  return 1;
 }
 
 int mpbp_rsa_security_bits(int bits) {
@@ -651,9 +630,9 @@ int mpbp_rsa_private(const mpbp_rsa_key *k, const unsigned char *in, size_t inle
     MPBP_ERR(MPBP_R_MALLOC_FAILURE);
     return 0;
   }
-  be_to_limbs(in, inlen, rows, w);
+  mpbp_dh_be_to_limbs(rows, w, in, inlen); /* (the DH code's row helpers serve RSA too) */
   int ok = 1;
-  if (limbs_ge(rows, k->rows, w)) { /* k->rows starts with n */
+  if (!mpbp_dh_limbs_less(rows, k->rows, w)) { /* k->rows starts with n */
     MPBP_ERR(MPBP_R_VALUE_TOO_LARGE_FOR_MODULUS);
     ok = 0;
   }
@@ -668,7 +647,7 @@ int mpbp_rsa_private(const mpbp_rsa_key *k, const unsigned char *in, size_t inle
       ok = 0;
     }
   }
-  if (ok) limbs_to_be(rows + w, w, out, k->nbytes);
+  if (ok) mpbp_dh_limbs_to_be(out, k->nbytes, rows + w, w);
   OPENSSL_clear_free(rows, 2 * w * 8);
   return ok;
 }
