@@ -4,8 +4,10 @@
 
 #include <poll.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -469,12 +471,32 @@ TEST_CASE("batcher: lone flushes while the process is busy do not make it solo",
 
 #ifdef __linux__
 namespace {
-// Keeps the calling thread busy (running, as a server with more work than its core) for ms.
-void spin_ms(int ms) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+double thread_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+// Keeps the calling thread busy (running, as a server with more work than its core) for ms of
+// wall time; returns the share of it that the thread actually ran (its CPU clock).
+double spin_ms(int ms) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const double c0 = thread_cpu_ms();
+  const auto until = t0 + std::chrono::milliseconds(ms);
   volatile uint64_t spin = 0;
   while (std::chrono::steady_clock::now() < until)
     for (int i = 0; i < 1000; i++) spin = spin + 1;
+  const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return wall > 0 ? (thread_cpu_ms() - c0) / wall : 0.0;
+}
+// A spinning thread's batches are judged busy only when it got its core. Where the machine took
+// most of it (other processes on every core: a parallel build beside the tests), the test's
+// premise does not hold; the batch shapes are then not checked (the results still are).
+constexpr double kGotItsCore = 0.9;
+bool got_core(double least_share) {
+  if (least_share >= kGotItsCore) return true;
+  WARN("the spinning thread ran only " << least_share
+       << " of its wall time (CPU contention): the busy batch shapes are not checked");
+  return false;
 }
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -501,27 +523,29 @@ TEST_CASE("batcher: busy extension: a busy thread's requests wait for company, a
     // two at once (company is likely), then one after each 40 ms of work
     std::vector<std::unique_ptr<Jobs>> js;
     const auto t0 = std::chrono::steady_clock::now();
+    double share = 1.0;
     js.emplace_back(new Jobs(b, &g, 2, 100));
     for (int i = 0; i < 2; i++) {
-      spin_ms(40);
+      share = std::min(share, spin_ms(40));
       js.emplace_back(new Jobs(b, &g, 1, 200 + 10 * i));
     }
     const double queued = ms_since(t0);
     for (auto &j : js) j->wait_all(); // idle in poll: the batch runs within a delay or two
     CHECK(ms_since(t0) - queued < 200.0);
-    CHECK(f.batches == std::vector<size_t>{4});
+    const bool busy = got_core(share);
+    if (busy) CHECK(f.batches == std::vector<size_t>{4});
     REQUIRE(mpbp_batcher_stats(b, "fake", &st) == 0);
-    CHECK(st.extended == 1);
+    if (busy) CHECK(st.extended == 1);
     char buf[256];
     mpbp_batcher_stats_string(b, buf, sizeof buf);
-    CHECK(std::string(buf).find(" ext=1") != std::string::npos);
+    if (busy) CHECK(std::string(buf).find(" ext=1") != std::string::npos);
     // the last batch held 4: a lone busy request now waits for company too
     std::vector<std::unique_ptr<Jobs>> more;
     more.emplace_back(new Jobs(b, &g, 1, 300));
-    spin_ms(40);
+    share = std::min(share, spin_ms(40));
     more.emplace_back(new Jobs(b, &g, 1, 310));
     for (auto &j : more) j->wait_all();
-    CHECK(f.batches == std::vector<size_t>{4, 2});
+    if (got_core(share)) CHECK(f.batches == std::vector<size_t>{4, 2});
   }
   SECTION("idle (asleep) between requests: each runs alone after the delay") {
     Jobs two(b, &g, 2, 150);
@@ -539,12 +563,14 @@ TEST_CASE("batcher: busy extension: a busy thread's requests wait for company, a
     std::vector<std::unique_ptr<Jobs>> js;
     js.emplace_back(new Jobs(b, &g, 2, 500));
     js.emplace_back(new Jobs(b, &g2, 2, 600));
-    spin_ms(40);
+    const double share = spin_ms(40);
     js.emplace_back(new Jobs(b, &g, 1, 700));
     js.emplace_back(new Jobs(b, &g2, 1, 800));
     for (auto &j : js) j->wait_all();
-    CHECK(f.batches == std::vector<size_t>{3});
-    CHECK(f2.batches == std::vector<size_t>{3});
+    if (got_core(share)) {
+      CHECK(f.batches == std::vector<size_t>{3});
+      CHECK(f2.batches == std::vector<size_t>{3});
+    }
   }
   SECTION("a full batch still runs at once") {
     Jobs j(b, &g, 16, 300);
