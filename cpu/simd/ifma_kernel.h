@@ -172,8 +172,12 @@ MPB_UNROLL(8)
 // m, in registers. ST: carries a table selection (Stitch). Bounds as amm's: a position receives
 // < 2N+1 product halves (after the doubling and the diagonal) and < 2N Montgomery halves of
 // < 2^52, plus carries: < 2^63 for N < 500. r may alias a (written at the end). (The same rows
-// for the product ran at 512-527 TSC cycles against amm_reg's 557 alone, but slower beside this
-// square in the exponentiation: 17 KB each, beyond the instruction cache together.)
+// for the product ran at 512-527 TSC cycles against amm_reg's 557 alone (505-510 since
+// 2026-11-29), but slower beside this square in the exponentiation: 17 KB each, beyond the
+// instruction cache together. Tried on 2026-11-29 without a gain: the reduction two rows per
+// pass, each m digit loaded once for four multiplies (2% slower), and position i's carry as
+// (acc[i] + 2^52 - 1) >> 52 instead of the multiply by m_0 (faster alone, 1-1.5% slower in the
+// exponentiation's window of five squarings and a product).)
 template <size_t N, bool ST>
 static void mont_rows_sqr(V *r, const V *a, const V *m, V minv, const Stitch *st) {
   const V zero = vzero();
@@ -228,13 +232,18 @@ MPB_UNROLL(64)
 }
 
 // Word-by-word product for compile-time N (N = 20): one row of the product and one of the
-// reduction per step, the N+1 accumulators in registers, the step's loop rolled (the row inside
+// reduction per step, the N accumulators in registers, the step's loop rolled (the row inside
 // unrolled): a small function, so that the exponentiation's squaring and product stay in the
 // instruction cache together (the fully unrolled product was 17 KB beside the square's 17 KB;
-// 32 KB of L1 instruction cache on the Zen 5 machine). Per step: the low halves of the
-// product row, q, the low halves of the reduction row, then every high half written one
-// accumulator down (the step drops position 0, whose low 52 bits are then zero), so that q
-// waits for no high half. Bounds as amm's. r may alias a or b.
+// 32 KB of L1 instruction cache on the Zen 5 machine). acc[j] holds position i+j during step i.
+// Per step: position 0's low halves, q (it waits for no high half), the reduction's low half
+// and the carry out of position 0 (whose low 52 bits are then zero); then digit by digit,
+// position j's low halves (a_j b_i, q m_j) and the high halves of digit j-1, written one
+// accumulator down (acc[j-1]: the step drops position 0). Each digit of a and m is loaded once
+// per step and used for its low and high halves. Bounds as amm's. r may alias a or b.
+// (2026-11-29, Zen 5: 505-510 TSC cycles per call against 554-562 for the former order, which
+// made all low halves, then all high halves, and read every digit twice per step: 80 512-bit
+// loads per step beside 81 multiplies; crypto_mb's AMM52x20 521-528 in the same run.)
 template <size_t N>
 static void amm_reg(V *r, const V *a, const V *b, const V *m, V minv) {
   const V zero = vzero();
@@ -244,25 +253,28 @@ MPB_UNROLL(64)
   for (int k = 0; k < n; ++k) acc[k] = zero;
 MPB_UNROLL(1)
   for (int i = 0; i < n; ++i) {
-    // the operands from memory, each digit read by each multiply (a fresh() copy per pass:
-    // the compiler neither hoists the digits out of the loop nor keeps them between passes,
-    // which would take 2N registers and spill the accumulators)
+    // the operands from memory (a fresh() copy per pass: the compiler neither hoists the digits
+    // out of the loop nor keeps them between passes, which would take 2N registers and spill
+    // the accumulators); within the pass each digit is live from its low to its high halves
     const V bi = b[i];
     const V *ap = fresh(a);
-MPB_UNROLL(64)
-    for (int j = 0; j < n; ++j) acc[j] = madlo(acc[j], ap[j], bi);
-    const V q = madlo(zero, acc[0], minv);
     const V *mp = fresh(m);
+    V ax = ap[0], mx = mp[0];
+    acc[0] = madlo(acc[0], ax, bi);
+    const V q = madlo(zero, acc[0], minv);  // < 2^52: only the low 52 bits are used
+    acc[0] = madlo(acc[0], q, mx);           // low 52 bits now zero
+    const V carry = vshr52(acc[0]);
 MPB_UNROLL(64)
-    for (int j = 0; j < n; ++j) acc[j] = madlo(acc[j], q, mp[j]);
-    acc[1] = vadd(acc[1], vshr52(acc[0]));  // acc[0]: low 52 bits now zero
-    // the high halves, one position up: into the accumulators shifted down by one
-    const V *ah = fresh(a);
-MPB_UNROLL(64)
-    for (int j = 0; j < n; ++j) acc[j] = madhi(j + 1 < n ? acc[j + 1] : zero, ah[j], bi);
-    const V *mh = fresh(m);
-MPB_UNROLL(64)
-    for (int j = 0; j < n; ++j) acc[j] = madhi(acc[j], q, mh[j]);
+    for (int j = 1; j < n; ++j) {
+      const V an = ap[j], mn = mp[j];
+      V t = madlo(acc[j], an, bi);
+      t = madlo(t, q, mn);
+      if (j == 1) t = vadd(t, carry);
+      t = madhi(t, ax, bi);
+      acc[j - 1] = madhi(t, q, mx);
+      ax = an, mx = mn;
+    }
+    acc[n - 1] = madhi(madhi(zero, ax, bi), q, mx);
   }
   const V mask = vset1((1ll << 52) - 1);
   V c = zero;
