@@ -297,14 +297,10 @@ MPB_UNROLL(64)
 // of < 2^52 from the product (2N+1 after the square's doubling and diagonal) and < 2N from
 // the reduction, plus carries: < 2^63 for N < 500.
 
-// tp[r+c] += lo(x_r * col_c), tp[r+c+1] += hi(x_r * col_c), r < T, c < CW. FRESH: the
-// positions tp[0 .. T+CW) (2), or their upper CW (1), are written here first: they start
-// from zero instead of being read (the first row block of a product: t is not cleared there).
-template <int T, int CW, int FRESH = 0>
-static inline MPB_IFMA_INLINE void tile(V *tp, const V (&x)[T], const V *col) {
-  V acc[T + CW];
-MPB_UNROLL(32)
-  for (int k = 0; k < T + CW; ++k) acc[k] = FRESH == 2 || (FRESH == 1 && k >= T) ? vzero() : tp[k];
+// acc[r+c] += lo(x_r * col_c), acc[r+c+1] += hi(x_r * col_c), r < T, c < CW: one tile, its
+// T + CW accumulator positions in registers.
+template <int T, int CW>
+static inline MPB_IFMA_INLINE void tile(V (&acc)[2 * T], const V (&x)[T], const V *col) {
 MPB_UNROLL(16)
   for (int c = 0; c < CW; ++c) {
     const V y = col[c];
@@ -313,36 +309,58 @@ MPB_UNROLL(16)
 MPB_UNROLL(16)
     for (int r = 0; r < T; ++r) acc[r + c + 1] = madhi(acc[r + c + 1], x[r], y);
   }
-MPB_UNROLL(32)
-  for (int k = 0; k < T + CW; ++k) tp[k] = acc[k];
 }
 
-// T rows times the ncols column digits col[0..ncols): positions tp[0 .. ncols+T). FIRST: the
-// product's first row block, whose positions from tp[T] on (FIRST == 1), or from tp[0] on
-// (FIRST == 2, which needs ncols >= T: the tiled kernels run for N >= 8 >= T), nothing has
-// written yet: each tile's new positions start from zero (t is cleared only past them).
+// The tile of CW columns at tp: its lower T positions are in acc[0, T) already (carried from
+// the tile before), its upper CW are loaded (or start from zero: FRESH); afterwards the lower T
+// are final for this row block and stored, and the upper ones move down to acc[0, CW).
+template <int T, int CW, bool FRESH>
+static inline MPB_IFMA_INLINE void tile_step(V *tp, V (&acc)[2 * T], const V (&x)[T], const V *col) {
+MPB_UNROLL(16)
+  for (int k = T; k < T + CW; ++k) acc[k] = FRESH ? vzero() : tp[k];
+  tile<T, CW>(acc, x, col);
+MPB_UNROLL(16)
+  for (int k = 0; k < T; ++k) tp[k] = acc[k];
+MPB_UNROLL(16)
+  for (int k = 0; k < CW; ++k) acc[k] = acc[T + k];
+}
+
+// T rows times the ncols column digits col[0..ncols): positions tp[0 .. ncols+T), tile by tile
+// along the row block, the T positions two neighbouring tiles share carried in registers (not
+// stored by one tile and loaded by the next, a store-to-load chain between the tiles). FIRST:
+// the product's first row block, whose positions from tp[T] on (FIRST == 1), or from tp[0] on
+// (FIRST == 2), nothing has written yet: they start from zero (t is cleared only past them).
+// (2026-11-29, Zen 5, with redc_tiles' shorter quotient chain: against crypto_mb, RSA-4096
+// 1.111-1.113 -> 1.133-1.136, RSA-3072 1.211-1.219 -> 1.230-1.236, modexp 2048 about the same,
+// the kernels alone within their noise; bench/results/cpu-2026-11-29-zen5/.)
 template <int T, int FIRST = 0>
 static inline MPB_IFMA_INLINE void row_block(V *tp, const V (&x)[T], const V *col,
                                                             size_t ncols) {
+  constexpr bool F = FIRST != 0;
+  V acc[2 * T];
+MPB_UNROLL(16)
+  for (int k = 0; k < T; ++k) acc[k] = FIRST == 2 ? vzero() : tp[k];
   size_t c0 = 0;
-  if (FIRST == 2) {
-    tile<T, T, 2>(tp, x, col);
-    c0 = T;
-  }
-  constexpr int F = FIRST ? 1 : 0;
 MPB_UNROLL(1)
-  for (; c0 + T <= ncols; c0 += T) tile<T, T, F>(tp + c0, x, col + c0);
+  for (; c0 + T <= ncols; c0 += T) tile_step<T, T, F>(tp + c0, acc, x, col + c0);
   static_assert(T <= 8, "remainder cases");
-  switch (ncols - c0) {
+  size_t rest = ncols - c0;
+  switch (rest) {
     case 0: break;
-    case 1: tile<T, 1, F>(tp + c0, x, col + c0); break;
-    case 2: tile<T, (T > 2 ? 2 : 1), F>(tp + c0, x, col + c0); break;
-    case 3: tile<T, (T > 3 ? 3 : 1), F>(tp + c0, x, col + c0); break;
-    case 4: tile<T, (T > 4 ? 4 : 1), F>(tp + c0, x, col + c0); break;
-    case 5: tile<T, (T > 5 ? 5 : 1), F>(tp + c0, x, col + c0); break;
-    case 6: tile<T, (T > 6 ? 6 : 1), F>(tp + c0, x, col + c0); break;
-    default: tile<T, (T > 7 ? 7 : 1), F>(tp + c0, x, col + c0); break;
+    case 1: tile_step<T, 1, F>(tp + c0, acc, x, col + c0); break;
+    case 2: tile_step<T, (T > 2 ? 2 : 1), F>(tp + c0, acc, x, col + c0); break;
+    case 3: tile_step<T, (T > 3 ? 3 : 1), F>(tp + c0, acc, x, col + c0); break;
+    case 4: tile_step<T, (T > 4 ? 4 : 1), F>(tp + c0, acc, x, col + c0); break;
+    case 5: tile_step<T, (T > 5 ? 5 : 1), F>(tp + c0, acc, x, col + c0); break;
+    case 6: tile_step<T, (T > 6 ? 6 : 1), F>(tp + c0, acc, x, col + c0); break;
+    default: tile_step<T, (T > 7 ? 7 : 1), F>(tp + c0, acc, x, col + c0); break;
   }
+  // the last tile's upper positions, now in acc[0, rest) at tp[c0 + T] (a remainder tile) or
+  // acc[0, T) at tp[c0] (the last full tile's)
+  const size_t up = rest ? rest : T, at = rest ? c0 + T : c0;
+MPB_UNROLL(16)
+  for (int k = 0; k < T; ++k)
+    if ((size_t)k < up) tp[at + k] = acc[k];
 }
 
 // One quotient digit: t[0] (complete) is cancelled, its carry goes to t[1], q*m to t[0..N].
@@ -383,7 +401,10 @@ MPB_UNROLL(16)
       const V x = vadd(acc[r], carry);
       u[r] = madlo(zero, x, minv);
       carry = vshr52(vadd(x, mask));
-      acc[r + 1] = madlo(madhi(acc[r + 1], u[r], m[0]), u[r], m[1]);
+      // position r+1's two terms of u_r side by side: the chain to the next quotient digit is
+      // one multiply and an add, not two dependent multiplies (2026-11-29: N = 40 square
+      // ~1.5% faster alone, RSA-4096 against crypto_mb 1.11 -> 1.12-1.14)
+      acc[r + 1] = vadd(madhi(acc[r + 1], u[r], m[0]), madlo(zero, u[r], m[1]));
 MPB_UNROLL(16)
       for (int c = 1; c < T; ++c) {
         if (c > 1) acc[r + c] = madlo(acc[r + c], u[r], m[c]);
