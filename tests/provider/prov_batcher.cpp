@@ -13,6 +13,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -490,13 +491,31 @@ double spin_ms(int ms) {
 }
 // A spinning thread's batches are judged busy only when it got its core. Where the machine took
 // most of it (other processes on every core: a parallel build beside the tests), the test's
-// premise does not hold; the batch shapes are then not checked (the results still are).
+// premise does not hold: such a scenario runs again on a fresh batcher, up to kAttempts times,
+// and its batch shapes are checked on the first run where the thread got its core (the results
+// and latencies on every run). If it never did, the shapes go unchecked, with a warning.
 constexpr double kGotItsCore = 0.9;
-bool got_core(double least_share) {
-  if (least_share >= kGotItsCore) return true;
-  WARN("the spinning thread ran only " << least_share
-       << " of its wall time (CPU contention): the busy batch shapes are not checked");
-  return false;
+constexpr int kAttempts = 3;
+// run(): one run of the scenario on a fresh batcher, returning the least share of its wall time
+// the spinning thread ran; check_shapes(): its batch shapes, for the last run.
+template <class Scenario, class Shapes>
+void with_core(Scenario run, Shapes check_shapes) {
+  double best = 0.0;
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    const double least = run();
+    if (least >= kGotItsCore) {
+      check_shapes();
+      return;
+    }
+    best = std::max(best, least);
+  }
+  WARN("the spinning thread ran at most " << best << " of its wall time in " << kAttempts
+       << " runs (CPU contention): the busy batch shapes were not checked");
+}
+mpbp_batcher *busy_batcher(mpb_ctx *ctx) {  // delay 10 ms; busy: 400 ms / 800 ms
+  mpbp_batcher *b = mpbp_batcher_new(16, 10000, 0, ctx);
+  mpbp_batcher_set_busy_wait(b, 400000, 800000);
+  return b;
 }
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -521,31 +540,46 @@ TEST_CASE("batcher: busy extension: a busy thread's requests wait for company, a
   mpbp_batch_stats st;
   SECTION("busy between requests 40 ms apart (4x the delay): one batch, run once the thread idles") {
     // two at once (company is likely), then one after each 40 ms of work
-    std::vector<std::unique_ptr<Jobs>> js;
-    const auto t0 = std::chrono::steady_clock::now();
-    double share = 1.0;
-    js.emplace_back(new Jobs(b, &g, 2, 100));
-    for (int i = 0; i < 2; i++) {
+    std::unique_ptr<Fake> fr;
+    mpbp_batcher *br = nullptr;
+    std::vector<size_t> first; // the batches when the first three requests were done
+    std::string stats1;        // and the counters then
+    auto run = [&] {
+      if (br) mpbp_batcher_free(br);
+      fr.reset(new Fake);
+      br = busy_batcher(c.ctx);
+      mpbp_group gr = group_of(*fr);
+      std::vector<std::unique_ptr<Jobs>> js;
+      const auto t0 = std::chrono::steady_clock::now();
+      double share = 1.0;
+      js.emplace_back(new Jobs(br, &gr, 2, 100));
+      for (int i = 0; i < 2; i++) {
+        share = std::min(share, spin_ms(40));
+        js.emplace_back(new Jobs(br, &gr, 1, 200 + 10 * i));
+      }
+      const double queued = ms_since(t0);
+      for (auto &j : js) j->wait_all(); // idle in poll: the batch runs within a delay or two
+      CHECK(ms_since(t0) - queued < 200.0);
+      first = fr->batches;
+      REQUIRE(mpbp_batcher_stats(br, "fake", &st) == 0);
+      char buf[256];
+      mpbp_batcher_stats_string(br, buf, sizeof buf);
+      stats1 = buf;
+      // the last batch held 4: a lone busy request now waits for company too
+      std::vector<std::unique_ptr<Jobs>> more;
+      more.emplace_back(new Jobs(br, &gr, 1, 300));
       share = std::min(share, spin_ms(40));
-      js.emplace_back(new Jobs(b, &g, 1, 200 + 10 * i));
-    }
-    const double queued = ms_since(t0);
-    for (auto &j : js) j->wait_all(); // idle in poll: the batch runs within a delay or two
-    CHECK(ms_since(t0) - queued < 200.0);
-    const bool busy = got_core(share);
-    if (busy) CHECK(f.batches == std::vector<size_t>{4});
-    REQUIRE(mpbp_batcher_stats(b, "fake", &st) == 0);
-    if (busy) CHECK(st.extended == 1);
-    char buf[256];
-    mpbp_batcher_stats_string(b, buf, sizeof buf);
-    if (busy) CHECK(std::string(buf).find(" ext=1") != std::string::npos);
-    // the last batch held 4: a lone busy request now waits for company too
-    std::vector<std::unique_ptr<Jobs>> more;
-    more.emplace_back(new Jobs(b, &g, 1, 300));
-    share = std::min(share, spin_ms(40));
-    more.emplace_back(new Jobs(b, &g, 1, 310));
-    for (auto &j : more) j->wait_all();
-    if (got_core(share)) CHECK(f.batches == std::vector<size_t>{4, 2});
+      more.emplace_back(new Jobs(br, &gr, 1, 310));
+      for (auto &j : more) j->wait_all();
+      return share;
+    };
+    with_core(run, [&] {
+      CHECK(first == std::vector<size_t>{4});
+      CHECK(st.extended == 1);
+      CHECK(stats1.find(" ext=1") != std::string::npos);
+      CHECK(fr->batches == std::vector<size_t>{4, 2});
+    });
+    mpbp_batcher_free(br);
   }
   SECTION("idle (asleep) between requests: each runs alone after the delay") {
     Jobs two(b, &g, 2, 150);
@@ -558,19 +592,28 @@ TEST_CASE("batcher: busy extension: a busy thread's requests wait for company, a
   SECTION("one busy thread with requests in two groups: both wait for company") {
     // the flush thread looks at the thread for both groups in one pass: the second keeps the
     // first's judgement
-    Fake f2;
-    mpbp_group g2 = group_of(f2, "fake2");
-    std::vector<std::unique_ptr<Jobs>> js;
-    js.emplace_back(new Jobs(b, &g, 2, 500));
-    js.emplace_back(new Jobs(b, &g2, 2, 600));
-    const double share = spin_ms(40);
-    js.emplace_back(new Jobs(b, &g, 1, 700));
-    js.emplace_back(new Jobs(b, &g2, 1, 800));
-    for (auto &j : js) j->wait_all();
-    if (got_core(share)) {
-      CHECK(f.batches == std::vector<size_t>{3});
-      CHECK(f2.batches == std::vector<size_t>{3});
-    }
+    std::unique_ptr<Fake> f1, f2;
+    mpbp_batcher *br = nullptr;
+    auto run = [&] {
+      if (br) mpbp_batcher_free(br);
+      f1.reset(new Fake);
+      f2.reset(new Fake);
+      br = busy_batcher(c.ctx);
+      mpbp_group g1 = group_of(*f1), g2 = group_of(*f2, "fake2");
+      std::vector<std::unique_ptr<Jobs>> js;
+      js.emplace_back(new Jobs(br, &g1, 2, 500));
+      js.emplace_back(new Jobs(br, &g2, 2, 600));
+      const double share = spin_ms(40);
+      js.emplace_back(new Jobs(br, &g1, 1, 700));
+      js.emplace_back(new Jobs(br, &g2, 1, 800));
+      for (auto &j : js) j->wait_all();
+      return share;
+    };
+    with_core(run, [&] {
+      CHECK(f1->batches == std::vector<size_t>{3});
+      CHECK(f2->batches == std::vector<size_t>{3});
+    });
+    mpbp_batcher_free(br);
   }
   SECTION("a full batch still runs at once") {
     Jobs j(b, &g, 16, 300);
