@@ -289,7 +289,8 @@ MPB_UNROLL(64)
 // Tiled kernels for the sizes other than N = 20 (N >= 8): the
 // product, the square's off-diagonal products and the Montgomery reduction all go through
 // tiles of T multiplier digits (rows, held in registers) x T column digits (loaded one at a
-// time), whose 2T accumulator positions are loaded, updated in registers and stored back.
+// time), whose 2T accumulator positions are updated in registers: a tile loads its upper T
+// positions and stores its lower T, and hands the upper T to the next tile of its row block.
 // Within a tile a column's T low halves, then its T high halves, go to distinct positions:
 // consecutive multiplies are independent (the former row-pass kernels chained 2R multiplies
 // per position instead). The product and the reduction are separate passes (the square needs the
@@ -344,7 +345,7 @@ MPB_UNROLL(16)
 MPB_UNROLL(1)
   for (; c0 + T <= ncols; c0 += T) tile_step<T, T, F>(tp + c0, acc, x, col + c0);
   static_assert(T <= 8, "remainder cases");
-  size_t rest = ncols - c0;
+  const size_t rest = ncols - c0;
   switch (rest) {
     case 0: break;
     case 1: tile_step<T, 1, F>(tp + c0, acc, x, col + c0); break;
