@@ -177,7 +177,13 @@ MPB_UNROLL(8)
 // instruction cache together. Tried on 2026-11-29 without a gain: the reduction two rows per
 // pass, each m digit loaded once for four multiplies (2% slower), and position i's carry as
 // (acc[i] + 2^52 - 1) >> 52 instead of the multiply by m_0 (faster alone, 1-1.5% slower in the
-// exponentiation's window of five squarings and a product).)
+// exponentiation's window of five squarings and a product). Also tried on 2026-11-29, Zen 5: a
+// Karatsuba square at 10 digits (1,150 multiplies instead of 1,240), the three half squares each
+// in 20 register accumulators and their combination in memory, signed carries in the reduction:
+// level alone (383-386 TSC cycles against 386-391) and 3-4% slower carrying the selection (414
+// against ~400). Both kernels issue 6.0-6.3 instructions per TSC cycle there, so the
+// Karatsuba's extra additions and stores cost what its 90 multiplies save; the same square with
+// its multiplies taking memory operands (fewer instructions, more loads) was 6-10% slower.)
 template <size_t N, bool ST>
 static void mont_rows_sqr(V *r, const V *a, const V *m, V minv, const Stitch *st) {
   const V zero = vzero();
