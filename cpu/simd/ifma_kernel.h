@@ -15,6 +15,7 @@
 //   V vadd(V, V); V vsub(V, V); V vand(V, V); V vshr52(V)  (lane-wise, modulo 2^64);
 //   V madlo(V z, V x, V y) / madhi: z + the low / high 52 bits of (x mod 2^52) * (y mod 2^52);
 //   Mask veq(V, V)  (lanes equal); V vblend(V o, Mask k, V s)  (s where k, else o; no branch).
+//   V valign1(V hi, V lo)  (lo's lanes 1..7, then hi's lane 0: a shift down one lane across two vectors).
 // and MPB_IFMA_INLINE, the inlining of the tiles' helpers (always_inline with the intrinsics: each
 // tile's accumulators must stay in registers; left to the compiler in the emulated instance).
 //
@@ -43,6 +44,10 @@
 //    T x T digit products (T = 6 or 8) whose 2T accumulator positions live in registers, the
 //    T row digits too, the column digits loaded once per tile column. N < 8: amm.
 //  - the table selection keeps the selected digits in registers for a compile-time N.
+//  - N = 20 with one or two used lanes (a lone RSA-2048 item's CRT halves, one or two 1024-bit
+//    exponentiations): run_single20, each number's digits across the lanes, the two
+//    exponentiations side by side, instead of an 8-lane run that costs the same for 2 lanes as
+//    for 8.
 // Earlier, on the Zen 4 machine (bench/results/simd-powm-*.md): register versions +20..50%
 // at N = 20/30, two rows per pass (the former amm2) +30% over one row per pass.
 // Measured on the Intel Xeon (family 6 model 167, AVX-512 IFMA, 2 cores, KVM), this machine,
@@ -623,11 +628,189 @@ static void run_kernel(const Job &job) {
   mulw<NC>(ACC, ACC, ONE, M, minv, T, N);  // leave the Montgomery domain: result in [0, m]
 }
 
+// ---- One or two used lanes at N = 20: each number's digits across the lanes -------------------
+// A lone RSA-2048 item uses 2 of the 8 lanes (its CRT halves), and the 8-lane kernel costs the
+// same whatever the number of lanes used. Here each half is a 20-digit number in three vectors
+// (digit slots 0..23, 20..23 zero once normalised), and the two halves' products run side by side.
+// Almost-Montgomery product, word by word: step i adds a*b_i and q_i*m and shifts the accumulator
+// down one digit (valign1). q_i needs position 0 exactly, so a scalar copy of it (s) is kept:
+// s + lo(a_0 b_i) gives q_i by one scalar multiply, and the next s is position 1 (read from the
+// vector before the step) plus the step's terms at position 1 and the carry out of position 0.
+// The a-terms of positions 0 and 1 (P0, P1) are made for all steps at once beforehand. The step's
+// chain (scalar quotient, broadcast, multiply, shift) sets the time, not the multipliers: on the
+// Zen 5 machine (2026-11-29) 322-327 TSC cycles per pair of products, a whole RSA-2048 item's two
+// exponentiations 162-168 us against ~205 us on the 8-lane kernel (bench/results/
+// cpu-2026-11-29b-zen5/). Bounds as amm's (each position < 2N+2 halves of < 2^52 per product).
+// Secrets (operands, exponent windows) steer no branch and no address: the table is read
+// whole by masked moves, as select does.
+constexpr unsigned kHDig = 24;  // digit slots of a horizontal number (3 vectors)
+
+struct HMod {
+  V M[3];
+  uint64_t m0, m1, k;
+};
+
+static inline uint64_t hlane(const V &x, unsigned k) {
+  uint64_t v;
+  __builtin_memcpy(&v, reinterpret_cast<const char *>(&x) + 8 * k, 8);
+  return v;
+}
+
+// Position 0's high half and the low halves of positions 0 and 1 of x*y, in 64-bit arithmetic.
+static inline uint64_t hlo52(uint64_t x, uint64_t y) { return (x * y) & ((uint64_t(1) << 52) - 1); }
+static inline uint64_t hhi52(uint64_t x, uint64_t y) {  // (no mul_wide: an external-linkage inline)
+  return (uint64_t)(((unsigned __int128)x * y) >> 52);
+}
+
+// r[s] = a[s]*b[s]/R mod m[s] for the two halves s (almost: in [0, 2m)), each number kHDig digits
+// at a uint64_t array (64-byte aligned); r may alias a or b. pbuf: 4 * kHDig limbs, aligned.
+static void hamm2(uint64_t *const r[2], const uint64_t *const a[2], const uint64_t *const b[2],
+                  const HMod (&m)[2], uint64_t *pbuf) {
+  const V zero = vzero();
+  V X[2][3], A[2][3];
+  uint64_t s[2];
+  const uint64_t *P0[2], *P1[2];
+  for (int h = 0; h < 2; ++h) {
+    const V *av = reinterpret_cast<const V *>(a[h]);
+    const V *bv = reinterpret_cast<const V *>(b[h]);
+    const V a0 = vset1(a[h][0]), a1 = vset1(a[h][1]);
+    V *p0 = reinterpret_cast<V *>(pbuf + 2 * h * kHDig), *p1 = p0 + 3;
+    for (int j = 0; j < 3; ++j) {
+      A[h][j] = av[j];
+      X[h][j] = zero;
+      p0[j] = madlo(zero, a0, bv[j]);
+      p1[j] = madhi(madlo(zero, a1, bv[j]), a0, bv[j]);
+    }
+    P0[h] = pbuf + 2 * h * kHDig;
+    P1[h] = P0[h] + kHDig;
+    s[h] = 0;
+  }
+  alignas(64) uint64_t l0[8] = {~uint64_t(0)};
+  const V lane0 = vload(l0);
+  const uint64_t mask = (uint64_t(1) << 52) - 1;
+MPB_UNROLL(20)
+  for (int i = 0; i < 20; ++i) {
+MPB_UNROLL(2)
+    for (int h = 0; h < 2; ++h) {
+      const uint64_t bi = b[h][i];
+      const V bv = vset1(bi);
+      const uint64_t x1 = hlane(X[h][0], 1);
+      const uint64_t u = s[h] + P0[h][i];
+      const uint64_t q = (u * m[h].k) & mask;
+      const V qv = vset1(q);
+      V H[3];
+MPB_UNROLL(3)
+      for (int j = 0; j < 3; ++j) {
+        X[h][j] = madlo(madlo(X[h][j], A[h][j], bv), m[h].M[j], qv);
+        H[j] = madhi(madhi(zero, A[h][j], bv), m[h].M[j], qv);
+      }
+      const V c = vand(vshr52(X[h][0]), lane0);  // the carry out of position 0 (its low bits are 0)
+      X[h][0] = vadd(vadd(valign1(X[h][1], X[h][0]), H[0]), c);
+      X[h][1] = vadd(valign1(X[h][2], X[h][1]), H[1]);
+      X[h][2] = vadd(valign1(zero, X[h][2]), H[2]);
+      const uint64_t cs = (u + hlo52(m[h].m0, q)) >> 52;
+      s[h] = x1 + P1[h][i] + hlo52(m[h].m1, q) + hhi52(m[h].m0, q) + cs;
+    }
+  }
+  for (int h = 0; h < 2; ++h) {
+    alignas(64) uint64_t t[kHDig];
+    V *tv = reinterpret_cast<V *>(t);
+    for (int j = 0; j < 3; ++j) tv[j] = X[h][j];
+    uint64_t c = 0;
+    for (unsigned k = 0; k < kHDig; ++k) {
+      const uint64_t v = t[k] + c;
+      c = v >> 52;
+      r[h][k] = v & mask;
+    }
+  }
+}
+
+// sel (kHDig digits) = entry idx of the table tab (entries of kHDig digits), reading all entries.
+static void hselect(uint64_t *sel, const uint64_t *tab, uint64_t idx, unsigned entries) {
+  const V iv = vset1(idx);
+  V o[3] = {vzero(), vzero(), vzero()};
+  for (unsigned e = 0; e < entries; ++e) {
+    const Mask k = veq(iv, vset1(e));
+    const V *te = reinterpret_cast<const V *>(tab + (size_t)e * kHDig);
+    for (int j = 0; j < 3; ++j) o[j] = vblend(o[j], k, te[j]);
+  }
+  V *sv = reinterpret_cast<V *>(sel);
+  for (int j = 0; j < 3; ++j) sv[j] = o[j];
+}
+
+// The exponentiation of lanes l[0] and l[1] of the job (N = 20; l[0] == l[1] for one lane),
+// results to their lanes of ACC, in [0, m] as run_kernel's. The table and the numbers live in the
+// job's TAB, T and SEL areas (2 * kTable * kHDig <= kTable * N * L limbs).
+static void run_single20(const Job &job, const unsigned (&l)[2]) {
+  constexpr size_t N = 20;
+  const unsigned L = job.L;
+  uint64_t *tab[2] = {job.TAB, job.TAB + kTable * kHDig};
+  uint64_t *area = job.TAB + 2 * kTable * kHDig;  // 6 numbers per half, then the products' P arrays
+  uint64_t *one = area, *r2[2], *base[2], *acc[2], *sel[2];
+  uint64_t *pbuf = area + 9 * kHDig;
+  HMod hm[2];
+  for (unsigned k = 0; k < kHDig; ++k) one[k] = k == 0;
+  for (int h = 0; h < 2; ++h) {
+    r2[h] = area + (1 + 4 * h) * kHDig, base[h] = r2[h] + kHDig, acc[h] = base[h] + kHDig, sel[h] = acc[h] + kHDig;
+    alignas(64) uint64_t md[kHDig];
+    for (unsigned d = 0; d < kHDig; ++d) {
+      const bool in = d < N;
+      md[d] = in ? job.M[d * L + l[h]] : 0;
+      r2[h][d] = in ? job.R2[d * L + l[h]] : 0;
+      base[h][d] = in ? job.B[d * L + l[h]] : 0;
+    }
+    const V *mv = reinterpret_cast<const V *>(md);
+    for (int j = 0; j < 3; ++j) hm[h].M[j] = mv[j];
+    hm[h].m0 = md[0], hm[h].m1 = md[1], hm[h].k = job.MINV[l[h]];
+  }
+  const unsigned w = job.win, entries = 1u << w;
+  {
+    uint64_t *const t0[2] = {tab[0], tab[1]}, *const t1[2] = {tab[0] + kHDig, tab[1] + kHDig};
+    const uint64_t *const o2[2] = {one, one}, *const rr[2] = {r2[0], r2[1]}, *const bb[2] = {base[0], base[1]};
+    hamm2(t0, rr, o2, hm, pbuf);  // R mod m
+    hamm2(t1, bb, rr, hm, pbuf);  // base * R mod m
+    for (unsigned k = 2; k < entries; ++k) {
+      uint64_t *const tk[2] = {tab[0] + k * kHDig, tab[1] + k * kHDig};
+      const uint64_t *const tp[2] = {tk[0] - kHDig, tk[1] - kHDig}, *const t1c[2] = {t1[0], t1[1]};
+      hamm2(tk, tp, t1c, hm, pbuf);
+    }
+  }
+  uint64_t *const ac[2] = {acc[0], acc[1]};
+  const uint64_t *const acr[2] = {acc[0], acc[1]}, *const slr[2] = {sel[0], sel[1]};
+  const size_t bits = job.ebits;
+  if (bits == 0) {
+    for (int h = 0; h < 2; ++h) hselect(acc[h], tab[h], 0, entries);
+  } else {
+    const size_t nw = (bits + w - 1) / w;
+    const unsigned top = (unsigned)(bits - w * (nw - 1));
+    size_t pos = bits - top;
+    for (int h = 0; h < 2; ++h) hselect(acc[h], tab[h], window_bits(job.exp[l[h]], job.en, pos, top), entries);
+    while (pos > 0) {
+      pos -= w;
+      for (unsigned q = 0; q < w; ++q) hamm2(ac, acr, acr, hm, pbuf);
+      for (int h = 0; h < 2; ++h) hselect(sel[h], tab[h], window_bits(job.exp[l[h]], job.en, pos, w), entries);
+      hamm2(ac, acr, slr, hm, pbuf);
+    }
+  }
+  const uint64_t *const o2[2] = {one, one};
+  hamm2(ac, acr, o2, hm, pbuf);  // leave the Montgomery domain: in [0, m]
+  for (int h = 0; h < 2; ++h)
+    for (size_t d = 0; d < N; ++d) job.ACC[d * L + l[h]] = acc[h][d];
+}
+
 // The whole exponentiation: compile-time digit counts for the common sizes (1024..4096-bit
 // moduli), a run-time N otherwise.
 static void run_any(const Job &job) {
   switch (job.N) {
-    case 20: run_kernel<20>(job); break;
+    case 20: {
+      unsigned l[2] = {0, 0}, nused = 0;
+      for (unsigned k = 0; k < job.L; ++k)
+        if (job.used >> k & 1) l[nused < 2 ? nused : 1] = k, ++nused;
+      if (nused == 1) l[1] = l[0];
+      if (nused >= 1 && nused <= 2 && job.L == 8) run_single20(job, l);
+      else run_kernel<20>(job);
+      break;
+    }
     case 30: run_kernel<30>(job); break;
     case 40: run_kernel<40>(job); break;
     case 60: run_kernel<60>(job); break;

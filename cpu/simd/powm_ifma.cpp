@@ -44,6 +44,7 @@ static inline V madlo(V z, V x, V y) { return _mm512_madd52lo_epu64(z, x, y); }
 static inline V madhi(V z, V x, V y) { return _mm512_madd52hi_epu64(z, x, y); }
 static inline Mask veq(V a, V b) { return _mm512_cmpeq_epu64_mask(a, b); }
 static inline V vblend(V o, Mask k, V s) { return _mm512_mask_mov_epi64(o, k, s); }
+static inline V valign1(V hi, V lo) { return _mm512_alignr_epi64(hi, lo, 1); }  // lo's lanes 1..7, hi's lane 0
 #define MPB_IFMA_INLINE __attribute__((always_inline))
 
 #include "simd/ifma_kernel.h"

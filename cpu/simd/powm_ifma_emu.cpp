@@ -89,6 +89,13 @@ static inline V vblend(V o, Mask k, V s) {
   return o;
 }
 
+static inline V valign1(V hi, V lo) {  // lo's lanes 1..7, then hi's lane 0
+  V r;
+  for (int i = 0; i < 7; ++i) r.l[i] = lo.l[i + 1];
+  r.l[7] = hi.l[0];
+  return r;
+}
+
 #define MPB_IFMA_INLINE
 #include "simd/ifma_kernel.h"
 

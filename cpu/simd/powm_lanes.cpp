@@ -168,6 +168,7 @@ int check_args(unsigned L, uint64_t *const r[], const uint64_t *const base[], co
   size_t ebits = 0;
   for (unsigned l = 0; l < L; ++l) {
     const bool used = r[l] != nullptr;
+    if (used) job.used |= 1u << l;
     const uint64_t *ml = used ? m[l] : m[first];
     job.exp[l] = used && en ? exp[l] : nullptr;
     if (used && !ct) {

@@ -445,6 +445,7 @@ int main(int argc, char **argv) {
   } else if (what == "rsa_prepared_key") {
     if (!emulated) rsa(1024, 3, false, true);
     rsa(emulated ? 1024 : 2048, 9, false, true);
+    rsa(2048, 1, false, true);  // one item: its halves on the IFMA kernel's one-or-two-lane path
   } else if (what == "powm_odd") {
     // 3072 bits: 48 limbs, past the constant-time Karatsuba squaring cut-off (sqr_ct)
     powm(512, 2, false, MPB_CT_ON);

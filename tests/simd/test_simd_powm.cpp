@@ -4,6 +4,7 @@
 // bases and exponents, shared and per-lane moduli, unused lanes, aliasing, both modes.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <functional>
 #include <string>
@@ -575,3 +576,75 @@ TEST_CASE("simd powm: the emulated IFMA kernel, each instantiation", "[simd][pow
   }
 }
 
+
+// The IFMA kernel's path for one or two used lanes at N = 20 (987..1038-bit moduli: each number's
+// digits across the vectors, cpu/simd/ifma_kernel.h run_single20), native where the CPU has IFMA
+// and emulated in every run (quick ones included: a few exponentiations): lanes 0, 7, {0, 1},
+// {2, 6}, at both ends of N = 20, with the hard moduli (all ones, 2^(b-1) + 1, long runs), bases
+// 0, 1, m - 1, exponents 0 (and none), 1, all ones, 65537 (a 2-bit window), a bound ebits, shared
+// and per-lane moduli, aliasing, both modes; and the 8-lane kernel beside it at three lanes.
+TEST_CASE("simd powm: one or two used lanes at N = 20", "[simd][powm]") {
+  for (const Path &p : kPaths) {
+    if (p.K != 52) continue;
+    if (!p.emulated && !usable(p)) continue;
+    const bool small = p.emulated && (quick() || std::getenv("MPBATCH_CPU_DISABLE"));
+    auto rng = make_rng(0x51D8);
+    const unsigned L = p.L;
+    std::vector<size_t> sizes = {987, 1024, 1038};
+    if (small) sizes = {1024};
+    for (size_t bits : sizes) {
+      INFO(p.name << " bits " << bits);
+      REQUIRE(mpb::simd::lanes_digits(52, bits) == 20);
+      const size_t n = (bits + 63) / 64;
+      std::vector<Limbs> mods;
+      Z z;
+      mpz_ui_pow_ui(z, 2, bits); mpz_sub_ui(z, z, 1); mods.push_back(limbs_of(z, n));
+      mpz_ui_pow_ui(z, 2, bits - 1); mpz_add_ui(z, z, 1); mods.push_back(limbs_of(z, n));
+      mpz_ui_pow_ui(z, 2, bits); { Z h; mpz_ui_pow_ui(h, 2, bits / 2); mpz_sub(z, z, h); } mpz_sub_ui(z, z, 1);
+      mods.push_back(limbs_of(z, n));
+      while (mods.size() < L) mods.push_back(odd_modulus(rng, bits, n));
+      const size_t en = n;
+      std::vector<std::vector<bool>> shapes;
+      for (std::vector<unsigned> ls : {std::vector<unsigned>{0}, {7}, {0, 1}, {2, 6}, {1, 4, 5}}) {
+        std::vector<bool> u(L, false);
+        for (unsigned l : ls) u[l] = true;
+        shapes.push_back(u);
+      }
+      for (int round = 0; round < (small ? 2 : 6); ++round) {
+        const bool ct = round % 2 == 1, shared = round % 3 == 2;
+        std::vector<Limbs> bases, exps;
+        for (unsigned l = 0; l < L; ++l) {
+          const Limbs &m = shared ? mods[0] : mods[l];
+          Z zm, zb;
+          to_mpz(zm, m.data(), n);
+          switch ((l + round) % 4) {
+            case 0: mpz_set_ui(zb, 0); break;
+            case 1: mpz_set_ui(zb, 1); break;
+            case 2: mpz_sub_ui(zb, zm, 1); break;
+            default: { auto bb = below(rng, m); to_mpz(zb, bb.data(), n); }
+          }
+          bases.push_back(limbs_of(zb, n));
+          Limbs e(en, 0);
+          switch ((l + 2 * round) % 5) {
+            case 0: break;                               // 0
+            case 1: e[0] = 1; break;                     // 1
+            case 2: for (auto &w : e) w = ~0ULL; break;  // all ones
+            case 3: e[0] = 65537; break;
+            default: e = hard_bits(rng, 64 * en - 1); e.resize(en, 0);
+          }
+          exps.push_back(e);
+        }
+        for (const auto &u : shapes) {
+          if (small && std::count(u.begin(), u.end(), true) > 2) continue;
+          check_call(p, mods, shared, bases, exps, en, n, ct, u);
+        }
+        if (!small) {
+          check_call(p, mods, shared, bases, exps, en, n, ct, shapes[2], 1);     // r aliases the base
+          check_call(p, mods, shared, bases, exps, en, n, ct, shapes[3], 2);     // r aliases the exponent
+          check_call(p, mods, shared, bases, exps, en, n, ct, shapes[1], 0, 17); // ebits: 17 bits
+          check_call(p, mods, shared, bases, exps, 0, n, ct, shapes[2]);         // no exponent limbs
+        }
+      }
+    }
+  }
+}
