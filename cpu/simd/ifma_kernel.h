@@ -640,9 +640,10 @@ static void run_kernel(const Job &job) {
 // chain (scalar quotient, broadcast, multiply, shift) sets the time, not the multipliers: on the
 // Zen 5 machine (2026-11-29) 322-327 TSC cycles per pair of products, a whole RSA-2048 item's two
 // exponentiations 162-168 us against ~205 us on the 8-lane kernel (bench/results/
-// cpu-2026-11-29b-zen5/). Bounds as amm's (each position < 2N+2 halves of < 2^52 per product).
-// Secrets (operands, exponent windows) steer no branch and no address: the table is read
-// whole by masked moves, as select does.
+// cpu-2026-11-29b-zen5/). Bounds: a position receives at most 4 halves of < 2^52 per step, 80 per
+// product, plus carries: < 2^59. Secrets (operands, exponent windows) steer no branch and no
+// address: the table is read whole by masked moves, as select does; variable time (job.vt) skips
+// no window here.
 constexpr unsigned kHDig = 24;  // digit slots of a horizontal number (3 vectors)
 
 struct HMod {
@@ -656,7 +657,8 @@ static inline uint64_t hlane(const V &x, unsigned k) {
   return v;
 }
 
-// Position 0's high half and the low halves of positions 0 and 1 of x*y, in 64-bit arithmetic.
+// The low and the high 52 bits of the product of two digits (< 2^52), as madlo / madhi make them
+// lane by lane, in scalar arithmetic.
 static inline uint64_t hlo52(uint64_t x, uint64_t y) { return (x * y) & ((uint64_t(1) << 52) - 1); }
 static inline uint64_t hhi52(uint64_t x, uint64_t y) {  // (no mul_wide: an external-linkage inline)
   return (uint64_t)(((unsigned __int128)x * y) >> 52);
@@ -739,13 +741,15 @@ static void hselect(uint64_t *sel, const uint64_t *tab, uint64_t idx, unsigned e
 }
 
 // The exponentiation of lanes l[0] and l[1] of the job (N = 20; l[0] == l[1] for one lane),
-// results to their lanes of ACC, in [0, m] as run_kernel's. The table and the numbers live in the
-// job's TAB, T and SEL areas (2 * kTable * kHDig <= kTable * N * L limbs).
+// results to their lanes of ACC, in [0, m] as run_kernel's. The two tables (kTable x kHDig limbs
+// each), then 9 numbers and the products' P arrays live in the job's TAB area: 1,848 of its
+// kTable * N * L = 5,120 limbs.
 static void run_single20(const Job &job, const unsigned (&l)[2]) {
   constexpr size_t N = 20;
+  static_assert(2 * kTable * kHDig + 13 * kHDig <= kTable * N * 8, "the horizontal numbers fit the 8-lane table area");
   const unsigned L = job.L;
   uint64_t *tab[2] = {job.TAB, job.TAB + kTable * kHDig};
-  uint64_t *area = job.TAB + 2 * kTable * kHDig;  // 6 numbers per half, then the products' P arrays
+  uint64_t *area = job.TAB + 2 * kTable * kHDig;  // one, then r2, base, acc, sel per half, then P
   uint64_t *one = area, *r2[2], *base[2], *acc[2], *sel[2];
   uint64_t *pbuf = area + 9 * kHDig;
   HMod hm[2];
