@@ -6,6 +6,7 @@
 
 #include "batch/cost_model.h"
 #include "batch/tuning.h"
+#include "simd/powm_lanes.h"
 
 namespace mpb {
 namespace batch {
@@ -71,7 +72,13 @@ IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_
   const size_t W = isa == LaneIsa::Avx2 ? 4 : 8, per = halves ? 2 : 1;
   const size_t u = W / per;  // items per run: the smaller group sizes are multiples of it
   auto runs = [&](size_t k) { return (k * per + W - 1) / W; };
-  auto group_cost = [&](size_t k) { return (double)(runs(k) * W) * c / (double)(8 * per); };
+  // the IFMA engine runs up to `few` exponentiations as pairs on its few-lane path instead
+  const size_t few = isa == LaneIsa::Ifma ? simd::ifma_single_max_exps(limbs) : 0;
+  const double pair = tuning::batch_ifma_pair_cost(limbs, constant_time) * scalar_speedup / (double)per;
+  auto group_cost = [&](size_t k) {
+    if (k * per <= few && pair > 0.0) return (double)((k * per + 1) / 2) * pair;
+    return (double)(runs(k) * W) * c / (double)(8 * per);
+  };
   auto time_of = [&](size_t groups, size_t scalar, double each, double last) {
     const int T = threads_for(s, groups + scalar, work_per_item * (groups ? 8.0 : 1.0));
     return split_time(groups, scalar, each, last, T);

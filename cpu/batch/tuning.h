@@ -18,6 +18,8 @@ constexpr int BATCH_IFMA_MAX_LIMBS = 256;  // AUTO: IFMA groups up to this width
 constexpr size_t BATCH_IFMA_COST_LIMBS[] = {2, 4, 6, 8, 16, 32, 64, 96, 128, 192, 256};  // widths of the lane-cost table | AMD EPYC, 2 logical cores, gcc 12.2, 2026-11-28, tune --batch -v (996fd8f)
 constexpr double BATCH_IFMA_LANE_COST[] = {0.50, 0.50, 0.30, 0.30, 0.16, 0.17, 0.18, 0.19, 0.19, 0.19, 0.19};  // one IFMA lane / one scalar item, one thread | AMD EPYC, 2 logical cores, gcc 12.2, 2026-11-28, tune --batch -v (996fd8f)
 constexpr double BATCH_IFMA_LANE_COST_CT[] = {0.31, 0.26, 0.18, 0.19, 0.12, 0.14, 0.15, 0.16, 0.16, 0.16, 0.16};  // the same in constant time (fixed windows, masked table scans on both paths) | AMD EPYC, 2 logical cores, gcc 12.2, 2026-11-28, tune --batch -v (996fd8f)
+constexpr double BATCH_IFMA_PAIR_COST[] = {1.00, 0.64, 0.52};  // the IFMA engine's few-lane path (cpu/simd/lanes_impl.h ifma_single_max_pairs): one pair of exponentiations / one scalar exponentiation, at 16, 24, 32 limbs (N = 20, 30, 40), variable time | AMD EPYC Zen 5, 2 logical cores, gcc 12.2, 2026-11-29, bench_auto --bits 1024,2048 --items 2 and the RSA-3072 1-item rate against the scalar backend's (MPB_CT_OFF)
+constexpr double BATCH_IFMA_PAIR_COST_CT[] = {0.92, 0.57, 0.45};  // the same in constant time | AMD EPYC Zen 5, 2 logical cores, gcc 12.2, 2026-11-29, bench_auto --ct --bits 1024,2048 --items 2 and RSA-3072/4096 1-item rates against the scalar backend's
 constexpr double BATCH_AVX512F_LANE_COST[] = {0.53, 0.72, 0.63, 0.86, 0.82, 0.87, 0.90, 0.99, 0.98, 1.11, 1.12};  // one AVX-512F lane (no IFMA: 26..28-bit digits, VPMULUDQ) / one scalar item, one thread, at BATCH_IFMA_COST_LIMBS | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (f5bf858)
 constexpr double BATCH_AVX512F_LANE_COST_CT[] = {0.44, 0.57, 0.52, 0.67, 0.77, 0.74, 0.78, 0.84, 0.79, 0.79, 0.87};  // the same in constant time | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (f5bf858)
 constexpr double BATCH_AVX2_LANE_COST[] = {0.50, 0.95, 0.85, 0.92, 0.77, 0.73, 0.75, 0.81, 0.83, 0.85, 0.94};  // one AVX2 lane (two 4-lane runs per group of 8, 26..28-bit digits) / one scalar item, one thread, at BATCH_IFMA_COST_LIMBS | AMD EPYC Zen 3 (family 25 model 1: AVX2, no AVX-512), 2 logical cores, gcc 12.2, 2026-11-27, after the overlapped heads, four-row squares and vector clears of the lanes: median of 9 tune --batch --dry-run (c124639); 2..8 limbs kept from 310ee62 (the new runs gave 0.55, 1.07, 1.01, 1.04 there, and bench_auto then had AUTO on the scalar path at 256-512 bits x 16-256 items, 0.84-0.90 of the AVX2 lanes)
@@ -98,6 +100,12 @@ static_assert(sizeof BATCH_IFMA_COST_LIMBS / sizeof BATCH_IFMA_COST_LIMBS[0] ==
                   sizeof BATCH_IFMA_LANE_COST / sizeof BATCH_IFMA_LANE_COST[0],
               "one lane cost per width");
 static_assert(sizeof BATCH_IFMA_LANE_COST_CT == sizeof BATCH_IFMA_LANE_COST, "one constant-time lane cost per width");
+// One pair of exponentiations on the IFMA engine's few-lane path, in scalar exponentiations of
+// `limbs` limbs; 0 where there is no measured value (then the 8-lane run's cost stands).
+constexpr double batch_ifma_pair_cost(size_t limbs, bool constant_time = false) {
+  const double *c = constant_time ? BATCH_IFMA_PAIR_COST_CT : BATCH_IFMA_PAIR_COST;
+  return limbs == 16 ? c[0] : limbs == 24 ? c[1] : limbs == 32 ? c[2] : 0.0;
+}
 // The same for the AVX-512F engine (CPUs with AVX-512 but no IFMA).
 constexpr double batch_avx512f_lane_cost(size_t limbs, bool constant_time = false) {
   return lane_cost_at(constant_time ? BATCH_AVX512F_LANE_COST_CT : BATCH_AVX512F_LANE_COST, limbs);

@@ -44,10 +44,10 @@
 //    T x T digit products (T = 6 or 8) whose 2T accumulator positions live in registers, the
 //    T row digits too, the column digits loaded once per tile column. N < 8: amm.
 //  - the table selection keeps the selected digits in registers for a compile-time N.
-//  - N = 20 with one or two used lanes (a lone RSA-2048 item's CRT halves, one or two 1024-bit
-//    exponentiations): run_single20, each number's digits across the lanes, the two
-//    exponentiations side by side, instead of an 8-lane run that costs the same for 2 lanes as
-//    for 8.
+//  - N = 20, 30, 40 with one or two used lanes (a lone RSA-2048/3072/4096 item's CRT halves, one
+//    or two 1024/1536/2048-bit exponentiations): run_single, each number's digits across the
+//    lanes, the two exponentiations side by side, instead of an 8-lane run that costs the same
+//    for 2 lanes as for 8.
 // Earlier, on the Zen 4 machine (bench/results/simd-powm-*.md): register versions +20..50%
 // at N = 20/30, two rows per pass (the former amm2) +30% over one row per pass.
 // Measured on the Intel Xeon (family 6 model 167, AVX-512 IFMA, 2 cores, KVM), this machine,
@@ -628,10 +628,11 @@ static void run_kernel(const Job &job) {
   mulw<NC>(ACC, ACC, ONE, M, minv, T, N);  // leave the Montgomery domain: result in [0, m]
 }
 
-// ---- One or two used lanes at N = 20: each number's digits across the lanes -------------------
-// A lone RSA-2048 item uses 2 of the 8 lanes (its CRT halves), and the 8-lane kernel costs the
-// same whatever the number of lanes used. Here each half is a 20-digit number in three vectors
-// (digit slots 0..23, 20..23 zero once normalised), and the two halves' products run side by side.
+// ---- One or two used lanes at N = 20, 30, 40: each number's digits across the lanes ----------
+// A lone RSA item uses 2 of the 8 lanes (its CRT halves), and the 8-lane kernel costs the same
+// whatever the number of lanes used. Here each half is an N-digit number in NV = ceil(N / 8)
+// vectors (digit slots 0..8NV-1, those from N on zero once normalised), and the two halves'
+// products run side by side.
 // Almost-Montgomery product, word by word: step i adds a*b_i and q_i*m and shifts the accumulator
 // down one digit (valign1). q_i needs position 0 exactly, so a scalar copy of it (s) is kept:
 // s + lo(a_0 b_i) gives q_i by one scalar multiply, and the next s is position 1 (read from the
@@ -640,14 +641,19 @@ static void run_kernel(const Job &job) {
 // chain (scalar quotient, broadcast, multiply, shift) sets the time, not the multipliers: on the
 // Zen 5 machine (2026-11-29) 322-327 TSC cycles per pair of products, a whole RSA-2048 item's two
 // exponentiations 162-168 us against ~205 us on the 8-lane kernel (bench/results/
-// cpu-2026-11-29b-zen5/). Bounds: a position receives at most 4 halves of < 2^52 per step, 80 per
-// product, plus carries: < 2^59. Secrets (operands, exponent windows) steer no branch and no
+// cpu-2026-11-29b-zen5/). Bounds: a position receives at most 4 halves of < 2^52 per step, 4N per
+// product, plus carries: < 2^60 for N <= 40. Secrets (operands, exponent windows) steer no branch and no
 // address: the table is read whole by masked moves, as select does; variable time (job.vt) skips
 // no window here.
-constexpr unsigned kHDig = 24;  // digit slots of a horizontal number (3 vectors)
+template <size_t N>
+struct HNum {
+  static constexpr int NV = (int)((N + 7) / 8);  // vectors per number
+  static constexpr size_t D = 8 * (size_t)NV;    // digit slots (the top ones zero once normalised)
+};
 
+template <size_t N>
 struct HMod {
-  V M[3];
+  V M[HNum<N>::NV];
   uint64_t m0, m1, k;
 };
 
@@ -664,34 +670,37 @@ static inline uint64_t hhi52(uint64_t x, uint64_t y) {  // (no mul_wide: an exte
   return (uint64_t)(((unsigned __int128)x * y) >> 52);
 }
 
-// r[s] = a[s]*b[s]/R mod m[s] for the two halves s (almost: in [0, 2m)), each number kHDig digits
-// at a uint64_t array (64-byte aligned); r may alias a or b. pbuf: 4 * kHDig limbs, aligned.
+// r[s] = a[s]*b[s]/R mod m[s] for the two halves s (almost: in [0, 2m)), each number D digits at a
+// uint64_t array (64-byte aligned); r may alias a or b. pbuf: 4 * D limbs, aligned.
+template <size_t N>
 static void hamm2(uint64_t *const r[2], const uint64_t *const a[2], const uint64_t *const b[2],
-                  const HMod (&m)[2], uint64_t *pbuf) {
+                  const HMod<N> (&m)[2], uint64_t *pbuf) {
+  constexpr int NV = HNum<N>::NV;
+  constexpr size_t D = HNum<N>::D;
   const V zero = vzero();
-  V X[2][3], A[2][3];
+  V X[2][NV], A[2][NV];
   uint64_t s[2];
   const uint64_t *P0[2], *P1[2];
   for (int h = 0; h < 2; ++h) {
     const V *av = reinterpret_cast<const V *>(a[h]);
     const V *bv = reinterpret_cast<const V *>(b[h]);
     const V a0 = vset1(a[h][0]), a1 = vset1(a[h][1]);
-    V *p0 = reinterpret_cast<V *>(pbuf + 2 * h * kHDig), *p1 = p0 + 3;
-    for (int j = 0; j < 3; ++j) {
+    V *p0 = reinterpret_cast<V *>(pbuf + 2 * h * D), *p1 = p0 + NV;
+    for (int j = 0; j < NV; ++j) {
       A[h][j] = av[j];
       X[h][j] = zero;
       p0[j] = madlo(zero, a0, bv[j]);
       p1[j] = madhi(madlo(zero, a1, bv[j]), a0, bv[j]);
     }
-    P0[h] = pbuf + 2 * h * kHDig;
-    P1[h] = P0[h] + kHDig;
+    P0[h] = pbuf + 2 * h * D;
+    P1[h] = P0[h] + D;
     s[h] = 0;
   }
   alignas(64) uint64_t l0[8] = {~uint64_t(0)};
   const V lane0 = vload(l0);
   const uint64_t mask = (uint64_t(1) << 52) - 1;
 MPB_UNROLL(20)
-  for (int i = 0; i < 20; ++i) {
+  for (size_t i = 0; i < N; ++i) {
 MPB_UNROLL(2)
     for (int h = 0; h < 2; ++h) {
       const uint64_t bi = b[h][i];
@@ -700,26 +709,26 @@ MPB_UNROLL(2)
       const uint64_t u = s[h] + P0[h][i];
       const uint64_t q = (u * m[h].k) & mask;
       const V qv = vset1(q);
-      V H[3];
-MPB_UNROLL(3)
-      for (int j = 0; j < 3; ++j) {
+      V H[NV];
+MPB_UNROLL(10)
+      for (int j = 0; j < NV; ++j) {
         X[h][j] = madlo(madlo(X[h][j], A[h][j], bv), m[h].M[j], qv);
         H[j] = madhi(madhi(zero, A[h][j], bv), m[h].M[j], qv);
       }
       const V c = vand(vshr52(X[h][0]), lane0);  // the carry out of position 0 (its low bits are 0)
-      X[h][0] = vadd(vadd(valign1(X[h][1], X[h][0]), H[0]), c);
-      X[h][1] = vadd(valign1(X[h][2], X[h][1]), H[1]);
-      X[h][2] = vadd(valign1(zero, X[h][2]), H[2]);
+MPB_UNROLL(10)
+      for (int j = 0; j < NV; ++j) X[h][j] = vadd(valign1(j + 1 < NV ? X[h][j + 1] : zero, X[h][j]), H[j]);
+      X[h][0] = vadd(X[h][0], c);
       const uint64_t cs = (u + hlo52(m[h].m0, q)) >> 52;
       s[h] = x1 + P1[h][i] + hlo52(m[h].m1, q) + hhi52(m[h].m0, q) + cs;
     }
   }
   for (int h = 0; h < 2; ++h) {
-    alignas(64) uint64_t t[kHDig];
+    alignas(64) uint64_t t[D];
     V *tv = reinterpret_cast<V *>(t);
-    for (int j = 0; j < 3; ++j) tv[j] = X[h][j];
+    for (int j = 0; j < NV; ++j) tv[j] = X[h][j];
     uint64_t c = 0;
-    for (unsigned k = 0; k < kHDig; ++k) {
+    for (size_t k = 0; k < D; ++k) {
       const uint64_t v = t[k] + c;
       c = v >> 52;
       r[h][k] = v & mask;
@@ -727,96 +736,118 @@ MPB_UNROLL(3)
   }
 }
 
-// sel (kHDig digits) = entry idx of the table tab (entries of kHDig digits), reading all entries.
+// sel (D digits) = entry idx of the table tab (entries of D digits), reading all entries.
+template <size_t N>
 static void hselect(uint64_t *sel, const uint64_t *tab, uint64_t idx, unsigned entries) {
+  constexpr int NV = HNum<N>::NV;
   const V iv = vset1(idx);
-  V o[3] = {vzero(), vzero(), vzero()};
+  V o[NV];
+  for (int j = 0; j < NV; ++j) o[j] = vzero();
   for (unsigned e = 0; e < entries; ++e) {
     const Mask k = veq(iv, vset1(e));
-    const V *te = reinterpret_cast<const V *>(tab + (size_t)e * kHDig);
-    for (int j = 0; j < 3; ++j) o[j] = vblend(o[j], k, te[j]);
+    const V *te = reinterpret_cast<const V *>(tab + (size_t)e * HNum<N>::D);
+    for (int j = 0; j < NV; ++j) o[j] = vblend(o[j], k, te[j]);
   }
   V *sv = reinterpret_cast<V *>(sel);
-  for (int j = 0; j < 3; ++j) sv[j] = o[j];
+  for (int j = 0; j < NV; ++j) sv[j] = o[j];
 }
 
-// The exponentiation of lanes l[0] and l[1] of the job (N = 20; l[0] == l[1] for one lane),
-// results to their lanes of ACC, in [0, m] as run_kernel's. The two tables (kTable x kHDig limbs
-// each), then 9 numbers and the products' P arrays live in the job's TAB area: 1,848 of its
-// kTable * N * L = 5,120 limbs.
-static void run_single20(const Job &job, const unsigned (&l)[2]) {
-  constexpr size_t N = 20;
-  static_assert(2 * kTable * kHDig + 13 * kHDig <= kTable * N * 8, "the horizontal numbers fit the 8-lane table area");
+// The exponentiation of lanes l[0] and l[1] of the job (l[0] == l[1] for one lane), results to
+// their lanes of ACC, in [0, m] as run_kernel's. The two tables (kTable x D limbs each), then 9
+// numbers and the products' P arrays live in the job's TAB area (kTable * N * L limbs).
+template <size_t N>
+static void run_single(const Job &job, const unsigned (&l)[2]) {
+  constexpr int NV = HNum<N>::NV;
+  constexpr size_t D = HNum<N>::D;
+  static_assert(2 * kTable * D + 13 * D <= kTable * N * 8, "the horizontal numbers fit the 8-lane table area");
   const unsigned L = job.L;
-  uint64_t *tab[2] = {job.TAB, job.TAB + kTable * kHDig};
-  uint64_t *area = job.TAB + 2 * kTable * kHDig;  // one, then r2, base, acc, sel per half, then P
+  uint64_t *tab[2] = {job.TAB, job.TAB + kTable * D};
+  uint64_t *area = job.TAB + 2 * kTable * D;  // one, then r2, base, acc, sel per half, then P
   uint64_t *one = area, *r2[2], *base[2], *acc[2], *sel[2];
-  uint64_t *pbuf = area + 9 * kHDig;
-  HMod hm[2];
-  for (unsigned k = 0; k < kHDig; ++k) one[k] = k == 0;
+  uint64_t *pbuf = area + 9 * D;
+  HMod<N> hm[2];
+  for (size_t k = 0; k < D; ++k) one[k] = k == 0;
   for (int h = 0; h < 2; ++h) {
-    r2[h] = area + (1 + 4 * h) * kHDig, base[h] = r2[h] + kHDig, acc[h] = base[h] + kHDig, sel[h] = acc[h] + kHDig;
-    alignas(64) uint64_t md[kHDig];
-    for (unsigned d = 0; d < kHDig; ++d) {
+    r2[h] = area + (1 + 4 * h) * D, base[h] = r2[h] + D, acc[h] = base[h] + D, sel[h] = acc[h] + D;
+    alignas(64) uint64_t md[D];
+    for (size_t d = 0; d < D; ++d) {
       const bool in = d < N;
       md[d] = in ? job.M[d * L + l[h]] : 0;
       r2[h][d] = in ? job.R2[d * L + l[h]] : 0;
       base[h][d] = in ? job.B[d * L + l[h]] : 0;
     }
     const V *mv = reinterpret_cast<const V *>(md);
-    for (int j = 0; j < 3; ++j) hm[h].M[j] = mv[j];
+    for (int j = 0; j < NV; ++j) hm[h].M[j] = mv[j];
     hm[h].m0 = md[0], hm[h].m1 = md[1], hm[h].k = job.MINV[l[h]];
   }
   const unsigned w = job.win, entries = 1u << w;
   {
-    uint64_t *const t0[2] = {tab[0], tab[1]}, *const t1[2] = {tab[0] + kHDig, tab[1] + kHDig};
+    uint64_t *const t0[2] = {tab[0], tab[1]}, *const t1[2] = {tab[0] + D, tab[1] + D};
     const uint64_t *const o2[2] = {one, one}, *const rr[2] = {r2[0], r2[1]}, *const bb[2] = {base[0], base[1]};
-    hamm2(t0, rr, o2, hm, pbuf);  // R mod m
-    hamm2(t1, bb, rr, hm, pbuf);  // base * R mod m
+    hamm2<N>(t0, rr, o2, hm, pbuf);  // R mod m
+    hamm2<N>(t1, bb, rr, hm, pbuf);  // base * R mod m
     for (unsigned k = 2; k < entries; ++k) {
-      uint64_t *const tk[2] = {tab[0] + k * kHDig, tab[1] + k * kHDig};
-      const uint64_t *const tp[2] = {tk[0] - kHDig, tk[1] - kHDig}, *const t1c[2] = {t1[0], t1[1]};
-      hamm2(tk, tp, t1c, hm, pbuf);
+      uint64_t *const tk[2] = {tab[0] + k * D, tab[1] + k * D};
+      const uint64_t *const tp[2] = {tk[0] - D, tk[1] - D}, *const t1c[2] = {t1[0], t1[1]};
+      hamm2<N>(tk, tp, t1c, hm, pbuf);
     }
   }
   uint64_t *const ac[2] = {acc[0], acc[1]};
   const uint64_t *const acr[2] = {acc[0], acc[1]}, *const slr[2] = {sel[0], sel[1]};
   const size_t bits = job.ebits;
   if (bits == 0) {
-    for (int h = 0; h < 2; ++h) hselect(acc[h], tab[h], 0, entries);
+    for (int h = 0; h < 2; ++h) hselect<N>(acc[h], tab[h], 0, entries);
   } else {
     const size_t nw = (bits + w - 1) / w;
     const unsigned top = (unsigned)(bits - w * (nw - 1));
     size_t pos = bits - top;
-    for (int h = 0; h < 2; ++h) hselect(acc[h], tab[h], window_bits(job.exp[l[h]], job.en, pos, top), entries);
+    for (int h = 0; h < 2; ++h) hselect<N>(acc[h], tab[h], window_bits(job.exp[l[h]], job.en, pos, top), entries);
     while (pos > 0) {
       pos -= w;
-      for (unsigned q = 0; q < w; ++q) hamm2(ac, acr, acr, hm, pbuf);
-      for (int h = 0; h < 2; ++h) hselect(sel[h], tab[h], window_bits(job.exp[l[h]], job.en, pos, w), entries);
-      hamm2(ac, acr, slr, hm, pbuf);
+      for (unsigned q = 0; q < w; ++q) hamm2<N>(ac, acr, acr, hm, pbuf);
+      for (int h = 0; h < 2; ++h) hselect<N>(sel[h], tab[h], window_bits(job.exp[l[h]], job.en, pos, w), entries);
+      hamm2<N>(ac, acr, slr, hm, pbuf);
     }
   }
   const uint64_t *const o2[2] = {one, one};
-  hamm2(ac, acr, o2, hm, pbuf);  // leave the Montgomery domain: in [0, m]
+  hamm2<N>(ac, acr, o2, hm, pbuf);  // leave the Montgomery domain: in [0, m]
   for (int h = 0; h < 2; ++h)
     for (size_t d = 0; d < N; ++d) job.ACC[d * L + l[h]] = acc[h][d];
+}
+
+// The used lanes of the job (bits of job.used), in pairs for run_single: how many pairs (0 when
+// more than max_pairs would be needed), lane pairs in p (an odd last lane paired with itself).
+static unsigned single_pairs(const Job &job, unsigned max_pairs, unsigned (&p)[4][2]) {
+  unsigned lanes[8], n = 0;
+  for (unsigned k = 0; k < job.L && k < 8; ++k)
+    if (job.used >> k & 1) lanes[n++] = k;
+  const unsigned pairs = (n + 1) / 2;
+  if (n == 0 || pairs > max_pairs || job.L != 8) return 0;
+  for (unsigned i = 0; i < pairs; ++i) p[i][0] = lanes[2 * i], p[i][1] = lanes[2 * i + 1 < n ? 2 * i + 1 : 2 * i];
+  return pairs;
+}
+
+// The exponentiation at a compile-time N: run_single for each pair of used lanes where that is
+// cheaper than one 8-lane run (at most ifma_single_max_pairs(N) pairs), else run_kernel.
+template <size_t N>
+static void run_n(const Job &job) {
+  unsigned p[4][2];
+  constexpr unsigned sp = ifma_single_max_pairs(N);
+  const unsigned pairs = sp ? single_pairs(job, sp, p) : 0;
+  if (pairs == 0) {
+    run_kernel<N>(job);
+    return;
+  }
+  for (unsigned i = 0; i < pairs; ++i) run_single<N>(job, p[i]);
 }
 
 // The whole exponentiation: compile-time digit counts for the common sizes (1024..4096-bit
 // moduli), a run-time N otherwise.
 static void run_any(const Job &job) {
   switch (job.N) {
-    case 20: {
-      unsigned l[2] = {0, 0}, nused = 0;
-      for (unsigned k = 0; k < job.L; ++k)
-        if (job.used >> k & 1) l[nused < 2 ? nused : 1] = k, ++nused;
-      if (nused == 1) l[1] = l[0];
-      if (nused >= 1 && nused <= 2 && job.L == 8) run_single20(job, l);
-      else run_kernel<20>(job);
-      break;
-    }
-    case 30: run_kernel<30>(job); break;
-    case 40: run_kernel<40>(job); break;
+    case 20: run_n<20>(job); break;
+    case 30: run_n<30>(job); break;
+    case 40: run_n<40>(job); break;
     case 60: run_kernel<60>(job); break;
     case 79: run_kernel<79>(job); break;
     default: run_kernel<0>(job); break;

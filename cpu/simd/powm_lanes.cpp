@@ -233,6 +233,8 @@ int check_args(unsigned L, uint64_t *const r[], const uint64_t *const base[], co
 
 size_t lanes_digits(unsigned K, size_t mbits) { return (mbits + 2 + K - 1) / K; }
 
+size_t ifma_single_max_exps(size_t n) { return 2 * (size_t)detail::ifma_single_max_pairs(lanes_digits(52, 64 * n)); }
+
 unsigned narrow_digit_bits(size_t mbits) {
   // 3N terms of < 2^(2K) per accumulator digit stay < 2^63 (cpu/simd/lanes_loop.h)
   for (unsigned K = 28; K > 26; --K)

@@ -59,6 +59,9 @@ struct LaneR2 {
   const uint64_t *v[8] = {};
 };
 size_t lanes_digits(unsigned K, size_t mbits);
+// How many exponentiations of n-limb moduli (64n bits) the IFMA engine runs on its few-lane path
+// instead of one 8-lane run (cpu/simd/lanes_impl.h ifma_single_max_pairs): 2, 4, or 0 (none).
+size_t ifma_single_max_exps(size_t n);
 // The digit bits of the AVX-512F and AVX2 engines (32-bit multipliers) for moduli of at most
 // mbits bits: 28 up to 1174 bits, 27 up to 4588, else 26 (the widest whose lazy accumulators
 // stay < 2^63, cpu/simd/lanes_loop.h).

@@ -8,6 +8,7 @@
 #include <mpbatch/mpbatch.h>
 
 #include "batch/tuning.h"
+#include "simd/powm_lanes.h"
 #include "support/batch_util.h"
 
 using namespace bt;
@@ -430,6 +431,64 @@ TEST_CASE("AUTO's engines on an AVX-512F CPU without IFMA: one AVX2 run for up t
   }
 }
 
+TEST_CASE("AUTO on the IFMA engine's few-lane path: pairs of exponentiations against 8-lane runs and scalar items",
+          "[batch][cost]") {
+  // The choice itself, on any machine, one thread (every cost adds up): a group of j items costs
+  // ceil(j * per / 2) pairs (cpu/batch/tuning.h BATCH_IFMA_PAIR_COST) while it has at most
+  // simd::ifma_single_max_exps(limbs) exponentiations, else one 8-lane run per 8 lanes (the lane
+  // costs); the rest of the items are scalar. AUTO takes lanes only when some split beats all
+  // scalar by the margin, and then one within the margin of the cheapest.
+  using mpb::batch::LaneIsa;
+  mpb::batch::Settings s{};
+  s.threads = 1, s.backend = MPB_BACKEND_AUTO;
+  for (int ct = 0; ct < 2; ct++)
+    for (size_t limbs : {16, 24, 32})
+      for (int halves = 0; halves < 2; halves++)
+        for (size_t cnt = 1; cnt <= 5; cnt++) {
+          s.ct = ct ? MPB_CT_ON : MPB_CT_OFF;
+          const size_t per = halves ? 2 : 1, few = mpb::simd::ifma_single_max_exps(limbs);
+          REQUIRE(few >= 2);
+          const double pair = mpb::tuning::batch_ifma_pair_cost(limbs, ct != 0);
+          REQUIRE(pair > 0.0);
+          const double lane = mpb::tuning::batch_ifma_lane_cost(limbs, ct != 0);
+          auto costg = [&](size_t j) {  // a group of j items, in scalar items
+            const size_t e = j * per;
+            return e <= few ? (double)((e + 1) / 2) * pair / (double)per
+                            : (double)((e + 7) / 8 * 8) * lane / (double)per;
+          };
+          // the model's shapes: groups of g items (8, and with halves 4: whole 8-lane runs), as
+          // many as fit, the rest scalar or the first j of it in a last group
+          double best = (double)cnt;
+          for (size_t g : {size_t(8), size_t(8 / per)}) {
+            const size_t full = cnt / g, rem = cnt % g;
+            const double base = (double)full * costg(g);
+            if (full) best = std::min(best, base + (double)rem);
+            for (size_t j = 1; j <= rem; j++) best = std::min(best, base + costg(j) + (double)(rem - j));
+          }
+          const double work = mpb::batch::work_powm(limbs, 64 * limbs);
+          const auto sp = mpb::batch::ifma_split(s, cnt, limbs, work, false, ct != 0, LaneIsa::Ifma, halves != 0);
+          const size_t in_groups = sp.full * sp.size + sp.last;
+          const double chosen = (double)sp.full * costg(sp.size) + (sp.last ? costg(sp.last) : 0.0) +
+                                (double)(cnt - in_groups);
+          INFO("limbs " << limbs << " items " << cnt << (halves ? " (RSA halves)" : "") << " ct " << ct
+                        << " best " << best << " chosen " << chosen << " pair " << pair << " lane " << lane);
+          if (best < mpb::tuning::BATCH_IFMA_MARGIN * (double)cnt - 1e-9) {
+            REQUIRE(sp.use);
+            CHECK(in_groups <= cnt);
+            CHECK(chosen <= best / mpb::tuning::BATCH_IFMA_MARGIN + 1e-9);
+          } else if (best > (double)cnt) {
+            CHECK(!sp.use);
+          }
+        }
+  // a lone RSA-2048/3072/4096 item or 2048-bit exponentiation goes to the lanes
+  s.ct = MPB_CT_ON;
+  for (size_t limbs : {16, 24, 32}) {
+    const double work = mpb::batch::work_powm(limbs, 64 * limbs);
+    CHECK(mpb::batch::ifma_split(s, 1, limbs, work, false, true, LaneIsa::Ifma, true).use);
+  }
+  CHECK(mpb::batch::ifma_split(s, 1, 32, mpb::batch::work_powm(32, 2048), false, true, LaneIsa::Ifma, false).use);
+}
+
 TEST_CASE("AUTO powm: every split between full groups, a partial group and scalar items", "[batch][powm][split]") {
   // The cost model picks these shapes by the machine's lane costs and threads
   // (cpu/batch/cost_model.h); here each one is fixed: groups of 8, 5 or 4 items, a last group
@@ -474,7 +533,16 @@ TEST_CASE("AUTO and CPU (the best CPU path) powm: the IFMA / scalar split counts
     REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), w, cnt, m.data(), 1, w, cnt, &info) == MPB_OK);
     INFO("cnt=" << cnt << " " << info.reason);
     const double group = 8.0 * mpb::tuning::batch_ifma_lane_cost(w), rounds = (double)((cnt + 1) / 2);
-    if (scalar || (cnt <= 4 && group > rounds)) {
+    // (up to ifma_single_max_exps(w) exponentiations also run as pairs on the IFMA engine's
+    // few-lane path, which AUTO may put beside scalar items on the other thread: that choice
+    // is checked in "AUTO on the IFMA engine's few-lane path" below, here only the results)
+    const bool few = cnt > 1 && cnt <= 4 && mpb::simd::ifma_single_max_exps(w) > 0;
+    if (scalar) {
+      CHECK(info.backend == MPB_BACKEND_CPU_SCALAR);
+      CHECK(info.simd_items == 0);
+    } else if (few) {
+      CHECK((size_t)info.simd_items <= cnt);
+    } else if (cnt <= 4 && group > rounds) {
       CHECK(info.backend == MPB_BACKEND_CPU_SCALAR);
       CHECK(info.simd_items == 0);
     } else if (cnt >= 8 || group < mpb::tuning::BATCH_IFMA_MARGIN * rounds) {

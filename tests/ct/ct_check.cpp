@@ -446,6 +446,7 @@ int main(int argc, char **argv) {
     if (!emulated) rsa(1024, 3, false, true);
     rsa(emulated ? 1024 : 2048, 9, false, true);
     rsa(2048, 1, false, true);  // one item: its halves on the IFMA kernel's one-or-two-lane path
+    rsa(3072, 1, false, true), rsa(4096, 1, false, true);  // the same at N = 30 and 40
   } else if (what == "powm_odd") {
     // 3072 bits: 48 limbs, past the constant-time Karatsuba squaring cut-off (sqr_ct)
     powm(512, 2, false, MPB_CT_ON);

@@ -577,24 +577,26 @@ TEST_CASE("simd powm: the emulated IFMA kernel, each instantiation", "[simd][pow
 }
 
 
-// The IFMA kernel's path for one or two used lanes at N = 20 (987..1038-bit moduli: each number's
-// digits across the vectors, cpu/simd/ifma_kernel.h run_single20), native where the CPU has IFMA
+// The IFMA kernel's path for one or two used lanes at N = 20, 30 and 40 (987..1038, 1507..1558 and
+// 2027..2078-bit moduli: each number's digits across the vectors, cpu/simd/ifma_kernel.h
+// run_single), native where the CPU has IFMA
 // and emulated in every run (quick ones included: a few exponentiations): lanes 0, 7, {0, 1},
-// {2, 6}, at both ends of N = 20, with the hard moduli (all ones, 2^(b-1) + 1, long runs), bases
+// {2, 6}, at both ends of each N, with the hard moduli (all ones, 2^(b-1) + 1, long runs), bases
 // 0, 1, m - 1, exponents 0 (and none), 1, all ones, 65537 (a 2-bit window), a bound ebits, shared
 // and per-lane moduli, aliasing, both modes; and the 8-lane kernel beside it at three lanes.
-TEST_CASE("simd powm: one or two used lanes at N = 20", "[simd][powm]") {
+TEST_CASE("simd powm: one or two used lanes at N = 20, 30, 40", "[simd][powm]") {
   for (const Path &p : kPaths) {
     if (p.K != 52) continue;
     if (!p.emulated && !usable(p)) continue;
     const bool small = p.emulated && (quick() || std::getenv("MPBATCH_CPU_DISABLE"));
     auto rng = make_rng(0x51D8);
     const unsigned L = p.L;
-    std::vector<size_t> sizes = {987, 1024, 1038};
-    if (small) sizes = {1024};
+    std::vector<size_t> sizes = {987, 1024, 1038, 1507, 1536, 1558, 2027, 2048, 2078};
+    if (small) sizes = {1024, 1536, 2048};
     for (size_t bits : sizes) {
       INFO(p.name << " bits " << bits);
-      REQUIRE(mpb::simd::lanes_digits(52, bits) == 20);
+      const size_t nd = mpb::simd::lanes_digits(52, bits);
+      REQUIRE((nd == 20 || nd == 30 || nd == 40));
       const size_t n = (bits + 63) / 64;
       std::vector<Limbs> mods;
       Z z;
