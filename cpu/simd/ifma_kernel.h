@@ -639,9 +639,9 @@ static void run_kernel(const Job &job) {
 // vector before the step) plus the step's terms at position 1 and the carry out of position 0.
 // The a-terms of positions 0 and 1 (P0, P1) are made for all steps at once beforehand. The step's
 // chain (scalar quotient, broadcast, multiply, shift) sets the time, not the multipliers: on the
-// Zen 5 machine (2026-11-29) 322-327 TSC cycles per pair of products, a whole RSA-2048 item's two
-// exponentiations 162-168 us against ~205 us on the 8-lane kernel (bench/results/
-// cpu-2026-11-29b-zen5/). Bounds: a position receives at most 4 halves of < 2^52 per step, 4N per
+// Zen 5 machine (2026-11-29) 322-327 TSC cycles per pair of products at N = 20, a whole RSA-2048
+// item's two exponentiations 162-168 us against ~205 us on the 8-lane kernel; a lone RSA-3072 item
+// 2.1x and RSA-4096 2.5x the 8-lane kernel's rate (bench/results/cpu-2026-11-29b-zen5/). Bounds: a position receives at most 4 halves of < 2^52 per step, 4N per
 // product, plus carries: < 2^60 for N <= 40. Secrets (operands, exponent windows) steer no branch and no
 // address: the table is read whole by masked moves, as select does; variable time (job.vt) skips
 // no window here.
