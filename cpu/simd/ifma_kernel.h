@@ -44,8 +44,8 @@
 //    T x T digit products (T = 6 or 8) whose 2T accumulator positions live in registers, the
 //    T row digits too, the column digits loaded once per tile column. N < 8: amm.
 //  - the table selection keeps the selected digits in registers for a compile-time N.
-//  - N = 20, 30, 40 with one or two used lanes (a lone RSA-2048/3072/4096 item's CRT halves, one
-//    or two 1024/1536/2048-bit exponentiations): run_single, each number's digits across the
+//  - N = 20, 30, 40, 60, 79 with few used lanes (a lone RSA-2048/3072/4096 item's CRT halves, one
+//    or two 1024..4096-bit exponentiations; lanes_impl.h ifma_single_max_pairs): run_single, each number's digits across the
 //    lanes, the two exponentiations side by side, instead of an 8-lane run that costs the same
 //    for 2 lanes as for 8.
 // Earlier, on the Zen 4 machine (bench/results/simd-powm-*.md): register versions +20..50%
@@ -628,7 +628,7 @@ static void run_kernel(const Job &job) {
   mulw<NC>(ACC, ACC, ONE, M, minv, T, N);  // leave the Montgomery domain: result in [0, m]
 }
 
-// ---- One or two used lanes at N = 20, 30, 40: each number's digits across the lanes ----------
+// ---- Few used lanes at N = 20, 30, 40, 60, 79: each number's digits across the lanes ---------
 // A lone RSA item uses 2 of the 8 lanes (its CRT halves), and the 8-lane kernel costs the same
 // whatever the number of lanes used. Here each half is an N-digit number in NV = ceil(N / 8)
 // vectors (digit slots 0..8NV-1, those from N on zero once normalised), and the two halves'
@@ -642,7 +642,7 @@ static void run_kernel(const Job &job) {
 // Zen 5 machine (2026-11-29) 322-327 TSC cycles per pair of products at N = 20, a whole RSA-2048
 // item's two exponentiations 162-168 us against ~205 us on the 8-lane kernel; a lone RSA-3072 item
 // 2.1x and RSA-4096 2.5x the 8-lane kernel's rate (bench/results/cpu-2026-11-29b-zen5/). Bounds: a position receives at most 4 halves of < 2^52 per step, 4N per
-// product, plus carries: < 2^60 for N <= 40. Secrets (operands, exponent windows) steer no branch and no
+// product, plus carries: < 2^61 for N <= 79. Secrets (operands, exponent windows) steer no branch and no
 // address: the table is read whole by masked moves, as select does; variable time (job.vt) skips
 // no window here.
 template <size_t N>
@@ -848,8 +848,8 @@ static void run_any(const Job &job) {
     case 20: run_n<20>(job); break;
     case 30: run_n<30>(job); break;
     case 40: run_n<40>(job); break;
-    case 60: run_kernel<60>(job); break;
-    case 79: run_kernel<79>(job); break;
+    case 60: run_n<60>(job); break;
+    case 79: run_n<79>(job); break;
     default: run_kernel<0>(job); break;
   }
 }

@@ -38,8 +38,12 @@ static constexpr unsigned window_for(size_t bits) {
 // beats the 8-lane run at N = 20, 30 and 40 (RSA-2048 1 item 4,348 -> 5,174/s, RSA-3072 1,223 ->
 // 2,575, RSA-4096 561 -> 1,397); two pairs at N = 30 and 40 (2 items: RSA-3072 2,343-2,453 ->
 // 2,465-2,552/s, RSA-4096 1,076-1,106 -> 1,335-1,388) but not at N = 20 (RSA-2048 8,541 -> 5,173);
-// three pairs nowhere (3 items level or slower). Other N: not built (the 8-lane kernel).
-static constexpr unsigned ifma_single_max_pairs(size_t N) { return N == 20 ? 1 : N == 30 || N == 40 ? 2 : 0; }
+// three pairs nowhere (3 items level or slower). At N = 60 and 79 (3072/4096-bit moduli, bench_auto
+// constant time): one pair 2.5 / 5.6 ms against 5.9 / 13.7 ms for an 8-lane run, two pairs 4.9 /
+// 10.9 ms, three would be 7.4 / 16.4. Other N: not built (the 8-lane kernel).
+static constexpr unsigned ifma_single_max_pairs(size_t N) {
+  return N == 20 ? 1 : N == 30 || N == 40 || N == 60 || N == 79 ? 2 : 0;
+}
 
 // Everything a kernel needs. Digit arrays are lane-interleaved: digit d of lane l is at
 // [d * L + l]; all arrays are aligned to 64 bytes. Digits are < 2^K (K = 52, or 26..28).

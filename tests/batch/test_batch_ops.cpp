@@ -442,7 +442,7 @@ TEST_CASE("AUTO on the IFMA engine's few-lane path: pairs of exponentiations aga
   mpb::batch::Settings s{};
   s.threads = 1, s.backend = MPB_BACKEND_AUTO;
   for (int ct = 0; ct < 2; ct++)
-    for (size_t limbs : {16, 24, 32})
+    for (size_t limbs : {16, 24, 32, 48, 64})
       for (int halves = 0; halves < 2; halves++)
         for (size_t cnt = 1; cnt <= 5; cnt++) {
           s.ct = ct ? MPB_CT_ON : MPB_CT_OFF;
@@ -482,7 +482,7 @@ TEST_CASE("AUTO on the IFMA engine's few-lane path: pairs of exponentiations aga
         }
   // a lone RSA-2048/3072/4096 item or 2048-bit exponentiation goes to the lanes
   s.ct = MPB_CT_ON;
-  for (size_t limbs : {16, 24, 32}) {
+  for (size_t limbs : {16, 24, 32, 48, 64}) {
     const double work = mpb::batch::work_powm(limbs, 64 * limbs);
     CHECK(mpb::batch::ifma_split(s, 1, limbs, work, false, true, LaneIsa::Ifma, true).use);
   }

@@ -454,7 +454,7 @@ int main(int argc, char **argv) {
   } else if (what == "powm_even") {
     powm(512, 2, true, MPB_CT_ON), powm(1024, 1, true, MPB_CT_ON);
   } else if (what == "dh") {
-    if (!emulated) dh(1024, 2), dh(2048, 1);
+    if (!emulated) dh(1024, 2), dh(2048, 1), dh(3072, 1);  // (1 and 2 items: the IFMA kernel's few-lane path)
     dh(emulated ? 512 : 1024, 9);  // (9: with cpu_ifma a full and a partial group of lanes)
   } else if (what == "exptmod") {
     exptmod(512), exptmod(2048);
