@@ -55,7 +55,7 @@ struct Job {
   unsigned win = kWindow;  // window width (window_for(ebits)): the table holds 2^win entries
   bool vt = false;         // variable time (MPB_CT_OFF): a window that is 0 in every lane is skipped
   bool base_two = false;   // every base is 2 (the narrow kernels: pow2_exp, no table; B unused)
-  unsigned used = 0;       // bit l set: lane l is used (the IFMA kernel runs one or two used lanes apart)
+  unsigned used = 0;       // bit l set: lane l is used (the IFMA kernel runs few used lanes apart: run_single)
   size_t en = 0;           // exponent limbs
   const uint64_t *exp[8] = {};  // nullptr = unused lane (reads as 0)
   uint64_t *M = nullptr;    // moduli, N*L
