@@ -9,7 +9,11 @@ rotating registers; row i (rdx = b[i]) adds the low halves of a[j]*b[i] with ADO
 and the high halves with ADCX (CF chain), so the two chains run in parallel.  Limb i of the
 result is final after the first product of row i and is stored at once, which frees its
 register for the new top limb.  Both chains end at the new top limb (which cannot
-overflow), so every row starts with CF = OF = 0.
+overflow), so every row could start with the flags the last one left (CF = OF = 0); it clears
+them with a XOR all the same (of a register it writes next), because that cuts its chains'
+dependence on the last row's and the core then overlaps consecutive rows.  Measured on an AMD
+Zen 5 (2026-11-29, `bench_mul --mont`, ns per call): 8 limbs mul 23.5 -> 20.1, sqr 15.3 -> 13.4;
+16 limbs (the row kernels below) mul 89 -> 81.5, sqr 53 -> 48; 64 limbs mul 988 -> 904.
 
 Squaring: the off-diagonal triangle the same way (row i multiplies a[i] by a[i+1..n)),
 stored to rp as limbs become final; then one pass doubles the triangle with ADCX t,t (CF
@@ -84,6 +88,7 @@ def gen_mul(an, bn):
     e(f"adcx %[zero], {g.pos[an]}")
     for i in range(1, bn):
         e(f"mov {B(i)}, %%rdx")
+        e(f"xor %k[tl], %k[tl]")  # CF = OF = 0 anew (tl is written next)
         for j in range(an):
             if j < an - 1:
                 e(f"mulx {A(j)}, {T_LO}, {T_HI}")
@@ -155,6 +160,7 @@ def gen_sqr(n):
         retire(p)
     for i in range(1, n - 1):
         e(f"mov {A(i)}, %%rdx")
+        e(f"xor %k[tl], %k[tl]")
         for j in range(i + 1, n):
             if j < n - 1:
                 e(f"mulx {A(j)}, {T_LO}, {T_HI}")
@@ -224,6 +230,7 @@ def add_row(e, A, R, j0, n):
     """R(j) += a[j] * rdx for j = j0..n-1 (low halves: CF chain with R(j) from memory; high
     halves: OF chain), the row's top limb (which cannot overflow) to R(n), fresh."""
     lo, hi = ROW_LO, ROW_HI
+    e("xor %k[z], %k[z]")  # CF = OF = 0 anew: the row's chains do not wait for the last row's
     for j in range(j0, n):
         a, p = lo[j % 2], hi[(j - 1) % 2]
         e(f"mulx {A(j)}, {a}, {hi[j % 2]}")
