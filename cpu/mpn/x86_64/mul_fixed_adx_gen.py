@@ -259,7 +259,7 @@ def gen_rows_mul(n):
     e("lea 8(%[bp]), %[bp]")
     e("mov (%[bp]), %%rdx")
     add_row(e, A, R, 0, n)
-    e("dec %[cnt]")                               # leaves CF alone; OF = 0 (cnt > 0)
+    e("dec %[cnt]")                               # its flags die at the next row's XOR
     e("jnz 1b")
     return L
 

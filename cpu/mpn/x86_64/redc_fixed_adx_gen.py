@@ -12,7 +12,8 @@ carries are added to t[n..2n) at the end (as redc_1 does).
 
 What the generic row kernel (cpu/mpn/x86_64/redc_row_adx.h, any n) does not: q_{i+1} depends on
 t[i+1], which row i finishes at its second product.  Here that word stays in a register: the next
-multiplier is made from it by MULX (IMUL would set CF and OF inside the chains), which the core
+multiplier is made from it by an IMUL placed after the row's chains (its flags die at the next
+row's XOR; a MULX there, which leaves the flags alone, was 1% slower on a Zen 5), which the core
 runs out of order during the rest of the row, and row i+1 reads its first word from the register,
 not through a store and a reload; no loop control inside a row, no single-limb remainder loop.
 Measured on an AMD Zen 3 (TSC cycles, 2026-11-27, in one process): n = 12: 299 -> 197, 16: 377
@@ -60,9 +61,9 @@ def gen_redc(n):
     e(f"adox %[z], {top}")
     e(f"mov {top}, {T(0)}")
     e("mov %[tn], %%rdx")
-    e(f"mulx %[minv], %%rdx, {hi[1 - (n - 1) % 2]}")
+    e("imul %[minv], %%rdx")                     # q_{i+1}; the flags die at the XOR above
     e("lea 8(%[tp]), %[tp]")
-    e("dec %[cnt]")                               # leaves CF alone; OF = 0 (cnt > 0)
+    e("dec %[cnt]")                               # its flags die at the next row's XOR
     e("jnz 1b")
     return L
 
