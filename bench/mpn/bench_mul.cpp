@@ -3,7 +3,7 @@
 //       delayed-carry Comba vs plain Comba vs GMP mpn_mul_n (and mpz_mul);
 //   (2) mpn::mul_n / mpn::sqr (the dispatchers) vs GMP mpn_mul_n / mpn_sqr, 256..16384 bits.
 //   --mont (printed only): the constant-time Montgomery kernels of the scalar exponentiation
-//       (mont_sqr_ct, mont_mul_ct and their parts) in ns per 64x64-bit limb product, against this
+//       (mont_sqr_ct, mont_mul_ct and their parts; mont_mul beside them) in ns per 64x64-bit limb product, against this
 //       core's peak rate of independent 64x64 -> 128-bit products (x86-64: MUL in a loop), and
 //       the RSA-2048 private operations per second those kernels allow: how far the scalar path
 //       is from the multiplier's bound.
@@ -71,7 +71,7 @@ int mont_report(std::mt19937_64 &rng, const std::string &paths) {
   std::printf("Montgomery kernels of the constant-time scalar exponentiation (powm_ct), kernels: %s\n", paths.c_str());
   if (peak > 0) std::printf("peak: %.3f ns per 64x64-bit product (independent MULs)\n", peak);
   std::printf("ns per call and ns per limb product (efficiency = peak / that)\n");
-  std::printf("limbs |    sqr          |   mul_n         |   REDC          | mont_sqr_ct     | mont_mul_ct\n");
+  std::printf("limbs |    sqr          |   mul_n         |   REDC          | mont_sqr_ct     | mont_mul_ct     | mont_mul\n");
   double rsa_ns = 0;
   for (size_t n : {8, 16, 24, 32, 48, 64}) {
     std::vector<limb> m = rand_limbs(rng, n), a = rand_limbs(rng, n), b = rand_limbs(rng, n);
@@ -90,7 +90,8 @@ int mont_report(std::mt19937_64 &rng, const std::string &paths) {
                             [&] { mpn::copy(t.data(), t0.data(), 2 * n); mpn::mont_redc(r.data(), t.data(), ctx); clobber(r.data()); },
                             [&] { mpn::copy(t.data(), t0.data(), 2 * n); clobber(t.data()); },
                             [&] { mpn::mont_sqr_ct(a.data(), a.data(), ctx, s.data()); clobber(a.data()); },
-                            [&] { mpn::mont_mul_ct(b.data(), b.data(), a.data(), ctx, s.data()); clobber(b.data()); });
+                            [&] { mpn::mont_mul_ct(b.data(), b.data(), a.data(), ctx, s.data()); clobber(b.data()); },
+                            [&] { mpn::mont_mul(b.data(), b.data(), a.data(), ctx, s.data()); clobber(b.data()); });
     const double nn = (double)n * n, sq = n * (n + 1) / 2.0, red = nn + n;  // REDC: n rows + n quotients
     const double t_redc = tt[2] - tt[3];
     auto cell = [&](double ns, double products) {
@@ -98,7 +99,7 @@ int mont_report(std::mt19937_64 &rng, const std::string &paths) {
       else std::printf(" %7.1f %5.3f      |", ns, ns / products);
     };
     std::printf("%5zu |", n);
-    cell(tt[0], sq), cell(tt[1], nn), cell(t_redc, red), cell(tt[4], sq + red), cell(tt[5], nn + red);
+    cell(tt[0], sq), cell(tt[1], nn), cell(t_redc, red), cell(tt[4], sq + red), cell(tt[5], nn + red), cell(tt[6], nn + red);
     std::printf("\n");
     if (n == 16)  // an RSA-2048 half: 1024 squarings, 205 + 30 products (5-bit windows, table)
       rsa_ns = 2 * (1024 * tt[4] + 235 * tt[5]);
