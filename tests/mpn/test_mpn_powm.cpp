@@ -206,6 +206,13 @@ TEST_CASE("mpn Montgomery primitives: redc_1, mont_mul, mont_sqr vs GMP", "[powm
         to_mpz(zr, r2.data(), n);
         mpz_mod(zr, zr, zm);
         REQUIRE(mpz_cmp(zr, zw) == 0);
+        // mont_mul with the output aliasing either input gives the same limbs
+        t = a;
+        mpn::mont_mul(t.data(), t.data(), b.data(), mc.ctx, sc.data());
+        REQUIRE(t == r);
+        t = b;
+        mpn::mont_mul(t.data(), a.data(), t.data(), mc.ctx, sc.data());
+        REQUIRE(t == r);
         // squaring, aliased
         mpz_mul(zw, za, za);
         mpz_mul(zw, zw, zRinv);
