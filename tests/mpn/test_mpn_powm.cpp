@@ -283,6 +283,30 @@ TEST_CASE("redc_1: the unrolled MULX/ADX kernels equal the portable REDC bit for
 #endif
 }
 
+TEST_CASE("redc_comba: the column REDC equals the row REDC bit for bit, aliased too", "[powm][mpn][redc]") {
+  auto rng = make_rng(19);
+  for (size_t n = 1; n <= 70; n++) {
+    for (int rep = 0; rep < 40; rep++) {
+      // hard moduli and values: all-ones limbs, runs, T = all ones (the largest carries), T = 0
+      V m = rep % 7 == 0 ? V(n, ~(limb)0) : make_mod(rng, n, true);
+      m[0] |= 1;
+      Mont mc(m);
+      V T = rep % 5 == 0 ? V(2 * n, ~(limb)0) : rep % 11 == 1 ? V(2 * n, 0) : hard_limbs(rng, 2 * n, rep % 3);
+      V T2 = T, T3 = T, T4 = T, r1(n), r2(n);
+      const limb c1 = mpn::redc_1_portable(r1.data(), T.data(), m.data(), n, mc.ctx.minv);
+      const limb c2 = mpn::redc_comba(r2.data(), T2.data(), m.data(), n, mc.ctx.minv);
+      INFO("n = " << n << ", rep " << rep);
+      REQUIRE(c1 == c2);
+      REQUIRE(r1 == r2);
+      // in place, at tp + n and at tp
+      REQUIRE(mpn::redc_comba(T3.data() + n, T3.data(), m.data(), n, mc.ctx.minv) == c1);
+      REQUIRE(V(T3.begin() + n, T3.end()) == r1);
+      REQUIRE(mpn::redc_comba(T4.data(), T4.data(), m.data(), n, mc.ctx.minv) == c1);
+      REQUIRE(V(T4.begin(), T4.begin() + n) == r1);
+    }
+  }
+}
+
 static void check_barrett_sizes(bool portable) {
   mpb::cpu::force_portable(portable);
   auto rng = make_rng(15 + 100 * (portable ? 1 : 0));

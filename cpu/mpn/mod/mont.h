@@ -38,7 +38,10 @@ void mont_ctx_init(MontCtx &ctx, const limb *m, size_t n, limb *storage);
 // is destroyed. Returns the carry (0 or 1). rp may equal tp + n. Portable C or an x86-64
 // MULX/ADCX/ADOX kernel picked at run time (cpu::has_mulx_adx()).
 limb redc_1(limb *rp, limb *tp, const limb *m, size_t n, limb minv);
-limb redc_1_portable(limb *rp, limb *tp, const limb *m, size_t n, limb minv);
+limb redc_1_portable(limb *rp, limb *tp, const limb *m, size_t n, limb minv);  // rows (reference)
+// cpu/mpn/mod/redc_comba.cpp: the same by columns (product scanning, delayed carries), redc_1's
+// portable kernel; the same result bit for bit. rp may equal tp or tp + n.
+limb redc_comba(limb *rp, limb *tp, const limb *m, size_t n, limb minv);
 #ifdef MPB_HAVE_ADX_ASM
 // redc_1 fully unrolled for some n (redc_fixed_adx_has), MULX/ADX (generated at build time by
 // cpu/mpn/x86_64/redc_fixed_adx_gen.py); only after cpu::has_mulx_adx(). redc_1 picks it.

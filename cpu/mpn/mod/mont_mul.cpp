@@ -67,6 +67,26 @@ __attribute__((target("bmi2,adx"))) static void mont_mul_adx(limb *rp, const lim
 }
 #endif
 
+// Without MULX/ADX: the Comba product, then the column REDC (cpu/mpn/mod/redc_comba.cpp). Both
+// are product scanning with delayed carries and constant time; together they beat CIOS
+// (mont_mul_portable) at every size (AMD Zen 5, 2026-11-29, `MPBATCH_CPU_DISABLE=all bench_mul
+// --mont`, ns: 8 limbs 107 -> 73, 16: 412 -> 322, 32: 1,515 -> 1,281, 64: 5,806 -> 5,071). From 9 limbs on the product
+// takes the Comba loop, not the unrolled kernel that mp_mul keeps: run between the squarings of
+// an exponentiation, the unrolled 16-limb product (256 products of straight code) was 1.7x
+// slower than alone, decoded again each time (16-limb Montgomery product 392 -> 325 ns with the
+// loop; RSA-2048 1,308 -> 1,396/s).
+constexpr size_t MONT_COMBA_FIXED_MAX = 8;
+
+static void mont_mul_comba(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch) {
+  const size_t n = ctx.n;
+  limb *t = scratch;  // 2n of the 2n + 2
+  if (n <= MONT_COMBA_FIXED_MAX)
+    kern::mul_comba_fixed(t, ap, bp, n);
+  else
+    kern::mul_comba_loop(t, ap, bp, n);
+  mont_redc(rp, t, ctx);
+}
+
 void mont_mul(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch) {
 #ifdef MPB_HAVE_ADX_ASM
   if (cpu::has_mulx_adx()) {
@@ -82,7 +102,7 @@ void mont_mul(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb
     return;
   }
 #endif
-  mont_mul_portable(rp, ap, bp, ctx, scratch);
+  mont_mul_comba(rp, ap, bp, ctx, scratch);
 }
 
 void mont_sqr(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch) {
@@ -103,17 +123,14 @@ void mont_mul_ct(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, l
   // With MULX/ADX the row product (up to 64 limbs) + REDC beats CIOS: 24 limbs 1405 -> ~1300
   // TSC cycles on a Zen 3 (2026-11-27); mul_n_small then never takes Karatsuba either.
 #ifdef MPB_HAVE_ADX_ASM
-  const bool rows = kern::use_adx() && n <= kern::ROWS_ADX_MAX;
-#else
-  const bool rows = false;
-#endif
-  if (!rows && (int)n > tuning::params().mul_comba_max) {
-    mont_mul(rp, ap, bp, ctx, scratch);
+  if (kern::use_adx() && n <= kern::ROWS_ADX_MAX) {
+    limb *t = scratch;  // 2n
+    kern::mul_n_small(t, ap, bp, n);
+    mont_redc(rp, t, ctx);
     return;
   }
-  limb *t = scratch;  // 2n
-  kern::mul_n_small(t, ap, bp, n);
-  mont_redc(rp, t, ctx);
+#endif
+  mont_mul_comba(rp, ap, bp, ctx, scratch);
 }
 
 void mont_mul_redc(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch) {

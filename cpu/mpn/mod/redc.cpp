@@ -1,7 +1,9 @@
 // cpu/mpn/mod/redc.cpp: Montgomery reduction REDC, word by word ("redc_1"), and mont_redc.
 //
 // redc_1: for i = 0..n-1: q = t[i] * minv mod B; t += q*m*B^i (clears limb i, the carry of
-// the row is parked in the cleared limb); finally r = t[n..2n) + (parked carries).
+// the row is parked in the cleared limb); finally r = t[n..2n) + (parked carries). Without
+// MULX/ADX it takes the column form (cpu/mpn/mod/redc_comba.cpp); redc_1_portable, the row form
+// in C, stays as the reference the tests hold both to.
 // The x86-64 kernel does each row with MULX and two carry chains (ADCX for the low halves,
 // ADOX for the high halves), like an addmul_1, and is picked at run time; for the sizes the
 // generated fully unrolled kernels cover (cpu/mpn/x86_64/redc_fixed_adx_gen.py) those instead.
@@ -37,7 +39,7 @@ limb redc_1(limb *rp, limb *tp, const limb *m, size_t n, limb minv) {
   if (cpu::has_mulx_adx())
     return redc_fixed_adx_has(n) ? redc_fixed_adx(rp, tp, m, n, minv) : redc_1_adx(rp, tp, m, n, minv);
 #endif
-  return redc_1_portable(rp, tp, m, n, minv);
+  return redc_comba(rp, tp, m, n, minv);
 }
 
 void mont_redc(limb *rp, limb *tp, const MontCtx &ctx) {
