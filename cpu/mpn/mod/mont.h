@@ -56,8 +56,8 @@ void mont_redc_fixed_adx(limb *rp, limb *tp, const limb *m, size_t n, limb minv)
 // For tp < R*m additionally rp < 2m (so mont_canon gives the canonical residue).
 void mont_redc(limb *rp, limb *tp, const MontCtx &ctx);
 
-// cpu/mpn/mod/mont_mul.cpp: Montgomery multiplication (CIOS; with MULX/ADX up to 64 limbs the
-// row product + REDC kernels), rp = a*b/R (mod m), almost
+// cpu/mpn/mod/mont_mul.cpp: Montgomery multiplication (a product + REDC; CIOS with MULX/ADX past
+// 64 limbs), rp = a*b/R (mod m), almost
 // reduced (rp < R) for any a, b < R. Constant time (no data-dependent branch or index).
 // rp may equal ap and/or bp. scratch: mont_mul_itch(n) limbs.
 size_t mont_mul_itch(size_t n);

@@ -1,9 +1,10 @@
 // Montgomery multiplication.
-//  - mont_mul: with MULX/ADX up to 64 limbs the product + REDC kernels (below); otherwise
-//    fused CIOS (coarsely integrated operand scanning, Koc-Acar-Kaliski 1996):
-//    for each limb b[i]: t += a*b[i]; q = t[0]*minv; t += q*m; t >>= 64. The running t lives
-//    in a sliding window of the scratch block, so no shift is ever copied. The x86-64 kernel
-//    runs both rows with MULX + ADCX/ADOX (cpu/mpn/x86_64/redc_row_adx.h), picked at run time.
+//  - mont_mul: a product, then REDC: with MULX/ADX up to 64 limbs the generated row kernels,
+//    without them the Comba product and the column REDC (cpu/mpn/mod/redc_comba.cpp). With
+//    MULX/ADX past 64 limbs, fused CIOS (coarsely integrated operand scanning, Koc-Acar-Kaliski
+//    1996): for each limb b[i]: t += a*b[i]; q = t[0]*minv; t += q*m; t >>= 64, the running t
+//    in a sliding window of the scratch block, both rows with MULX + ADCX/ADOX
+//    (cpu/mpn/x86_64/redc_row_adx.h). mont_mul_portable is CIOS in C, kept as a reference.
 //  - mont_sqr / mont_mul_redc: a full product by mpn::sqr / mpn::mul_n, then REDC. The
 //    squaring computes only the triangle of cross products (n^2/2) + the diagonal, so a
 //    Montgomery squaring costs about 1.5 n^2 limb products against 2 n^2 for CIOS.
