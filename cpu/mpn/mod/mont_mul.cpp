@@ -131,7 +131,7 @@ void mont_mul_ct(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, l
     return;
   }
 #endif
-  mont_mul_comba(rp, ap, bp, ctx, scratch);
+  mont_mul(rp, ap, bp, ctx, scratch);  // Comba + column REDC, or CIOS with MULX/ADX past 64 limbs
 }
 
 void mont_mul_redc(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch) {
