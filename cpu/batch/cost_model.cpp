@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "batch/cost_model.h"
+#include "core/cpu_features.h"
 #include "batch/tuning.h"
 #include "simd/powm_lanes.h"
 
@@ -65,6 +66,10 @@ IfmaSplit ifma_split(const Settings &s, size_t count, size_t limbs, double work_
     r.full = count / r.size, r.last = std::min((size_t)o, count % r.size);
     return r;
   }
+  // The lane costs are in scalar exponentiations of the MULX/ADX kernels; without them the
+  // scalar path is the portable C one, slower (a CPU with AVX2 but no ADX, e.g. Haswell: before
+  // this factor AUTO kept two 1024-bit items scalar at 0.68x the AVX2 lanes' rate).
+  if (!cpu::has_mulx_adx()) scalar_speedup *= tuning::batch_scalar_portable_speed(limbs);
   const double c = 8.0 * lane_cost(isa, limbs, constant_time) * scalar_speedup;
   // A group of k items: its exponentiations (two per item with halves) packed from lane 0 into
   // runs of W lanes, each run costing W lanes whether they are used or not (AVX2: a group's

@@ -24,6 +24,7 @@ constexpr double BATCH_AVX512F_LANE_COST[] = {0.53, 0.72, 0.63, 0.86, 0.82, 0.87
 constexpr double BATCH_AVX512F_LANE_COST_CT[] = {0.44, 0.57, 0.52, 0.67, 0.77, 0.74, 0.78, 0.84, 0.79, 0.79, 0.87};  // the same in constant time | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (f5bf858)
 constexpr double BATCH_AVX2_LANE_COST[] = {0.50, 0.95, 0.85, 0.92, 0.77, 0.73, 0.75, 0.81, 0.83, 0.85, 0.94};  // one AVX2 lane (two 4-lane runs per group of 8, 26..28-bit digits) / one scalar item, one thread, at BATCH_IFMA_COST_LIMBS | AMD EPYC Zen 3 (family 25 model 1: AVX2, no AVX-512), 2 logical cores, gcc 12.2, 2026-11-27, after the overlapped heads, four-row squares and vector clears of the lanes: median of 9 tune --batch --dry-run (c124639); 2..8 limbs kept from 310ee62 (the new runs gave 0.55, 1.07, 1.01, 1.04 there, and bench_auto then had AUTO on the scalar path at 256-512 bits x 16-256 items, 0.84-0.90 of the AVX2 lanes)
 constexpr double BATCH_AVX2_LANE_COST_CT[] = {0.43, 0.64, 0.69, 0.68, 0.67, 0.68, 0.67, 0.72, 0.71, 0.77, 0.83};  // the same in constant time | AMD EPYC Zen 3 (family 25 model 1: AVX2, no AVX-512), 2 logical cores, gcc 12.2, 2026-11-27, after the overlapped heads, four-row squares and vector clears of the lanes: median of 9 tune --batch --dry-run (c124639)
+constexpr double BATCH_SCALAR_PORTABLE_SPEED[] = {0.88, 0.88, 0.82, 0.77, 0.51, 0.51, 0.56, 0.56, 0.56, 0.56, 0.56};  // the scalar path's speed without MULX/ADX (the portable C kernels) / with them, per BATCH_IFMA_COST_LIMBS width, constant time (2 and 6 limbs: the neighbours; past 64: the 64-limb value) | AMD EPYC Zen 5, 2 logical cores, gcc 12.2, 2026-11-29, bench_auto --ct 1-item scalar rates with MPBATCH_CPU_DISABLE=adx,avx512f against none (e42cd33)
 constexpr double BATCH_POW2_SPEEDUP_A = 1.12;  // scalar 2^e (powm2_ct) over powm_ct with base 2: A + B / exponent bits | AMD EPYC Zen 3 (family 25 model 1), gcc 12.2, 2026-11-27, TSC cycles, one process: 1.32 at 32 limbs / 225 bits, 1.31 at 48 / 275, 1.31 at 64 / 325, 1.14 at 32 / 2048
 constexpr double BATCH_POW2_SPEEDUP_B = 45.0;  // (the table and lookups powm2_ct saves, per exponent, in units of its per-bit cost) | fitted with BATCH_POW2_SPEEDUP_A to the same four points
 constexpr double BATCH_IFMA_MARGIN = 0.97;  // more IFMA groups only below this fraction of the estimate with fewer | hysteresis, set 2026-11-21 with bench_auto (bench/results/auto-cpu-2026-11-21.md)
@@ -113,6 +114,10 @@ constexpr double batch_avx512f_lane_cost(size_t limbs, bool constant_time = fals
 static_assert(sizeof BATCH_AVX512F_LANE_COST == sizeof BATCH_IFMA_LANE_COST &&
                   sizeof BATCH_AVX512F_LANE_COST_CT == sizeof BATCH_IFMA_LANE_COST,
               "one AVX-512F lane cost per width");
+// The scalar path's speed without MULX/ADX relative to the speed the lane costs were measured
+// against (with them), at `limbs`.
+constexpr double batch_scalar_portable_speed(size_t limbs) { return lane_cost_at(BATCH_SCALAR_PORTABLE_SPEED, limbs); }
+static_assert(sizeof BATCH_SCALAR_PORTABLE_SPEED == sizeof BATCH_IFMA_LANE_COST, "one portable speed per width");
 // The same for the AVX2 engine (CPUs without AVX-512).
 constexpr double batch_avx2_lane_cost(size_t limbs, bool constant_time = false) {
   return lane_cost_at(constant_time ? BATCH_AVX2_LANE_COST_CT : BATCH_AVX2_LANE_COST, limbs);

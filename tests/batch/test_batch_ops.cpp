@@ -8,6 +8,7 @@
 #include <mpbatch/mpbatch.h>
 
 #include "batch/tuning.h"
+#include "core/cpu_features.h"
 #include "simd/powm_lanes.h"
 #include "support/batch_util.h"
 
@@ -381,6 +382,12 @@ TEST_CASE("AUTO powm: partial IFMA groups (unused lanes) and the simd_items repo
     }
 }
 
+// The scalar path's speed in the units the lane costs are measured in: 1 with MULX/ADX, the
+// portable kernels' measured fraction without (cpu/batch/tuning.h BATCH_SCALAR_PORTABLE_SPEED).
+static double scalar_speed(size_t limbs) {
+  return mpb::cpu::has_mulx_adx() ? 1.0 : mpb::tuning::batch_scalar_portable_speed(limbs);
+}
+
 TEST_CASE("AUTO's engines on an AVX-512F CPU without IFMA: one AVX2 run for up to 4 exponentiations",
           "[batch][cost]") {
   // The choice itself, on any machine (the lane costs are cpu/batch/tuning.h's constants; the
@@ -409,9 +416,11 @@ TEST_CASE("AUTO's engines on an AVX-512F CPU without IFMA: one AVX2 run for up t
         const double work = mpb::batch::work_powm(limbs, 64 * limbs);
         const auto ls = mpb::batch::best_lane_split(s, cnt, limbs, work, true, both, 2, halves != 0);
         INFO("limbs " << limbs << " items " << cnt << (halves ? " (RSA halves)" : ""));
-        // one 4-lane run against the exponentiations one by one and against an 8-lane run
-        const double run2 = 4.0 * mpb::batch::lane_cost(LaneIsa::Avx2, limbs, true);
-        const double run512 = 8.0 * mpb::batch::lane_cost(LaneIsa::Avx512f, limbs, true);
+        // one 4-lane run against the exponentiations one by one and against an 8-lane run (lane
+        // costs in scalar exponentiations; without MULX/ADX the portable scalar path is slower)
+        const double f = scalar_speed(limbs);
+        const double run2 = 4.0 * mpb::batch::lane_cost(LaneIsa::Avx2, limbs, true) * f;
+        const double run512 = 8.0 * mpb::batch::lane_cost(LaneIsa::Avx512f, limbs, true) * f;
         const double scalar = (double)exps;
         if (run2 < mpb::tuning::BATCH_IFMA_MARGIN * std::min(scalar, run512)) {
           CHECK(ls.split.use);
@@ -448,9 +457,9 @@ TEST_CASE("AUTO on the IFMA engine's few-lane path: pairs of exponentiations aga
           s.ct = ct ? MPB_CT_ON : MPB_CT_OFF;
           const size_t per = halves ? 2 : 1, few = mpb::simd::ifma_single_max_exps(limbs);
           REQUIRE(few >= 2);
-          const double pair = mpb::tuning::batch_ifma_pair_cost(limbs, ct != 0);
+          const double pair = mpb::tuning::batch_ifma_pair_cost(limbs, ct != 0) * scalar_speed(limbs);
           REQUIRE(pair > 0.0);
-          const double lane = mpb::tuning::batch_ifma_lane_cost(limbs, ct != 0);
+          const double lane = mpb::tuning::batch_ifma_lane_cost(limbs, ct != 0) * scalar_speed(limbs);
           auto costg = [&](size_t j) {  // a group of j items, in scalar items
             const size_t e = j * per;
             return e <= few ? (double)((e + 1) / 2) * pair / (double)per
