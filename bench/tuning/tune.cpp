@@ -174,7 +174,11 @@ int tune_batch(const std::string &cmd, bool verbose) {
         if (verbose)
           std::fprintf(stderr, "%zu limbs%s: 8 scalar %.0f us, one %s group %.0f us\n", w, ct ? " (constant time)" : "",
                        ts * 1e6, eng.name, ti * 1e6);
-        (ct ? eng.cost_ct : eng.cost).push_back(ti / ts);
+        // the tables are in scalar items of the MULX/ADX kernels: on a CPU without them the
+        // scalar item measured here is the portable one, which AUTO scales by
+        // BATCH_SCALAR_PORTABLE_SPEED, so the ratio is taken back to that unit
+        const double unit = mpb::cpu::has_mulx_adx() ? 1.0 : mpb::tuning::batch_scalar_portable_speed(w);
+        (ct ? eng.cost_ct : eng.cost).push_back(ti / ts / unit);
       }
     }
     mpb_ctx_set_constant_time(ctx, MPB_CT_DEFAULT);
