@@ -71,11 +71,11 @@ __attribute__((target("bmi2,adx"))) static void mont_mul_adx(limb *rp, const lim
 // Without MULX/ADX: the Comba product, then the column REDC (cpu/mpn/mod/redc_comba.cpp). Both
 // are product scanning with delayed carries and constant time; together they beat CIOS
 // (mont_mul_portable) at every size (AMD Zen 5, 2026-11-29, `MPBATCH_CPU_DISABLE=all bench_mul
-// --mont`, ns: 8 limbs 107 -> 73, 16: 412 -> 322, 32: 1,515 -> 1,281, 64: 5,806 -> 5,071). From 9 limbs on the product
-// takes the Comba loop, not the unrolled kernel that mp_mul keeps: run between the squarings of
-// an exponentiation, the unrolled 16-limb product (256 products of straight code) was 1.7x
-// slower than alone, decoded again each time (16-limb Montgomery product 392 -> 325 ns with the
-// loop; RSA-2048 1,308 -> 1,396/s).
+// --mont`, ns: 8 limbs 107 -> 73, 16: 412 -> 322, 32: 1,515 -> 1,281, 64: 5,806 -> 5,071).
+// From 9 limbs on the product takes the Comba loop, not the unrolled kernel that mp_mul keeps:
+// run between the squarings of an exponentiation, the unrolled 16-limb product (256 products of
+// straight code) was 1.7x slower than alone, decoded again each time (16-limb Montgomery
+// product 392 -> 325 ns with the loop; RSA-2048 1,308 -> 1,396/s).
 constexpr size_t MONT_COMBA_FIXED_MAX = 8;
 
 static void mont_mul_comba(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch) {
