@@ -13,8 +13,9 @@
 // through a product's two halves; here the products of a column are independent and only the
 // column carries chain. Every loop bound depends on n only (constant time), and the quotient
 // digits are the same as the row form's (q_i is fixed by T), so the result is bit for bit the same.
-// Portable build on an AMD Zen 5 (2026-11-29, `MPBATCH_CPU_DISABLE=all bench_mul --mont`, ns per
-// REDC): 8 limbs 56 -> 29, 16: 211 -> 106, 32: 779 -> 413, 64: 2,976 -> 1,650.
+// Portable kernels on an AMD Zen 5 (2026-11-29, `MPBATCH_CPU_DISABLE=all bench_mul --mont`, ns
+// per REDC, rows -> columns): 8 limbs 57 -> 42, 16: 215-225 -> 168-170, 32: 771-790 -> 697-701,
+// 64: 3,009-3,013 -> 2,627-2,636.
 #include "core/unroll.h"
 #include "mpn/mod/mont.h"
 #include "mpn/mul/mul_internal.h"
