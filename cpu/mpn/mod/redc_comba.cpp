@@ -75,7 +75,7 @@ limb redc_comba_loop(limb *rp, limb *tp, const limb *m, size_t n, limb minv) {
   dlimb carry = 0;
   for (size_t k = 0; k < n; k++) {
     dlimb L = carry + tp[k], H = 0;
-    for (size_t i = 0; i < k; i++) mac(L, H, tp[i], m[k - i]);
+    MPB_UNROLL(4) for (size_t i = 0; i < k; i++) mac(L, H, tp[i], m[k - i]);
     const limb qk = (limb)L * minv;
     mac(L, H, qk, m[0]);
     tp[k] = qk;
@@ -83,7 +83,7 @@ limb redc_comba_loop(limb *rp, limb *tp, const limb *m, size_t n, limb minv) {
   }
   for (size_t k = n; k < 2 * n; k++) {
     dlimb L = carry + tp[k], H = 0;
-    for (size_t i = k - n + 1; i < n; i++) mac(L, H, tp[i], m[k - i]);
+    MPB_UNROLL(4) for (size_t i = k - n + 1; i < n; i++) mac(L, H, tp[i], m[k - i]);
     rp[k - n] = (limb)L;
     carry = (L >> 64) + H;
   }
