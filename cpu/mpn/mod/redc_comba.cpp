@@ -15,7 +15,8 @@
 // digits are the same as the row form's (q_i is fixed by T), so the result is bit for bit the same.
 // Portable kernels on an AMD Zen 5 (2026-11-29, `MPBATCH_CPU_DISABLE=all bench_mul --mont`, ns
 // per REDC, rows -> columns): 8 limbs 57 -> 42, 16: 215-225 -> 168-170, 32: 771-790 -> 697-701,
-// 64: 3,009-3,013 -> 2,627-2,636.
+// 64: 3,009-3,013 -> 2,627-2,636; with the loop's columns unrolled by 4, 16: 158-159, 32:
+// 510-520, 64: 1,845-1,847.
 #include "core/unroll.h"
 #include "mpn/mod/mont.h"
 #include "mpn/mul/mul_internal.h"
