@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "batch/cost_model.h"
-#include "core/cpu_features.h"
 #include "batch/tuning.h"
+#include "core/cpu_features.h"
 #include "simd/powm_lanes.h"
 
 namespace mpb {

@@ -12,7 +12,6 @@
 #include "mpn/x86_64/redc_row_adx.h"
 #include "mpn/mod/mont.h"
 #include "mpn/mul/mul_internal.h"
-#include "mpn/tuning.h"
 
 namespace mpb {
 namespace mpn {
