@@ -12,11 +12,14 @@
 //
 // usage: bench_mul [output-dir (default <source>/bench/results)] [--quick] [--portable]
 //        bench_mul --scan    (every size 1..80 limbs vs GMP, printed, no files)
-//        bench_mul --mont    (the Montgomery kernels against the multiplier's peak, printed)
+//        bench_mul --mont    (the Montgomery kernels against the multiplier's peak, printed;
+//                             MPB_MONT_SIZES=16,24,... picks the limb counts)
+//        bench_mul --help    (this usage; any other option starting with '-' is an error)
 #include <gmp.h>
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -65,7 +68,21 @@ double peak_product_ns() {
 #endif
 }
 
-// --mont: see the file comment.
+// --mont: see the file comment. MPB_MONT_SIZES (comma-separated limb counts) replaces the sizes.
+std::vector<size_t> mont_sizes() {
+  std::vector<size_t> v;
+  if (const char *e = std::getenv("MPB_MONT_SIZES"))
+    for (const char *p = e; *p;) {
+      char *end;
+      const unsigned long x = std::strtoul(p, &end, 10);
+      if (end == p) break;
+      if (x >= 1 && x <= 256) v.push_back((size_t)x);
+      p = *end == ',' ? end + 1 : end;
+    }
+  if (v.empty()) v = {8, 16, 24, 32, 48, 64};
+  return v;
+}
+
 int mont_report(std::mt19937_64 &rng, const std::string &paths) {
   const double peak = peak_product_ns();
   std::printf("Montgomery kernels of the constant-time scalar exponentiation (powm_ct), kernels: %s\n", paths.c_str());
@@ -73,7 +90,7 @@ int mont_report(std::mt19937_64 &rng, const std::string &paths) {
   std::printf("ns per call and ns per limb product (efficiency = peak / that)\n");
   std::printf("limbs |    sqr          |   mul_n         |   REDC          | mont_sqr_ct     | mont_mul_ct     | mont_mul\n");
   double rsa_ns = 0;
-  for (size_t n : {8, 16, 24, 32, 48, 64}) {
+  for (size_t n : mont_sizes()) {
     std::vector<limb> m = rand_limbs(rng, n), a = rand_limbs(rng, n), b = rand_limbs(rng, n);
     m[0] |= 1;
     m[n - 1] |= (limb)1 << 63;
@@ -126,7 +143,16 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--portable")) mpb::cpu::force_portable(true);
     else if (!std::strcmp(argv[i], "--scan")) scan = true;
     else if (!std::strcmp(argv[i], "--mont")) mont = true;
-    else dir = argv[i];
+    else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
+      std::printf("usage: bench_mul [output-dir] [--quick] [--portable] | --scan | --mont | --help\n"
+                  "  output-dir: where the tables go (default %s/bench/results)\n"
+                  "  --mont: the Montgomery kernels, printed (MPB_MONT_SIZES=16,24,... limb counts)\n",
+                  MPB_SOURCE_DIR);
+      return 0;
+    } else if (argv[i][0] == '-') {
+      std::fprintf(stderr, "bench_mul: unknown option %s (see --help)\n", argv[i]);
+      return 2;
+    } else dir = argv[i];
   }
   if (quick) g_reps = 7;
   std::mt19937_64 rng(20261121);

@@ -267,7 +267,7 @@ TEST_CASE("redc_1: the unrolled MULX/ADX kernels equal the portable REDC bit for
       V m = rep % 7 == 0 ? V(n, ~(limb)0) : make_mod(rng, n, true);
       m[0] |= 1;
       Mont mc(m);
-      V T = rep % 5 == 0 ? V(2 * n, ~(limb)0) : hard_limbs(rng, 2 * n, rep % 3), T2 = T, T3 = T, T4 = T;
+      V T = rep % 5 == 0 ? V(2 * n, ~(limb)0) : hard_limbs(rng, 2 * n, rep % 3), T2 = T, T3 = T, T4 = T, T5 = T;
       V r1(n), r2(n);
       limb c1 = mpn::redc_fixed_adx(r1.data(), T.data(), m.data(), n, mc.ctx.minv);
       limb c2 = mpn::redc_1_portable(r2.data(), T2.data(), m.data(), n, mc.ctx.minv);
@@ -282,6 +282,9 @@ TEST_CASE("redc_1: the unrolled MULX/ADX kernels equal the portable REDC bit for
       REQUIRE(r3 == r2);
       mpn::mont_redc_fixed_adx(T4.data() + n, T4.data(), m.data(), n, mc.ctx.minv);
       REQUIRE(V(T4.begin() + n, T4.end()) == r2);
+      // and at tp itself (the block kernels read their parked carries before writing rp)
+      mpn::mont_redc_fixed_adx(T5.data(), T5.data(), m.data(), n, mc.ctx.minv);
+      REQUIRE(V(T5.begin(), T5.begin() + n) == r2);
     }
   }
   REQUIRE(sizes >= 4);

@@ -26,6 +26,28 @@ chains loose from the last row's, so the core runs the head of row i+1 beside th
 (AMD Zen 5, 2026-11-29, `bench_mul --mont`: REDC at 16 limbs 101 -> 91 ns, 32: 369 -> 339,
 64: 1,446 -> 1,362).
 
+mont_redc by blocks of 8 rows (gen_redc_blocks, the n of BLOCK_SIZES): the rows above add each
+product to t in memory (ADCX from memory and a store per product). Here block b (rows s = 8b ..
+s+7) keeps the partial sums of 8 consecutive positions in registers, a window that moves up one
+limb per row, and goes over m in chunks of 8 limbs:
+- chunk 0 (m[0..8)): the window starts as t[s..s+8); q_k comes from the window's lowest limb,
+  is parked in t[s+k] (cleared by its row) and its row adds q_k * m[0..8) to the window, whose
+  top limb is the register that just left it;
+- chunk c >= 1 (m[8c..8c+8), the parked q's): the window starts as what chunk c-1 left (the
+  sums of q*m alone, no t: so the window stays below B^8 before each row, and a row's top limb
+  cannot overflow); after row k, position s+8c+k is final for the block and is added to
+  t[s+8c+k] in memory with a third carry, kept in a register (BT / ADCX / SBB) between the rows;
+- at the block's end the window's last 8 positions are added to t the same way, and the block's
+  carry (position s+n+8) is parked in t[s]; the epilogue adds the parked carries of all blocks
+  to t[n..2n) (they land at limbs 8b+8 of the result, the last block's on the top).
+Three instructions per product (MULX from memory, ADCX, ADOX on registers) instead of four, and
+t is read and written once per 8 rows. The result equals the rows' bit for bit (the q's are the
+same). Measured on the AMD Zen 5 VM (2026-11-29, `bench_mul --mont`, alternated with the rows,
+ns): REDC 16 limbs 91-92 -> 87-88, 24: 191 -> 177, 32: 339-345 -> 304-308, 40: 535-544 -> 463-468,
+64: 1,367-1,405 -> 1,182-1,209; mont_sqr_ct 16: 140-141 -> 137-139, 32: 532-535 -> 496-507;
+mont_mul_ct 16: 173-175 -> 170-172, 32: 667-684 -> 637-647. At 16 limbs half the products are in
+chunk 0, whose quotient chain (MULX, ADCX, IMUL between rows of 8 products) bounds it.
+
 Run:  python3 cpu/mpn/x86_64/redc_fixed_adx_gen.py OUT.cpp   (CMake does this: cpu/CMakeLists.txt)
 """
 
@@ -92,6 +114,121 @@ def gen_epilogue(n):
     return L
 
 
+BLOCK = 8  # rows per block, and the window's width in limbs
+# mont_redc by blocks at these n (the rest: rows + gen_epilogue). Not at 48 and 56: there the
+# unrolled block kernel (9-11 KB) beside the Karatsuba square's 24- and 28-limb row kernels made
+# mont_sqr_ct slower (48: 1,143 -> 1,550 ns, 56: 1,525 -> 1,560-1,600) although the REDC alone
+# was 15% faster: together the code no longer stays in the core's caches. At 64 the square's
+# halves recurse to 16-limb kernels, and mont_sqr_ct gains (2,079 -> 1,991).
+BLOCK_SIZES = [8, 16, 24, 32, 40, 64]
+
+
+def gen_redc_blocks(n):
+    """mont_redc for n a multiple of 8 (8..64 limbs), rows in blocks of 8, the partial sums in a
+    register window (see the docstring's second part). Registers: the window w0..w8 (9, rotating;
+    the one outside the window is each product's high-half temporary until the row's last product
+    writes the new top limb into it), lo, rdx (the row's q), cy (the memory add's carry, 0 or -1),
+    tp, mp: 14, so that it compiles with a frame pointer too (the sanitizer builds)."""
+    assert n % BLOCK == 0
+    K = BLOCK
+    nb = n // K
+    L = []
+    e = L.append
+    T = lambda k: f"{8 * k}(%[tp])"
+    M = lambda j: f"{8 * j}(%[mp])"
+    W = [f"%[w{k}]" for k in range(K + 1)]
+    lo, Z = "%[lo]", "%[zero]"
+
+    def row(win, mbase):
+        # win[0..8) += q * m[mbase..mbase+8); win[8] (free until then) receives the new top limb
+        e("xor %k[lo], %k[lo]")                  # CF = OF = 0
+        for j in range(K):
+            e(f"mulx {M(mbase + j)}, {lo}, {win[8]}")
+            e(f"adcx {lo}, {win[j]}")
+            if j < K - 1:
+                e(f"adox {win[8]}, {win[j + 1]}")
+        e(f"adcx {Z}, {win[8]}")                 # the top cannot overflow: window < B^8 before
+        e(f"adox {Z}, {win[8]}")
+
+    e("1:")
+    win = W[:]
+    for j in range(K):                           # chunk 0: the window is t[s..s+8)
+        e(f"mov {T(j)}, {win[j]}")
+    e(f"mov {win[0]}, %%rdx")
+    e("imul %[minv], %%rdx")                     # q_0
+    for k in range(K):
+        e(f"mov %%rdx, {T(k)}")                  # q_k parked in t[s+k], which the row clears
+        row(win, 0)
+        win = win[1:] + win[:1]                  # position s+k is 0 now
+        if k < K - 1:
+            e(f"mov {win[0]}, %%rdx")
+            e("imul %[minv], %%rdx")             # q_{k+1} from position s+k+1
+    e("xor %k[cy], %k[cy]")
+    for c in range(1, nb):                       # chunks 1..nb-1: m[8c..8c+8), the parked q's
+        for k in range(K):
+            e(f"mov {T(k)}, %%rdx")
+            row(win, K * c)
+            p = K * c + k                        # final within the block: + t[s+p] + carry
+            e("bt $0, %[cy]")
+            e(f"adcx {T(p)}, {win[0]}")
+            e("sbb %[cy], %[cy]")
+            e(f"mov {win[0]}, {T(p)}")
+            win = win[1:] + win[:1]
+    e("bt $0, %[cy]")                            # the window's last 8 positions: + t, stored
+    for j in range(K):
+        e(f"adcx {T(n + j)}, {win[j]}")
+        e(f"mov {win[j]}, {T(n + j)}")
+    e("mov $0, %k[lo]")
+    e(f"adc $0, {lo}")
+    e(f"mov {lo}, {T(0)}")                       # the block's carry (position s+n+8) parked in t[s]
+    e("lea 64(%[tp]), %[tp]")
+    e("decq %[cnt]")
+    e("jnz 1b")
+    # tp advanced by n. rp = t[n..2n) + the parked carries of blocks 0..nb-2 at limbs 8b+8; the
+    # last block's, plus the sum's carry, is the top (0 or 1). The carries are read first, so rp
+    # may be tp + n or tp.
+    P = W[:nb]
+    RP = W[8]
+    for b in range(nb):
+        e(f"mov {T(K * b - n)}, {P[b]}")
+    e(f"mov %[rp], {RP}")
+    for j in range(n):
+        e(f"mov {T(j)}, {lo}")
+        if j >= K and j % K == 0:
+            e(f"{'add' if j == K else 'adc'} {P[j // K - 1]}, {lo}")
+        elif j > K:
+            e(f"adc $0, {lo}")
+        e(f"mov {lo}, {8 * j}({RP})")
+    e("mov $0, %%edx")
+    if nb > 1:
+        e("adc $0, %%rdx")
+    e(f"add {P[nb - 1]}, %%rdx")
+    # rp -= m * top, in constant time (MULX leaves the borrow chain alone)
+    for j in range(n):
+        e(f"mulx {M(j)}, %[cy], {W[0]}")
+        e(f"mov {8 * j}({RP}), {lo}")
+        e(f"{'sub' if j == 0 else 'sbb'} %[cy], {lo}")
+        e(f"mov {lo}, {8 * j}({RP})")
+    return L
+
+
+def asm_function_blocks(name, lines, n):
+    body = "\n".join(f'      "{l}\\n\\t"' for l in lines)
+    regs = ", ".join(f'[w{k}] "=&r"(w{k})' for k in range(BLOCK + 1))
+    return "\n".join([
+        f"__attribute__((noinline, target(\"bmi2,adx\"))) void {name}(limb *rp, limb *tp, const limb *mp, limb minv, size_t) {{",
+        "  limb w0, w1, w2, w3, w4, w5, w6, w7, w8, lo, cy, dx;",
+        f"  size_t cnt = {n // BLOCK};",
+        "  static const limb zero = 0;",
+        "  __asm__ volatile(\n" + body,
+        f'      : {regs}, [lo] "=&r"(lo), [cy] "=&r"(cy), "=&d"(dx), [tp] "+r"(tp), [cnt] "+m"(cnt)',
+        '      : [mp] "r"(mp), [minv] "m"(minv), [rp] "m"(rp), [zero] "m"(zero)',
+        '      : "cc", "memory");',
+        "  (void)w0, (void)w1, (void)w2, (void)w3, (void)w4, (void)w5, (void)w6, (void)w7, (void)w8;",
+        "  (void)lo, (void)cy, (void)dx;",
+        "}\n"])
+
+
 def asm_function(name, lines, with_rp):
     body = "\n".join(f'      "{l}\\n\\t"' for l in lines)
     rp_arg = "limb *rp, " if with_rp else ""
@@ -115,10 +252,29 @@ def main():
     print()
     print("#ifdef MPB_HAVE_ADX_ASM")
     print()
+    print("// AddressSanitizer keeps the locals that the block kernels take as memory operands in its")
+    print("// own frame, addressed through registers, and their 14 register operands no longer fit:")
+    print("// that build takes the row kernels at every n.")
+    print("#if defined(__SANITIZE_ADDRESS__)")
+    print("#define MPB_REDC_NO_BLOCKS 1")
+    print("#elif defined(__has_feature)")
+    print("#if __has_feature(address_sanitizer)")
+    print("#define MPB_REDC_NO_BLOCKS 1")
+    print("#endif")
+    print("#endif")
+    print()
     print("namespace mpb {\nnamespace mpn {\nnamespace {")
     for n in REDC_SIZES:
         print(asm_function(f"redc_rows_{n}", gen_redc(n), False))
-        print(asm_function(f"mont_redc_rows_{n}", gen_redc(n) + gen_epilogue(n), True))
+        rows = asm_function(f"mont_redc_rows_{n}", gen_redc(n) + gen_epilogue(n), True)
+        if n in BLOCK_SIZES:
+            print("#ifndef MPB_REDC_NO_BLOCKS")
+            print(asm_function_blocks(f"mont_redc_rows_{n}", gen_redc_blocks(n), n))
+            print("#else")
+            print(rows)
+            print("#endif")
+        else:
+            print(rows)
     print("} // namespace\n")
     lo_n, hi_n = REDC_SIZES[0], REDC_SIZES[-1]
     assert REDC_SIZES == list(range(lo_n, hi_n + 1))
