@@ -13,6 +13,7 @@
 #include <mpbatch/bn.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <random>
 #include <string>
@@ -43,7 +44,11 @@ int main(int argc, char **argv) {
   std::string dir = std::string(MPB_SOURCE_DIR) + "/bench/results";
   for (int i = 1; i < argc; i++) {
     if (!std::strcmp(argv[i], "--quick")) g_reps = 5;
-    else dir = argv[i];
+    else if (argv[i][0] == '-') {  // --help, or an unknown option: not an output folder
+      const bool help = !std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h");
+      std::fprintf(help ? stdout : stderr, "usage: %s [output-dir] [--quick]\n", "bench_bn_api");
+      return help ? 0 : 2;
+    } else dir = argv[i];
   }
   std::mt19937_64 rng(12345);
   mpbench::Report rep("bn_api_mul", dir);

@@ -92,6 +92,10 @@ int main(int argc, char **argv) {
     if (!std::strcmp(argv[i], "--quick")) {
       g_reps = 3;
       g_target_ns = 10e6;
+    } else if (argv[i][0] == '-') {  // --help, or an unknown option: not an output folder
+      const bool help = !std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h");
+      std::fprintf(help ? stdout : stderr, "usage: %s [output-dir] [--quick]\n", "bench_powm");
+      return help ? 0 : 2;
     } else dir = argv[i];
   }
   gmp_randstate_t st;
