@@ -115,20 +115,27 @@ def gen_epilogue(n):
 
 
 BLOCK = 8  # rows per block, and the window's width in limbs
-# mont_redc by blocks at these n (the rest: rows + gen_epilogue). Not at 48 and 56: there the
-# unrolled block kernel (9-11 KB) beside the Karatsuba square's 24- and 28-limb row kernels made
-# mont_sqr_ct slower (48: 1,143 -> 1,550 ns, 56: 1,525 -> 1,560-1,600) although the REDC alone
-# was 15% faster: together the code no longer stays in the core's caches. At 64 the square's
-# halves recurse to 16-limb kernels, and mont_sqr_ct gains (2,079 -> 1,991).
-BLOCK_SIZES = [8, 16, 24, 32, 40, 64]
+# mont_redc by blocks at these n (the rest: rows + gen_epilogue); from 40 limbs on in the loop
+# form. Unrolled at 48 and 56, the block kernel (9-11 KB) beside the Karatsuba square's 24- and
+# 28-limb row kernels made mont_sqr_ct slower (48: 1,143 -> 1,550 ns, 56: 1,525 -> 1,560-1,600)
+# although the REDC alone was 15% faster: together the code no longer stayed in the core's caches.
+# The loop form (Zen 5, `bench_mul --mont`, ns, rows -> loop): mont_sqr_ct 48: 1,197-1,208 ->
+# 1,146-1,148, 56: 1,580-1,593 -> 1,531, 64: 2,090-2,127 -> 1,978-2,006 (unrolled 2,005-2,060);
+# at 32 the unrolled form stays ahead (524-538 against 545-551), at 40 they are even.
+BLOCK_SIZES = [8, 16, 24, 32, 40, 48, 56, 64]
+BLOCK_LOOP_SIZES = [40, 48, 56, 64]  # the rest unrolled
 
 
-def gen_redc_blocks(n):
+def gen_redc_blocks(n, loop=False):
     """mont_redc for n a multiple of 8 (8..64 limbs), rows in blocks of 8, the partial sums in a
     register window (see the docstring's second part). Registers: the window w0..w8 (9, rotating;
     the one outside the window is each product's high-half temporary until the row's last product
     writes the new top limb into it), lo, rdx (the row's q), cy (the memory add's carry, 0 or -1),
-    tp, mp: 14, so that it compiles with a frame pointer too (the sanitizer builds)."""
+    tp, mp: 14, so that it compiles with a frame pointer too (the sanitizer builds).
+    loop: chunks 1..nb-1 as one loop body (tp and mp advance by a chunk each pass), so that the
+    code does not grow with n; the 8 q's then wait in x0..x7 (MOVQ, SSE2), since t[s..s+8) is no
+    longer at a fixed offset from tp; the window is moved back into w0..w8 order after each pass
+    (8 rows rotate 9 registers by 8)."""
     assert n % BLOCK == 0
     K = BLOCK
     nb = n // K
@@ -151,37 +158,64 @@ def gen_redc_blocks(n):
         e(f"adox {Z}, {win[8]}")
 
     e("1:")
-    win = W[:]
+    win = W[1:] + W[:1] if loop else W[:]        # loop: chunk 0 ends in w0..w8 order
     for j in range(K):                           # chunk 0: the window is t[s..s+8)
         e(f"mov {T(j)}, {win[j]}")
     e(f"mov {win[0]}, %%rdx")
     e("imul %[minv], %%rdx")                     # q_0
     for k in range(K):
-        e(f"mov %%rdx, {T(k)}")                  # q_k parked in t[s+k], which the row clears
+        if loop:
+            e(f"movq %%rdx, %[x{k}]")
+        else:
+            e(f"mov %%rdx, {T(k)}")              # q_k parked in t[s+k], which the row clears
         row(win, 0)
         win = win[1:] + win[:1]                  # position s+k is 0 now
         if k < K - 1:
             e(f"mov {win[0]}, %%rdx")
             e("imul %[minv], %%rdx")             # q_{k+1} from position s+k+1
     e("xor %k[cy], %k[cy]")
-    for c in range(1, nb):                       # chunks 1..nb-1: m[8c..8c+8), the parked q's
+
+    def finish_row(p):
+        e("bt $0, %[cy]")                        # final within the block: + t[s+p] + carry
+        e(f"adcx {T(p)}, {win[0]}")
+        e("sbb %[cy], %[cy]")
+        e(f"mov {win[0]}, {T(p)}")
+
+    if not loop:
+        for c in range(1, nb):                   # chunks 1..nb-1: m[8c..8c+8), the parked q's
+            for k in range(K):
+                e(f"mov {T(k)}, %%rdx")
+                row(win, K * c)
+                finish_row(K * c + k)
+                win = win[1:] + win[:1]
+        top, back = n, 0
+    else:
+        e(f"movq ${nb - 1}, %[cc]")
+        e("2:")
+        e("lea 64(%[tp]), %[tp]")                # tp, mp: the chunk's t and m
+        e("lea 64(%[mp]), %[mp]")
         for k in range(K):
-            e(f"mov {T(k)}, %%rdx")
-            row(win, K * c)
-            p = K * c + k                        # final within the block: + t[s+p] + carry
-            e("bt $0, %[cy]")
-            e(f"adcx {T(p)}, {win[0]}")
-            e("sbb %[cy], %[cy]")
-            e(f"mov {win[0]}, {T(p)}")
+            e(f"movq %[x{k}], %%rdx")
+            row(win, 0)
+            finish_row(k)
             win = win[1:] + win[:1]
+        for i in range(K - 1, 0, -1):            # back into w0..w8 order (renamed moves)
+            e(f"mov {W[i - 1]}, {W[i]}")
+        e(f"mov {W[K]}, {W[0]}")
+        win = W[:]
+        e("decq %[cc]")
+        e("jnz 2b")
+        top, back = K, K * (nb - 1)              # tp is back limbs past the block's start
     e("bt $0, %[cy]")                            # the window's last 8 positions: + t, stored
     for j in range(K):
-        e(f"adcx {T(n + j)}, {win[j]}")
-        e(f"mov {win[j]}, {T(n + j)}")
+        e(f"adcx {T(top + j)}, {win[j]}")
+        e(f"mov {win[j]}, {T(top + j)}")
     e("mov $0, %k[lo]")
     e(f"adc $0, {lo}")
-    e(f"mov {lo}, {T(0)}")                       # the block's carry (position s+n+8) parked in t[s]
-    e("lea 64(%[tp]), %[tp]")
+    e(f"mov {lo}, {T(-back)}")                   # the block's carry (position s+n+8) parked in t[s]
+    e(f"lea {8 * (K - back)}(%[tp]), %[tp]")
+    if back:
+        e(f"lea {-8 * back}(%[mp]), %[mp]")
     e("decq %[cnt]")
     e("jnz 1b")
     # tp advanced by n. rp = t[n..2n) + the parked carries of blocks 0..nb-2 at limbs 8b+8; the
@@ -212,20 +246,28 @@ def gen_redc_blocks(n):
     return L
 
 
-def asm_function_blocks(name, lines, n):
+def asm_function_blocks(name, lines, n, loop):
     body = "\n".join(f'      "{l}\\n\\t"' for l in lines)
     regs = ", ".join(f'[w{k}] "=&r"(w{k})' for k in range(BLOCK + 1))
+    outs = f'{regs}, [lo] "=&r"(lo), [cy] "=&r"(cy), "=&d"(dx), [tp] "+r"(tp), [cnt] "+m"(cnt)'
+    if loop:
+        outs += ", [mp] \"+r\"(mp), [cc] \"=m\"(cc),\n        " + ", ".join(f'[x{k}] "=&x"(x{k})' for k in range(BLOCK))
+        ins = '[minv] "m"(minv), [rp] "m"(rp), [zero] "m"(zero)'
+    else:
+        ins = '[mp] "r"(mp), [minv] "m"(minv), [rp] "m"(rp), [zero] "m"(zero)'
     return "\n".join([
         f"__attribute__((noinline, target(\"bmi2,adx\"))) void {name}(limb *rp, limb *tp, const limb *mp, limb minv, size_t) {{",
         "  limb w0, w1, w2, w3, w4, w5, w6, w7, w8, lo, cy, dx;",
         f"  size_t cnt = {n // BLOCK};",
-        "  static const limb zero = 0;",
+        "  static const limb zero = 0;"] +
+        (["  size_t cc;", "  __m128i x0, x1, x2, x3, x4, x5, x6, x7;  // the block's q's (loop form)"] if loop else []) + [
         "  __asm__ volatile(\n" + body,
-        f'      : {regs}, [lo] "=&r"(lo), [cy] "=&r"(cy), "=&d"(dx), [tp] "+r"(tp), [cnt] "+m"(cnt)',
-        '      : [mp] "r"(mp), [minv] "m"(minv), [rp] "m"(rp), [zero] "m"(zero)',
+        "      : " + outs,
+        "      : " + ins,
         '      : "cc", "memory");',
         "  (void)w0, (void)w1, (void)w2, (void)w3, (void)w4, (void)w5, (void)w6, (void)w7, (void)w8;",
-        "  (void)lo, (void)cy, (void)dx;",
+        "  (void)lo, (void)cy, (void)dx;"] +
+        (["  (void)cc, (void)x0, (void)x1, (void)x2, (void)x3, (void)x4, (void)x5, (void)x6, (void)x7;"] if loop else []) + [
         "}\n"])
 
 
@@ -248,6 +290,7 @@ def main():
     print("// Generated by cpu/mpn/x86_64/redc_fixed_adx_gen.py: do not edit.")
     print("// MULX/ADCX/ADOX Montgomery reduction, rows unrolled, for n = %d..%d limbs (see the" % (REDC_SIZES[0], REDC_SIZES[-1]))
     print("// generator). Callers check cpu::has_mulx_adx() first.")
+    print("#include <immintrin.h>  // __m128i: the loop form's q's")
     print('#include "mpn/mod/mont.h"')
     print()
     print("#ifdef MPB_HAVE_ADX_ASM")
@@ -269,7 +312,8 @@ def main():
         rows = asm_function(f"mont_redc_rows_{n}", gen_redc(n) + gen_epilogue(n), True)
         if n in BLOCK_SIZES:
             print("#ifndef MPB_REDC_NO_BLOCKS")
-            print(asm_function_blocks(f"mont_redc_rows_{n}", gen_redc_blocks(n), n))
+            loop = n in BLOCK_LOOP_SIZES
+            print(asm_function_blocks(f"mont_redc_rows_{n}", gen_redc_blocks(n, loop), n, loop))
             print("#else")
             print(rows)
             print("#endif")
