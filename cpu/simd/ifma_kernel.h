@@ -139,6 +139,7 @@ struct Stitch {
   const V *tab;
   V idx;
   unsigned e0, e1;  // e1 - e0 <= kStitchMax
+  unsigned entries;  // the table's (a power of two)
 };
 constexpr unsigned kStitchMax = (kTable + kWindow - 1) / kWindow;  // 7: a 5-bit window's share
 constexpr bool stitch_shares_fit() {  // every window width's largest share fits kStitchMax
@@ -148,23 +149,37 @@ constexpr bool stitch_shares_fit() {  // every window width's largest share fits
 }
 static_assert(stitch_shares_fit(), "a squaring would have to select more than kStitchMax entries");
 
-// The lanes that take entry e0 + u, u < kStitchMax (km), and how many entries (e1 - e0).
-static inline unsigned stitch_masks(const Stitch *st, Mask (&km)[kStitchMax]) {
+// What a squaring's selection reads, fixed once per squaring: the lanes that take entry e0 + u
+// (km[u]; none for u >= e1 - e0) and where that entry's digits are (tp[u]). So every digit blends
+// kStitchMax entries at addresses that depend on e0 and e1 only, without a branch on the share's
+// size per digit: that test and its address arithmetic were ~14 scalar instructions per
+// reduction row of the N = 20 square beside ~120 vector ones, in a kernel bound by how many
+// instructions the core issues. For u >= e1 - e0 the entry read (under the empty mask) is
+// (e0 + u) mod entries, a valid one and, from 8 entries on, one that no other u of this squaring
+// reads: two masked loads of one address into the same value made the N = 20 square twice as
+// slow on the Zen 5 machine (RSA-2048 16.8K -> 9.4K/s).
+struct StitchPlan {
+  Mask km[kStitchMax];
+  const V *tp[kStitchMax];
+};
+static inline void stitch_plan(const Stitch *st, size_t N, StitchPlan &p) {
+  const unsigned ne = st->e1 - st->e0;
+  const V *tab = fresh(st->tab);
 MPB_UNROLL(8)
-  for (unsigned u = 0; u < kStitchMax; ++u) km[u] = veq(st->idx, vset1(st->e0 + u));
-  return st->e1 - st->e0;
+  for (unsigned u = 0; u < kStitchMax; ++u) {
+    const bool in = u < ne;
+    p.km[u] = veq(st->idx, vset1(in ? (uint64_t)(st->e0 + u) : ~(uint64_t)0));  // idx < 2^w
+    p.tp[u] = tab + (size_t)((st->e0 + u) & (st->entries - 1)) * N;
+  }
 }
 
 // Digits [d0, d1) of the entries [e0, e1) blended into sel (N digits per entry).
-static inline void stitch_digits(const Stitch *st, const Mask (&km)[kStitchMax], unsigned ne,
-                                 size_t N, size_t d0, size_t d1) {
-  const V *tp = fresh(st->tab) + (size_t)st->e0 * N;
+static inline void stitch_digits(const Stitch *st, const StitchPlan &p, size_t d0, size_t d1) {
 MPB_UNROLL(1)
   for (size_t d = d0; d < d1; ++d) {
     V s = st->sel[d];
 MPB_UNROLL(8)
-    for (unsigned u = 0; u < kStitchMax; ++u)
-      if (u < ne) s = vblend(s, km[u], tp[u * N + d]);
+    for (unsigned u = 0; u < kStitchMax; ++u) s = vblend(s, p.km[u], p.tp[u][d]);
     st->sel[d] = s;
   }
 }
@@ -213,8 +228,8 @@ MPB_UNROLL(64)
     acc[2 * k] = madlo(vadd(acc[2 * k], acc[2 * k]), d, d);
     acc[2 * k + 1] = madhi(vadd(acc[2 * k + 1], acc[2 * k + 1]), d, d);
   }
-  Mask km[kStitchMax];
-  const unsigned ne = ST ? stitch_masks(st, km) : 0;
+  StitchPlan plan;
+  if (ST) stitch_plan(st, N, plan);
   V q = madlo(zero, acc[0], minv);  // < 2^52: only the low 52 bits of acc[0] and minv are used
 MPB_UNROLL(64)
   for (int i = 0; i < n; ++i) {
@@ -231,7 +246,7 @@ MPB_UNROLL(64)
       acc[i + j + 1] = madhi(acc[i + j + 1], q, mp[j]);
     }
     q = qn;
-    if (ST) stitch_digits(st, km, ne, N, (size_t)i, (size_t)i + 1);
+    if (ST) stitch_digits(st, plan, (size_t)i, (size_t)i + 1);
   }
   V c = zero;
 MPB_UNROLL(64)
@@ -399,8 +414,8 @@ static inline void redc_tiles(V *t, const V *m, V minv, size_t N, const Stitch *
   const V zero = vzero();
   const V mask = vset1((1ll << 52) - 1);
   const size_t full = N / T * T;
-  Mask km[kStitchMax];
-  const unsigned ne = st ? stitch_masks(st, km) : 0;
+  StitchPlan plan;
+  if (st) stitch_plan(st, N, plan);
 MPB_UNROLL(1)
   for (size_t it = 0; it < full; it += T) {
     V *tp = t + it;
@@ -427,11 +442,11 @@ MPB_UNROLL(16)
 MPB_UNROLL(16)
     for (int k = T; k < 2 * T; ++k) tp[k] = acc[k];
     row_block<T>(tp + T, u, m + T, N - T);
-    if (st) stitch_digits(st, km, ne, N, it, it + T);
+    if (st) stitch_digits(st, plan, it, it + T);
   }
 MPB_UNROLL(1)
   for (size_t i = full; i < N; ++i) redc_row(t + i, m, minv, N);
-  if (st) stitch_digits(st, km, ne, N, full, N);
+  if (st) stitch_digits(st, plan, full, N);
 }
 
 // r = a*b/R mod m (almost). r may alias a or b. t: 2N vectors.
@@ -611,7 +626,7 @@ static void run_kernel(const Job &job) {
       const bool skip = job.vt && window_zero_all(job, pos, w);  // (variable time: a product by one)
       if (kStitch<NC> && !skip) {
         // squaring s selects the entries [entries*s/w, entries*(s+1)/w) of this window
-        Stitch st{SEL, TAB, window(job, pos, w), 0, 0};
+        Stitch st{SEL, TAB, window(job, pos, w), 0, 0, entries};
         for (unsigned s = 0; s < w; ++s) {
           st.e0 = entries * s / w;
           st.e1 = entries * (s + 1) / w;
