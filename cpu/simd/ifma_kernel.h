@@ -149,15 +149,18 @@ constexpr bool stitch_shares_fit() {  // every window width's largest share fits
 }
 static_assert(stitch_shares_fit(), "a squaring would have to select more than kStitchMax entries");
 
-// What a squaring's selection reads, fixed once per squaring: the lanes that take entry e0 + u
-// (km[u]; none for u >= e1 - e0) and where that entry's digits are (tp[u]). So every digit blends
-// kStitchMax entries at addresses that depend on e0 and e1 only, without a branch on the share's
-// size per digit: that test and its address arithmetic were ~14 scalar instructions per
-// reduction row of the N = 20 square beside ~120 vector ones, in a kernel bound by how many
+// The N = 20 square's selection, fixed once per squaring: the lanes that take entry e0 + u
+// (km[u]; none for u >= e1 - e0) and where that entry's digits are (tp[u], one pointer each). So
+// every digit blends kStitchMax entries at addresses that depend on e0 and e1 only, without a
+// branch on the share's size per digit: that test and its address arithmetic were ~14 scalar
+// instructions per reduction row beside ~120 vector ones, in a kernel bound by how many
 // instructions the core issues. For u >= e1 - e0 the entry read (under the empty mask) is
-// (e0 + u) mod entries, a valid one and, from 8 entries on, one that no other u of this squaring
-// reads: two masked loads of one address into the same value made the N = 20 square twice as
-// slow on the Zen 5 machine (RSA-2048 16.8K -> 9.4K/s).
+// (e0 + u) mod entries: a valid one and, from 8 entries on, one that no other u of this squaring
+// reads. Measured on the Zen 5 machine (2026-11-29, the ad hoc crypto_mb harness, libraries
+// alternated): RSA-2048 +1..7%, 1024-bit modexp +1..4.5%. Two variants were slower: the entry
+// e0 read again for u >= e1 - e0 (two masked loads of one address into the same value: the
+// square twice as slow, RSA-2048 16.8K -> 9.4K/s), and one base pointer with the entries at fixed
+// offsets from min(e0, kTable - kStitchMax) (RSA-2048 -1%, modexp -4%).
 struct StitchPlan {
   Mask km[kStitchMax];
   const V *tp[kStitchMax];
@@ -180,6 +183,29 @@ MPB_UNROLL(1)
     V s = st->sel[d];
 MPB_UNROLL(8)
     for (unsigned u = 0; u < kStitchMax; ++u) s = vblend(s, p.km[u], p.tp[u][d]);
+    st->sel[d] = s;
+  }
+}
+
+// The tiles' selection (N >= 30): the lanes that take entry e0 + u, u < kStitchMax (km), and how
+// many entries (e1 - e0); each digit blends the share's entries behind a test of its size. (Both
+// forms of the plan above made RSA-4096 and RSA-3072 6-8% slower there.)
+static inline unsigned stitch_masks(const Stitch *st, Mask (&km)[kStitchMax]) {
+MPB_UNROLL(8)
+  for (unsigned u = 0; u < kStitchMax; ++u) km[u] = veq(st->idx, vset1(st->e0 + u));
+  return st->e1 - st->e0;
+}
+
+// Digits [d0, d1) of the entries [e0, e1) blended into sel (N digits per entry), ne = e1 - e0.
+static inline void stitch_digits_ne(const Stitch *st, const Mask (&km)[kStitchMax], unsigned ne,
+                                 size_t N, size_t d0, size_t d1) {
+  const V *tp = fresh(st->tab) + (size_t)st->e0 * N;
+MPB_UNROLL(1)
+  for (size_t d = d0; d < d1; ++d) {
+    V s = st->sel[d];
+MPB_UNROLL(8)
+    for (unsigned u = 0; u < kStitchMax; ++u)
+      if (u < ne) s = vblend(s, km[u], tp[u * N + d]);
     st->sel[d] = s;
   }
 }
@@ -414,8 +440,8 @@ static inline void redc_tiles(V *t, const V *m, V minv, size_t N, const Stitch *
   const V zero = vzero();
   const V mask = vset1((1ll << 52) - 1);
   const size_t full = N / T * T;
-  StitchPlan plan;
-  if (st) stitch_plan(st, N, plan);
+  Mask km[kStitchMax];
+  const unsigned ne = st ? stitch_masks(st, km) : 0;
 MPB_UNROLL(1)
   for (size_t it = 0; it < full; it += T) {
     V *tp = t + it;
@@ -442,11 +468,11 @@ MPB_UNROLL(16)
 MPB_UNROLL(16)
     for (int k = T; k < 2 * T; ++k) tp[k] = acc[k];
     row_block<T>(tp + T, u, m + T, N - T);
-    if (st) stitch_digits(st, plan, it, it + T);
+    if (st) stitch_digits_ne(st, km, ne, N, it, it + T);
   }
 MPB_UNROLL(1)
   for (size_t i = full; i < N; ++i) redc_row(t + i, m, minv, N);
-  if (st) stitch_digits(st, plan, full, N);
+  if (st) stitch_digits_ne(st, km, ne, N, full, N);
 }
 
 // r = a*b/R mod m (almost). r may alias a or b. t: 2N vectors.
