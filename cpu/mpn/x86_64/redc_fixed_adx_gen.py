@@ -106,12 +106,18 @@ def gen_epilogue(n):
     # (an AND would clear CF), in constant time
     e("mov $0, %%edx")
     e("adc $0, %%rdx")
-    for j in range(n):
-        e(f"mulx {8 * j}(%[mp]), {y}, {hi}")
-        e(f"mov {8 * j}(%[rp]), {x}")
-        e(f"{'sub' if j == 0 else 'sbb'} {y}, {x}")
-        e(f"mov {x}, {8 * j}(%[rp])")
+    sub_m_times_rdx(e, n, lambda j: f"{8 * j}(%[mp])", lambda j: f"{8 * j}(%[rp])", y, hi, x)
     return L
+
+
+def sub_m_times_rdx(e, n, M, R, y, sink, x):
+    """R(0..n) -= m * rdx (rdx = 0 or 1) as one borrow chain: MULX makes m[j] * rdx (y; its
+    high half, 0, to sink) and leaves the chain's flags alone."""
+    for j in range(n):
+        e(f"mulx {M(j)}, {y}, {sink}")
+        e(f"mov {R(j)}, {x}")
+        e(f"{'sub' if j == 0 else 'sbb'} {y}, {x}")
+        e(f"mov {x}, {R(j)}")
 
 
 BLOCK = 8  # rows per block, and the window's width in limbs
@@ -239,12 +245,7 @@ def gen_redc_blocks(n, loop=False):
     if nb > 1:
         e("adc $0, %%rdx")
     e(f"add {P[nb - 1]}, %%rdx")
-    # rp -= m * top, in constant time (MULX leaves the borrow chain alone)
-    for j in range(n):
-        e(f"mulx {M(j)}, %[cy], {W[0]}")
-        e(f"mov {8 * j}({RP}), {lo}")
-        e(f"{'sub' if j == 0 else 'sbb'} %[cy], {lo}")
-        e(f"mov {lo}, {8 * j}({RP})")
+    sub_m_times_rdx(e, n, M, lambda j: f"{8 * j}({RP})", "%[cy]", W[0], lo)  # rp -= m * top
     return L
 
 
