@@ -61,6 +61,7 @@ struct Job {
   uint64_t *M = nullptr;    // moduli, N*L
   uint64_t *MINV = nullptr; // -m^-1 mod 2^K, L
   uint64_t *R2 = nullptr;   // R^2 mod m, N*L
+  uint64_t *RB = nullptr;   // the factor taking the bases into the domain, N*L: R2, or LaneR2::vb's
   uint64_t *B = nullptr;    // bases, N*L
   uint64_t *ONE = nullptr;  // the number 1, N*L
   uint64_t *TAB = nullptr;  // kTable * N * L (base_two: [x, 2x, 2x - 2m, 2^(KN) - 2m] at entries 0..3)
@@ -71,7 +72,7 @@ struct Job {
 
 // Bits [pos, pos+len) of the en-limb number e (len <= 32); e == nullptr reads as 0.
 // The addresses read depend only on pos, len and en.
-static inline uint64_t window_bits(const uint64_t *e, size_t en, size_t pos, unsigned len) {
+__attribute__((always_inline)) static inline uint64_t window_bits(const uint64_t *e, size_t en, size_t pos, unsigned len) {
   if (!e) return 0;
   size_t li = pos / 64;
   unsigned off = (unsigned)(pos % 64);
@@ -87,6 +88,24 @@ static inline bool window_zero_all(const Job &job, size_t pos, unsigned len) {
   uint64_t any = 0;
   for (unsigned l = 0; l < job.L; ++l) any |= window_bits(job.exp[l], job.en, pos, len);
   return any == 0;
+}
+
+// The window width of a run: job.win, or for a variable-time run with public exponents of at
+// most 64 bits (job.vt: zero windows are skipped) the w <= kWindow of fewest products, 2^w - 2
+// for the table plus the windows below the top one that are nonzero in some lane. e = 65537:
+// w = 1, 2 products against 4 with window_for(17) = 2 (2 for the table, 1 for the last window).
+static inline unsigned run_window(const Job &job) {
+  const size_t bits = job.ebits;
+  if (!job.vt || bits == 0 || bits > 64) return job.win;
+  unsigned best = job.win;
+  size_t best_cost = (size_t)-1;
+  for (unsigned w = 1; w <= kWindow; ++w) {
+    size_t cost = ((size_t)1 << w) - 2;
+    const size_t nw = (bits + w - 1) / w;
+    for (size_t i = 0; i + 1 < nw; ++i) cost += !window_zero_all(job, i * w, w);
+    if (cost < best_cost) best = w, best_cost = cost;
+  }
+  return best;
 }
 
 // The kernels: run the exponentiation described by the job (ACC gets the result).

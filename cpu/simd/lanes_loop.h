@@ -289,10 +289,10 @@ void ams(typename K::V *r, const typename K::V *a, const typename K::V *m, typen
 template <class K>
 struct Vecs {
   using V = typename K::V;
-  V *M, *R2, *B, *ONE, *TAB, *ACC, *SEL, *T;
+  V *M, *R2, *RB, *B, *ONE, *TAB, *ACC, *SEL, *T;
   V minv;
   explicit Vecs(const Job &job)
-      : M(at(job.M)), R2(at(job.R2)), B(at(job.B)), ONE(at(job.ONE)), TAB(at(job.TAB)), ACC(at(job.ACC)),
+      : M(at(job.M)), R2(at(job.R2)), RB(at(job.RB)), B(at(job.B)), ONE(at(job.ONE)), TAB(at(job.TAB)), ACC(at(job.ACC)),
         SEL(at(job.SEL)), T(at(job.T)), minv(K::load(job.MINV)) {}
   static V *at(uint64_t *p) { return reinterpret_cast<V *>(p); }
 };
@@ -342,9 +342,9 @@ void window_exp(const Job &job) {
   const V minv = v.minv;
 
   if (job.base_two) return pow2_exp<K, NC>(job);
-  const unsigned w = job.win, entries = 1u << w;  // (public: from the exponent's width)
+  const unsigned w = run_window(job), entries = 1u << w;  // (public: the exponent's width, or a public exponent)
   amm<K, NC>(TAB, R2, ONE, M, minv, T, N);
-  amm<K, NC>(TAB + N, B, R2, M, minv, T, N);
+  amm<K, NC>(TAB + N, B, v.RB, M, minv, T, N);  // (RB: R2, or a caller's factor)
   for (unsigned k = 2; k < entries; ++k) amm<K, NC>(TAB + k * N, TAB + (k - 1) * N, TAB + N, M, minv, T, N);
   if constexpr (K::kPackedTable) K::pack_table(TAB, N, entries);
   auto pick = [&](V *out, V idx) {  // constant-time: table entry idx (per lane) into out

@@ -45,7 +45,7 @@ constexpr size_t kMaxLimbs = 256;
 
 size_t max_digits(unsigned K, size_t n) { return (64 * n + 2 + K - 1) / K; }
 
-size_t vec_limbs(unsigned L, size_t N) { return ((6 + kTable + 2) * N + 2) * L; }
+size_t vec_limbs(unsigned L, size_t N) { return ((7 + kTable + 2) * N + 2) * L; }
 // R^2 mod m (the value + its scratch: Montgomery squarings in constant time, a division
 // otherwise; 2KN < 128n + 128 bits); reused for the final subtraction
 size_t scalar_limbs(size_t n) {
@@ -162,7 +162,12 @@ int check_args(unsigned L, uint64_t *const r[], const uint64_t *const base[], co
   job.R2 = job.TAB + kTable * N * L;
   job.B = job.R2 + N * L;
   job.ONE = job.B + N * L;
-  job.T = job.ONE + N * L;  // 2N*L + L
+  // the bases' factor: R2, or its own area when a caller gives one (LaneR2::vb)
+  bool own_rb = false;
+  if (r2)
+    for (unsigned l = 0; l < L; ++l) own_rb = own_rb || (r[l] && r2->v[l] && r2->vb[l]);
+  job.RB = own_rb ? job.ONE + N * L : job.R2;
+  job.T = job.ONE + 2 * N * L;  // 2N*L + L
   const uint64_t kmask = (uint64_t(1) << K) - 1;
   const uint64_t *prev_m = nullptr;  // the modulus whose R^2 is in tmp
   size_t ebits = 0;
@@ -195,6 +200,10 @@ int check_args(unsigned L, uint64_t *const r[], const uint64_t *const base[], co
       prev_m = ml;
     }
     to_digits(job.R2, L, l, K, N, given ? given : rem, n);
+    if (own_rb) {
+      const uint64_t *gb = given ? r2->vb[used ? l : (unsigned)first] : nullptr;
+      to_digits(job.RB, L, l, K, N, gb ? gb : given ? given : rem, n);
+    }
   }
   job.ebits = std::min(ct ? 64 * en : ebits, ebits_max);
   job.win = detail::window_for(job.ebits);
@@ -244,10 +253,10 @@ unsigned narrow_digit_bits(size_t mbits) {
 
 size_t lanes_r2_itch(size_t n) { return n + mpn::pow2_mod_itch(n); }
 
-void lanes_r2(uint64_t *r2, const uint64_t *m, size_t n, unsigned K, size_t N, uint64_t *scratch) {
+void lanes_r2(uint64_t *r2, const uint64_t *m, size_t n, unsigned K, size_t N, uint64_t *scratch, size_t extra) {
   const size_t dn = declassify(mpn::sec_normalized_size(m, n));
   mpn::zero(r2, n);
-  mpn::pow2_mod(r2, 2 * (size_t)K * N, m, dn, scratch);
+  mpn::pow2_mod(r2, 2 * (size_t)K * N + extra, m, dn, scratch);
 }
 
 size_t powm_x8_itch(size_t n) { return itch(8, 52, n); }
@@ -325,7 +334,7 @@ int powm_x4x2_multi(uint64_t *const r[8], const uint64_t *const base[8], const u
     LaneR2 g;
     if (r2) {
       g.K = r2->K, g.N = r2->N;
-      for (unsigned l = 0; l < 4; ++l) g.v[l] = r2->v[4 * h + l];
+      for (unsigned l = 0; l < 4; ++l) g.v[l] = r2->v[4 * h + l], g.vb[l] = r2->vb[4 * h + l];
     }
     const int sh = powm_x4_multi(rh, base + 4 * h, exp ? exp + 4 * h : nullptr, en, m + 4 * h, n,
                                  constant_time, scratch, r2 ? &g : nullptr, ebits, base_two);

@@ -52,11 +52,15 @@ bool avx2_available();     // AVX2
 // of the call)) and N = lanes_digits(K, the largest modulus
 // bit length of the call): lane l uses v[l] when it is not null and (K, N) are the call's, and
 // computes R^2 as usual otherwise (an unused lane takes the first used lane's). Each v[l] has n
-// limbs and must be R^2 mod that lane's modulus.
+// limbs and must be R^2 mod that lane's modulus. With v[l], vb[l] (n limbs, < the modulus) may
+// replace R^2 as the factor that takes lane l's base into the Montgomery domain: vb[l] = R^2 *
+// 2^(64k) mod m (lanes_r2's extra = 64k) for a base given as b / 2^(64k) mod m (a scalar REDC's
+// output, cpu/batch/rsa_crt.cpp) makes the exponentiation b's.
 struct LaneR2 {
   unsigned K = 0;
   size_t N = 0;
   const uint64_t *v[8] = {};
+  const uint64_t *vb[8] = {};
 };
 size_t lanes_digits(unsigned K, size_t mbits);
 // How many exponentiations of n-limb moduli (64n bits) the IFMA engine runs on its few-lane path
@@ -66,10 +70,11 @@ size_t ifma_single_max_exps(size_t n);
 // mbits bits: 28 up to 1174 bits, 27 up to 4588, else 26 (the widest whose lazy accumulators
 // stay < 2^63, cpu/simd/lanes_loop.h).
 unsigned narrow_digit_bits(size_t mbits);
-// r2 (n limbs) = R^2 mod m for R = 2^(K*N), constant time in m (its limb count is public).
-// scratch: lanes_r2_itch(n) limbs.
+// r2 (n limbs) = R^2 * 2^extra mod m for R = 2^(K*N), constant time in m (its limb count is
+// public). With extra = 64k, a base given as x = b / 2^(64k) mod m (a scalar REDC's output)
+// enters the lanes' Montgomery domain as b. scratch: lanes_r2_itch(n) limbs.
 size_t lanes_r2_itch(size_t n);
-void lanes_r2(uint64_t *r2, const uint64_t *m, size_t n, unsigned K, size_t N, uint64_t *scratch);
+void lanes_r2(uint64_t *r2, const uint64_t *m, size_t n, unsigned K, size_t N, uint64_t *scratch, size_t extra = 0);
 
 // ---- AVX-512 IFMA, 8 lanes (cpu/simd/powm_ifma.cpp) ---------------------------------------
 size_t powm_x8_itch(size_t n);
