@@ -32,7 +32,9 @@ struct Key {
   const limb *p, *q, *dp, *dq;
   size_t pn, qn;
   mpn::MontCtx cp, cq;
-  limb *qinv_r2;  // qinv * R^2 mod p (pn limbs), so mont_from(mont_mul(t, qinv_r2)) = t*qinv mod p
+  limb *qinv_r1;  // qinv * R mod p (pn limbs, < R), so mont_mul(t, qinv_r1) = t*qinv mod p (< 2p for t < p)
+  // q < 2p (q's bit length <= p's, so qn <= pn): m2 mod p is m2 or m2 - p, no division needed
+  bool m2_small = false;
   // A prepared key (mpb_rsa_key): R^2 mod p and mod q for the 8-lane kernels, [0] IFMA (52-bit
   // digits), [1] AVX-512F, [2] AVX2 (lane_K[i] = 26..28-bit), at lane_N[i] digits (0: not
   // computed); the index is LaneIsa's.
@@ -45,6 +47,12 @@ struct Key {
   const limb *e = nullptr;
   size_t ew = 0;
   bool half_check[3] = {};
+  // redc_check (pn == qn, results of at most 2pn limbs): the check's bases are one REDC each,
+  // out / R mod p and mod q, which lane_r2cp/cq (R_lanes^2 * R mod p, mod q; simd::LaneR2::vb)
+  // bring into the lanes' domain as out; else they are out mod p and mod q (mont_reduce: a REDC
+  // and a Montgomery product each)
+  bool redc_check = false;
+  const limb *lane_r2cp[3] = {}, *lane_r2cq[3] = {};
 };
 // digit bits of the 8-lane engines ([0] IFMA, [1] AVX-512F, [2] AVX2; the index is LaneIsa's) for
 // moduli of `bits` bits
@@ -78,12 +86,13 @@ void key_init(Key &k, const limb *p, const limb *q, const limb *dp, const limb *
   k.pn = declassify(mpn::sec_normalized_size(p, hw));  // the primes' limb counts are public
   k.qn = declassify(mpn::sec_normalized_size(q, hw));
   limb *sp = store, *sq = sp + mpn::mont_ctx_itch(hw);
-  k.qinv_r2 = sq + mpn::mont_ctx_itch(hw);
+  k.qinv_r1 = sq + mpn::mont_ctx_itch(hw);
   mpn::mont_ctx_init(k.cp, p, k.pn, sp);
   mpn::mont_ctx_init(k.cq, q, k.qn, sq);
   // qinv < p, so qinv fits pn limbs
-  mpn::mont_to(k.qinv_r2, qinv, k.cp, ws);
-  mpn::mont_to(k.qinv_r2, k.qinv_r2, k.cp, ws);
+  mpn::mont_to(k.qinv_r1, qinv, k.cp, ws);
+  // the primes' bit lengths are public, as their limb counts
+  k.m2_small = k.qn <= k.pn && declassify(mpn::sec_bit_length(q, hw)) <= declassify(mpn::sec_bit_length(p, hw));
 }
 
 // r += a (an <= rn limbs) with the carry taken through all of r (no early exit).
@@ -100,11 +109,19 @@ void add_ct(limb *r, size_t rn, const limb *a, size_t an) {
 void recombine(limb *out, size_t width, const Key &k, const limb *m1, const limb *m2, limb *t,
                limb *h, limb *prod, limb *ws) {
   size_t pn = k.pn, qn = k.qn;
-  mpn::mont_reduce(t, m2, qn, k.cp, ws);  // m2 mod p (m2 < q may exceed p)
-  limb bw = mpn::sub_n(t, m1, t, pn);     // t = m1 - m2 (mod 2^(64pn))
+  limb bw;
+  if (k.m2_small) {  // m2 < q < 2p: m2 mod p = m2 - p unless that borrows
+    mpn::copy(t, m2, qn);
+    mpn::zero(t + qn, pn - qn);
+    bw = mpn::sub_n(t, t, k.p, pn);
+    mpn::cnd_add_n(bw, t, t, k.p, pn);
+  } else {
+    mpn::mont_reduce(t, m2, qn, k.cp, ws);  // m2 mod p (m2 < q may exceed 2p)
+  }
+  bw = mpn::sub_n(t, m1, t, pn);          // t = m1 - m2 (mod 2^(64pn))
   mpn::cnd_add_n(bw, t, t, k.p, pn);      // + p when it borrowed: t in [0, p)
-  mpn::mont_mul(h, t, k.qinv_r2, k.cp, ws);  // t*qinv*R (almost reduced)
-  mpn::mont_from(h, h, k.cp, ws);            // t*qinv mod p, fully reduced
+  mpn::mont_mul(h, t, k.qinv_r1, k.cp, ws);  // t*qinv mod p, < 2p (t < p, qinv_r1 < R)
+  mpn::mont_canon(h, h, k.cp, ws);           // fully reduced
   // schoolbook (Karatsuba compares halves of its operands); m2 + h*q <= (q-1) + (p-1)q < n
   if (pn >= qn) mpn::mul_basecase(prod, h, pn, k.q, qn);
   else mpn::mul_basecase(prod, k.q, qn, h, pn);
@@ -185,13 +202,20 @@ class RsaItems final : public ExpItems {
         // division by a secret prime in variable time); the exponent e is public
         for (size_t i = 0; i < cnt; i++) {
           const limb *o = r_.out + (first + i) * r_.width;
-          reduce_padded(b.xp + i * hw, o, shared_->cp, hw, b.ws);
-          reduce_padded(b.xq + i * hw, o, shared_->cq, hw, b.ws);
+          if (shared_->redc_check) {  // out / R mod p, mod q: lane_r2cp/cq make them out
+            redc_padded(b.xp + i * hw, o, shared_->cp, hw, b.ws);
+            redc_padded(b.xq + i * hw, o, shared_->cq, hw, b.ws);
+          } else {
+            reduce_padded(b.xp + i * hw, o, shared_->cp, hw, b.ws);
+            reduce_padded(b.xq + i * hw, o, shared_->cq, hw, b.ws);
+          }
         }
         for (size_t h = 0; h < nh; h++) {
           const size_t i = h % cnt;
+          const bool hq = h >= cnt;
           Lanes &L = l[h / 8];
-          L.b[h % 8] = (h >= cnt ? b.xq : b.xp) + i * hw, L.e[h % 8] = shared_->e;
+          L.b[h % 8] = (hq ? b.xq : b.xp) + i * hw, L.e[h % 8] = shared_->e;
+          g[h / 8].vb[h % 8] = !shared_->redc_check ? nullptr : hq ? shared_->lane_r2cq[ii] : shared_->lane_r2cp[ii];
         }
         int v = MPB_OK;
         for (size_t k = 0; k < runs && v == MPB_OK; k++) v = exp_lanes(l[k], shared_->ew, nullptr, hw, false, b.ws, isa_);
@@ -252,6 +276,17 @@ class RsaItems final : public ExpItems {
   void reduce_padded(limb *r, const limb *c, const mpn::MontCtx &m, size_t w, limb *ws) const {
     mpn::mont_reduce(r, c, r_.width, m, ws);
     if (w > m.n) mpn::zero(r + m.n, w - m.n);
+  }
+  // r (w limbs) = c / R mod m, fully reduced, by one REDC: for a row c < m R of at most 2n
+  // limbs (a result < n = pq with p, q of n limbs; Key::redc_check), zero padded to w.
+  void redc_padded(limb *r, const limb *c, const mpn::MontCtx &m, size_t w, limb *ws) const {
+    const size_t n = m.n;
+    limb *t = ws, *s = ws + 2 * n;
+    mpn::copy(t, c, r_.width);
+    mpn::zero(t + r_.width, 2 * n - r_.width);
+    mpn::mont_redc(r, t, m);  // < c/R + m < 2m
+    mpn::mont_canon(r, r, m, s);
+    if (w > n) mpn::zero(r + n, w - n);
   }
 
   Rows r_;
@@ -434,9 +469,9 @@ extern "C" MPB_API int mpb_rsa_key_create(mpb_ctx *ctx, mpb_rsa_key **key, const
   const size_t nn = mpn::normalized_size(n, width);  // n is public
   const size_t work = std::max({mpn::mont_sqr_itch(hw), mpn::mont_mul_itch(hw), simd::lanes_r2_itch(width),
                                 mpn::mont_ctx_itch(width)});
-  // n, p, q, dp, dq, qinv, e, the contexts, the lanes' R^2 (3 engines x (2 primes + n)), n's
-  // context, work
-  const size_t limbs = width + 5 * hw + e_width + key_store_itch(hw) + 3 * (2 * hw + width) +
+  // n, p, q, dp, dq, qinv, e, the contexts, the lanes' R^2 (3 engines x (2 primes + n, and the
+  // check's 2 primes)), n's context, work
+  const size_t limbs = width + 5 * hw + e_width + key_store_itch(hw) + 3 * (4 * hw + width) +
                        mpn::mont_ctx_itch(width) + work;
   mpb_rsa_key *k = new (std::nothrow) mpb_rsa_key(width, hw, limbs);
   if (!k || !k->store.ok()) {
@@ -453,7 +488,7 @@ extern "C" MPB_API int mpb_rsa_key_create(mpb_ctx *ctx, mpb_rsa_key **key, const
   k->n = take(n, width), k->p = take(p, hw), k->q = take(q, hw), k->dp = take(dp, hw), k->dq = take(dq, hw);
   k->qinv = take(qinv, hw);
   k->e = take(e, e_width), k->e_width = e_width;
-  limb *kstore = take(nullptr, key_store_itch(hw)), *r2 = take(nullptr, 3 * (2 * hw + width));
+  limb *kstore = take(nullptr, key_store_itch(hw)), *r2 = take(nullptr, 3 * (4 * hw + width));
   limb *cns = take(nullptr, mpn::mont_ctx_itch(width)), *ws = a;
   key_init(k->key, k->p, k->q, k->dp, k->dq, k->qinv, hw, kstore, ws);
   // R^2 for the lanes at the digit count of the larger prime (the primes' lengths are public),
@@ -461,8 +496,11 @@ extern "C" MPB_API int mpb_rsa_key_create(mpb_ctx *ctx, mpb_rsa_key **key, const
   const size_t bits = std::max(declassify(mpn::sec_bit_length(k->p, hw)), declassify(mpn::sec_bit_length(k->q, hw)));
   const size_t nbits = mpn::sec_bit_length(k->n, width);
   const bool have[3] = {simd::ifma_available(), simd::avx512f_available(), simd::avx2_available()};
+  // the check's bases by one REDC (redc_check): p and q of the same limb count, results of at
+  // most twice that (the limb counts are public)
+  const bool redc_check = e_width && k->key.pn == k->key.qn && width <= 2 * k->key.pn;
   for (int i = 0; i < 3; i++) {
-    limb *rp = r2 + i * (2 * hw + width), *rq = rp + hw, *rn = rq + hw;
+    limb *rp = r2 + i * (4 * hw + width), *rq = rp + hw, *rn = rq + hw, *rcp = rn + width, *rcq = rcp + hw;
     if (!have[i]) continue;
     if (hw <= 256) {
       const unsigned K = lane_k(i, bits);
@@ -470,6 +508,11 @@ extern "C" MPB_API int mpb_rsa_key_create(mpb_ctx *ctx, mpb_rsa_key **key, const
       simd::lanes_r2(rp, k->p, hw, K, N, ws);
       simd::lanes_r2(rq, k->q, hw, K, N, ws);
       k->key.lane_r2p[i] = rp, k->key.lane_r2q[i] = rq, k->key.lane_N[i] = N, k->key.lane_K[i] = K;
+      if (redc_check) {
+        simd::lanes_r2(rcp, k->p, hw, K, N, ws, 64 * k->key.pn);
+        simd::lanes_r2(rcq, k->q, hw, K, N, ws, 64 * k->key.qn);
+        k->key.lane_r2cp[i] = rcp, k->key.lane_r2cq[i] = rcq;
+      }
     }
     if (e_width && width <= 256) {
       const unsigned K = lane_k(i, nbits);
@@ -481,6 +524,7 @@ extern "C" MPB_API int mpb_rsa_key_create(mpb_ctx *ctx, mpb_rsa_key **key, const
   if (e_width) {
     mpn::mont_ctx_init(k->cn, k->n, nn, cns);
     k->key.e = k->e, k->key.ew = e_width;
+    k->key.redc_check = redc_check;
     const size_t pb = declassify(mpn::sec_bit_length(k->p, hw)), qb = declassify(mpn::sec_bit_length(k->q, hw));
     // (the run mod p alone has the digit size and count of the run with both primes)
     for (int i = 0; i < 3; i++)
