@@ -6,10 +6,10 @@
 // is the median over slice pairs of B's rate over A's. Both are checked against GMP first.
 //
 //   ab_libs LIB_A LIB_B [--op rsa|powm|dh|keygen] [--bits B] [--x-bits X] [--counts 1,8] [--pairs P]
-//           [--slice-ms MS] [--threads T] [--ct]
+//           [--slice-ms MS] [--threads T] [--ct] [--pub]
 // rsa: mpb_batch_rsa_crt_key with a key prepared with e = 65537 (the provider's call; bits is
 // n's size); powm: mpb_batch_powm, one shared odd modulus of `bits` bits, full-width exponents
-// (variable time unless --ct); dh: the DH shared secret (constant time) for private exponents of
+// (variable time unless --ct), or with --pub the exponent 65537 (RSA's public operation); dh: the DH shared secret (constant time) for private exponents of
 // X bits (default 225, ffdhe2048's private length) over a `bits`-bit odd modulus, by
 // mpb_batch_dh_shared_bits where the library has it, else by mpb_batch_dh_shared with
 // ceil(X/64)-limb exponents (what a library without the _bits calls can do); keygen: the DH
@@ -101,13 +101,13 @@ int main(int argc, char **argv) {
   if (argc < 3) {
     std::fprintf(stderr,
                  "usage: ab_libs LIB_A LIB_B [--op rsa|powm|dh|keygen] [--bits B] [--x-bits X] [--counts 1,8] "
-                 "[--pairs P] [--slice-ms MS] [--threads T] [--ct]\n");
+                 "[--pairs P] [--slice-ms MS] [--threads T] [--ct] [--pub]\n");
     return 2;
   }
   std::string op = "rsa";
   int bits = 2048, pairs = 30, threads = 1, x_bits = 225;
   double slice_ms = 50;
-  bool ct = false;
+  bool ct = false, pub = false;  // pub: powm with the exponent 65537 (RSA's public operation)
   std::vector<size_t> counts = {1, 8};
   for (int i = 3; i < argc; i++) {
     const bool more = i + 1 < argc;
@@ -118,6 +118,7 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--slice-ms") && more) slice_ms = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--threads") && more) threads = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--ct")) ct = true;
+    else if (!std::strcmp(argv[i], "--pub")) pub = true;
     else if (!std::strcmp(argv[i], "--counts") && more) {
       counts.clear();
       for (char *s = argv[++i]; *s;) {
@@ -175,7 +176,8 @@ int main(int argc, char **argv) {
     to_limbs(&C[i * w], w, t);
     if (op == "dh") mpz_add_ui(t, t, 2), mpz_mod(t, t, n);  // (2 <= peer <= n-2 but for ~2^-bits)
     if (op == "powm") {
-      mpz_urandomb(u, rs, bits);
+      if (pub) mpz_set_ui(u, 65537);
+      else mpz_urandomb(u, rs, bits);
       to_limbs(&E[i * w], w, u);
       mpz_powm(t, t, u, n);
     } else if (dh_op) {
@@ -230,7 +232,7 @@ int main(int argc, char **argv) {
 
   std::printf("ab_libs %s, %d bits, %d thread%s%s: A = %s, B = %s; %d slice pairs of ~%.0f ms, order swapped "
               "every pair\n",
-              op.c_str(), bits, threads, threads > 1 ? "s" : "", op == "powm" && ct ? ", constant time" : "", argv[1],
+              op.c_str(), bits, threads, threads > 1 ? "s" : "", op == "powm" && ct ? ", constant time" : op == "powm" && pub ? ", exponent 65537" : "", argv[1],
               argv[2], pairs, slice_ms);
   if (dh_op)
     for (int x = 0; x < 2; x++)
