@@ -146,7 +146,8 @@ int tune_batch(const std::string &cmd, bool verbose) {
   // BATCH_AVX2_LANE_COST[_CT]).
   struct Engine { int backend; const char *name, *table; std::vector<double> cost, cost_ct; };
   std::vector<Engine> engines = {{MPB_BACKEND_CPU_IFMA, "IFMA", "BATCH_IFMA_LANE_COST", {}, {}},
-                                 {MPB_BACKEND_CPU_AVX512, "AVX-512F", "BATCH_AVX512F_LANE_COST", {}, {}},
+                                 {MPB_BACKEND_CPU_AVX512, "AVX-512F",
+                                  mpb::cpu::is_amd() ? "BATCH_AVX512F_LANE_COST_AMD" : "BATCH_AVX512F_LANE_COST", {}, {}},
                                  {MPB_BACKEND_CPU_AVX2, "AVX2", "BATCH_AVX2_LANE_COST", {}, {}}};
   for (Engine &eng : engines) {
     if (!mpb_backend_available(eng.backend)) continue;

@@ -44,7 +44,7 @@ double split_time(size_t groups, size_t scalar, double c, double last, int T) {
 
 double lane_cost(LaneIsa isa, size_t limbs, bool constant_time) {
   return isa == LaneIsa::Ifma      ? tuning::batch_ifma_lane_cost(limbs, constant_time)
-         : isa == LaneIsa::Avx512f ? tuning::batch_avx512f_lane_cost(limbs, constant_time)
+         : isa == LaneIsa::Avx512f ? tuning::batch_avx512f_lane_cost(limbs, constant_time, cpu::is_amd())
                                    : tuning::batch_avx2_lane_cost(limbs, constant_time);
 }
 

@@ -22,6 +22,8 @@ constexpr double BATCH_IFMA_PAIR_COST[] = {1.00, 0.64, 0.52, 0.56, 0.55};  // th
 constexpr double BATCH_IFMA_PAIR_COST_CT[] = {0.92, 0.57, 0.45, 0.48, 0.47};  // the same in constant time | AMD EPYC Zen 5, 2 logical cores, gcc 12.2, 2026-11-29, bench_auto --ct --bits 1024,2048,3072,4096 --items 1,2 and RSA-3072/4096 1-item rates against the scalar backend's
 constexpr double BATCH_AVX512F_LANE_COST[] = {0.53, 0.72, 0.63, 0.86, 0.82, 0.87, 0.90, 0.99, 0.98, 1.11, 1.12};  // one AVX-512F lane (no IFMA: 26..28-bit digits, VPMULUDQ) / one scalar item, one thread, at BATCH_IFMA_COST_LIMBS | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (f5bf858)
 constexpr double BATCH_AVX512F_LANE_COST_CT[] = {0.44, 0.57, 0.52, 0.67, 0.77, 0.74, 0.78, 0.84, 0.79, 0.79, 0.87};  // the same in constant time | Intel(R) Xeon(R) Processor, 2 logical cores, gcc 12.2, 2026-11-26, tune --batch -v (f5bf858)
+constexpr double BATCH_AVX512F_LANE_COST_AMD[] = {0.54, 0.71, 0.58, 0.62, 0.48, 0.46, 0.46, 0.47, 0.48, 0.56, 0.60};  // the same on an AMD CPU (cpu::is_amd(); IFMA masked: every AMD CPU with AVX-512 has IFMA) | AMD EPYC Zen 5, 2 logical cores, gcc 12.2, 2026-11-29, MPBATCH_CPU_DISABLE=avx512ifma tune --batch -v --dry-run (f33df32)
+constexpr double BATCH_AVX512F_LANE_COST_AMD_CT[] = {0.33, 0.36, 0.37, 0.37, 0.35, 0.38, 0.38, 0.39, 0.40, 0.47, 0.50};  // the same in constant time | AMD EPYC Zen 5, 2 logical cores, gcc 12.2, 2026-11-29, MPBATCH_CPU_DISABLE=avx512ifma tune --batch -v --dry-run (f33df32)
 constexpr double BATCH_AVX2_LANE_COST[] = {0.50, 0.95, 0.85, 0.92, 0.77, 0.73, 0.75, 0.81, 0.83, 0.85, 0.94};  // one AVX2 lane (two 4-lane runs per group of 8, 26..28-bit digits) / one scalar item, one thread, at BATCH_IFMA_COST_LIMBS | AMD EPYC Zen 3 (family 25 model 1: AVX2, no AVX-512), 2 logical cores, gcc 12.2, 2026-11-27, after the overlapped heads, four-row squares and vector clears of the lanes: median of 9 tune --batch --dry-run (c124639); 2..8 limbs kept from 310ee62 (the new runs gave 0.55, 1.07, 1.01, 1.04 there, and bench_auto then had AUTO on the scalar path at 256-512 bits x 16-256 items, 0.84-0.90 of the AVX2 lanes)
 constexpr double BATCH_AVX2_LANE_COST_CT[] = {0.43, 0.64, 0.69, 0.68, 0.67, 0.68, 0.67, 0.72, 0.71, 0.77, 0.83};  // the same in constant time | AMD EPYC Zen 3 (family 25 model 1: AVX2, no AVX-512), 2 logical cores, gcc 12.2, 2026-11-27, after the overlapped heads, four-row squares and vector clears of the lanes: median of 9 tune --batch --dry-run (c124639)
 constexpr double BATCH_SCALAR_PORTABLE_SPEED[] = {0.88, 0.88, 0.84, 0.79, 0.50, 0.60, 0.67, 0.67, 0.67, 0.67, 0.67};  // the scalar path's speed without MULX/ADX (the portable C kernels) / with them, per BATCH_IFMA_COST_LIMBS width, constant time (2 limbs: 4's; 6: between 4 and 8; past 64: the 64-limb value; 48 limbs measured 0.59) | AMD EPYC Zen 5, 2 logical cores, gcc 12.2, 2026-11-29, bench_auto --ct --items 1 scalar rates with MPBATCH_CPU_DISABLE=adx,avx512f against none (3c3cc83)
@@ -108,11 +110,17 @@ constexpr double batch_ifma_pair_cost(size_t limbs, bool constant_time = false) 
   return limbs == 16 ? c[0] : limbs == 24 ? c[1] : limbs == 32 ? c[2] : limbs == 48 ? c[3] : limbs == 64 ? c[4] : 0.0;
 }
 // The same for the AVX-512F engine (CPUs with AVX-512 but no IFMA).
-constexpr double batch_avx512f_lane_cost(size_t limbs, bool constant_time = false) {
-  return lane_cost_at(constant_time ? BATCH_AVX512F_LANE_COST_CT : BATCH_AVX512F_LANE_COST, limbs);
+// amd: the AMD table (cpu::is_amd(): Zen 4/5, whose AVX-512F lanes are reached only with IFMA
+// masked, as every AMD CPU with AVX-512 has IFMA), else the Intel one (Skylake-SP, Cascade Lake).
+constexpr double batch_avx512f_lane_cost(size_t limbs, bool constant_time = false, bool amd = false) {
+  return lane_cost_at(amd ? (constant_time ? BATCH_AVX512F_LANE_COST_AMD_CT : BATCH_AVX512F_LANE_COST_AMD)
+                          : (constant_time ? BATCH_AVX512F_LANE_COST_CT : BATCH_AVX512F_LANE_COST),
+                      limbs);
 }
 static_assert(sizeof BATCH_AVX512F_LANE_COST == sizeof BATCH_IFMA_LANE_COST &&
-                  sizeof BATCH_AVX512F_LANE_COST_CT == sizeof BATCH_IFMA_LANE_COST,
+                  sizeof BATCH_AVX512F_LANE_COST_CT == sizeof BATCH_IFMA_LANE_COST &&
+                  sizeof BATCH_AVX512F_LANE_COST_AMD == sizeof BATCH_IFMA_LANE_COST &&
+                  sizeof BATCH_AVX512F_LANE_COST_AMD_CT == sizeof BATCH_IFMA_LANE_COST,
               "one AVX-512F lane cost per width");
 // The scalar path's speed without MULX/ADX relative to the speed the lane costs were measured
 // against (with them), at `limbs`.

@@ -148,6 +148,19 @@ void force_portable(bool on) {
 }
 bool portable_forced() { return g_forced.load(std::memory_order_relaxed); }
 
+bool is_amd() {
+#ifdef MPB_X86
+  static const bool amd = [] {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d)) return false;
+    return b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u;  // "Auth" "enti" "cAMD"
+  }();
+  return amd;
+#else
+  return false;
+#endif
+}
+
 const char *describe() {
   static const std::string s = [] {
     std::string r, masked;

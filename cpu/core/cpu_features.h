@@ -54,6 +54,10 @@ inline uint32_t features() {
 void force_portable(bool on);
 bool portable_forced();
 
+// The CPU's vendor is AMD (CPUID leaf 0; MPBATCH_CPU_DISABLE does not change it): AUTO's
+// AVX-512F lane costs differ between AMD's AVX-512 cores and Intel's (cpu/batch/tuning.h).
+bool is_amd();
+
 inline bool has(uint32_t f) { return (features() & f) == f; }
 inline bool has_bmi2() { return has(F_BMI2); }
 inline bool has_adx() { return has(F_ADX); }
