@@ -9,6 +9,7 @@
 
 #include "core/cpu_features.h"
 #include "mpn/mod/mont.h"
+#include "mpn/mul/mul_internal.h"
 #include "mpn/powm/powm.h"
 #include "support/oracle.h"
 
@@ -313,6 +314,108 @@ TEST_CASE("redc_comba: the column REDC equals the row REDC bit for bit, aliased 
       REQUIRE(V(T4.begin(), T4.begin() + n) == r1);
     }
   }
+}
+
+// mont_cols.cpp: the product (square) and REDC in one pass of columns must give what the
+// Comba product (square) followed by redc_comba gives, limb for limb and carry for carry: the
+// same quotient digits. Hard operands (all ones up to R - 1, zero, runs), all-ones moduli, every
+// size 1..70 (the portable thresholds MONT_MUL_COLS_MIN and MONT_SQR_COLS_MIN, 17, and the Karatsuba cut-off, 30, lie inside),
+// the output aliasing an input (both for the square, either or both for the product).
+TEST_CASE("mont_mul_cols / mont_sqr_cols: the columns pass equals product + redc_comba bit for bit, aliased too",
+          "[powm][mpn][redc]") {
+  auto rng = make_rng(23);
+  for (size_t n = 1; n <= 70; n++) {
+    for (int rep = 0; rep < 24; rep++) {
+      V m = rep % 7 == 0 ? V(n, ~(limb)0) : make_mod(rng, n, true);
+      m[0] |= 1;
+      Mont mc(m);
+      const limb minv = mc.ctx.minv;
+      auto operand = [&](int k) {
+        switch ((rep + k) % 6) {
+          case 0: return V(n, ~(limb)0);  // R - 1: the largest column sums
+          case 1: return V(n, 0);
+          default: return hard_limbs(rng, n, (rep + k) % 3);
+        }
+      };
+      const V a = operand(0), b = operand(1);
+      INFO("n = " << n << ", rep " << rep);
+      // the reference: Comba product, then the column REDC
+      V t(2 * n), want(n), q(n);
+      mpb::mpn::kern::mul_comba_loop(t.data(), a.data(), b.data(), n);
+      const limb cw = mpn::redc_comba(want.data(), t.data(), m.data(), n, minv);
+      V r(n);
+      REQUIRE(mpn::mont_mul_cols(r.data(), a.data(), b.data(), m.data(), n, minv, q.data()) == cw);
+      REQUIRE(r == want);
+      V ra = a, rb = b;
+      REQUIRE(mpn::mont_mul_cols(ra.data(), ra.data(), b.data(), m.data(), n, minv, q.data()) == cw);
+      REQUIRE(ra == want);
+      REQUIRE(mpn::mont_mul_cols(rb.data(), a.data(), rb.data(), m.data(), n, minv, q.data()) == cw);
+      REQUIRE(rb == want);
+      // the square, and the product of a with itself in place (rp == ap == bp)
+      mpb::mpn::kern::sqr_comba_loop(t.data(), a.data(), n);
+      const limb cs = mpn::redc_comba(want.data(), t.data(), m.data(), n, minv);
+      REQUIRE(mpn::mont_sqr_cols(r.data(), a.data(), m.data(), n, minv, q.data()) == cs);
+      REQUIRE(r == want);
+      ra = a;
+      REQUIRE(mpn::mont_sqr_cols(ra.data(), ra.data(), m.data(), n, minv, q.data()) == cs);
+      REQUIRE(ra == want);
+      ra = a;
+      REQUIRE(mpn::mont_mul_cols(ra.data(), ra.data(), ra.data(), m.data(), n, minv, q.data()) == cs);
+      REQUIRE(ra == want);
+    }
+  }
+}
+
+// The portable Montgomery product and square on both sides of their columns thresholds, forced
+// to every size and to none (tuning::Params), against GMP: each n runs both forms.
+TEST_CASE("mont_mul / mont_sqr / mont_sqr_ct (portable kernels) with the columns pass forced on and off",
+          "[powm][mpn][thresholds]") {
+  mpb::cpu::force_portable(true);
+  auto rng = make_rng(29);
+  for (int on = 0; on < 2; on++) {
+    auto &p = mpb::tuning::params();
+    p.mont_mul_cols_min = p.mont_sqr_cols_min = on ? 1 : 1000;
+    for (size_t n = 1; n <= 40; n++) {
+      V m = n % 5 == 0 ? V(n, ~(limb)0) : make_mod(rng, n, true);
+      m[0] |= 1;
+      Mont mc(m);
+      Z zm, zR, zRinv;
+      to_mpz(zm, m.data(), n);
+      mpz_set_ui(zR, 1);
+      mpz_mul_2exp(zR, zR, 64 * n);
+      REQUIRE(mpz_invert(zRinv, zR, zm) != 0);
+      const V a = n % 3 == 0 ? V(n, ~(limb)0) : hard_limbs(rng, n), b = hard_limbs(rng, n);
+      Z za, zb, zw, zr;
+      to_mpz(za, a.data(), n);
+      to_mpz(zb, b.data(), n);
+      V sc(mpn::mont_sqr_itch(n)), r(n);
+      INFO("n = " << n << ", columns " << (on ? "on" : "off"));
+      mpz_mul(zw, za, zb);
+      mpz_mul(zw, zw, zRinv);
+      mpz_mod(zw, zw, zm);
+      mpn::mont_mul(r.data(), a.data(), b.data(), mc.ctx, sc.data());
+      to_mpz(zr, r.data(), n);
+      mpz_mod(zr, zr, zm);
+      REQUIRE(mpz_cmp(zr, zw) == 0);
+      mpz_mul(zw, za, za);
+      mpz_mul(zw, zw, zRinv);
+      mpz_mod(zw, zw, zm);
+      for (int ct = 0; ct < 2; ct++) {
+        r = a;
+        if (ct) mpn::mont_sqr_ct(r.data(), r.data(), mc.ctx, sc.data());
+        else mpn::mont_sqr(r.data(), r.data(), mc.ctx, sc.data());
+        to_mpz(zr, r.data(), n);
+        mpz_mod(zr, zr, zm);
+        REQUIRE(mpz_cmp(zr, zw) == 0);
+      }
+      // and a whole constant-time exponentiation
+      V e = hard_limbs(rng, n), sp(mpn::powm_ct_itch(n));
+      mpn::powm_ct(r.data(), b.data(), e.data(), n, mc.ctx, sp.data());
+      REQUIRE(r == zpowm(b, e, m));
+    }
+  }
+  mpb::tuning::reset_params();
+  mpb::cpu::force_portable(false);
 }
 
 static void check_barrett_sizes(bool portable) {

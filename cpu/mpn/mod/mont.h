@@ -42,6 +42,13 @@ limb redc_1_portable(limb *rp, limb *tp, const limb *m, size_t n, limb minv);  /
 // cpu/mpn/mod/redc_comba.cpp: the same by columns (product scanning, delayed carries), redc_1's
 // portable kernel; the same result bit for bit. rp may equal tp or tp + n.
 limb redc_comba(limb *rp, limb *tp, const limb *m, size_t n, limb minv);
+// cpu/mpn/mod/mont_cols.cpp: the product (or square) and REDC in one pass of columns (product
+// scanning, delayed carries): rp[0..n) + carry R = (a b + Q m) / R, bit for bit what redc_comba
+// gives for the product; returns the carry (0 or 1) for a, b < R. q: n limbs of scratch that
+// overlaps nothing else. rp may equal ap and/or bp. The portable path of mont_sqr_ct / mont_mul_ct.
+limb mont_sqr_cols(limb *rp, const limb *ap, const limb *m, size_t n, limb minv, limb *q);
+limb mont_mul_cols(limb *rp, const limb *ap, const limb *bp, const limb *m, size_t n, limb minv,
+                   limb *q);
 #ifdef MPB_HAVE_ADX_ASM
 // redc_1 fully unrolled for some n (redc_fixed_adx_has), MULX/ADX (generated at build time by
 // cpu/mpn/x86_64/redc_fixed_adx_gen.py); only after cpu::has_mulx_adx(). redc_1 picks it.
@@ -57,7 +64,7 @@ void mont_redc_fixed_adx(limb *rp, limb *tp, const limb *m, size_t n, limb minv)
 void mont_redc(limb *rp, limb *tp, const MontCtx &ctx);
 
 // cpu/mpn/mod/mont_mul.cpp: Montgomery multiplication (a product + REDC; CIOS with MULX/ADX past
-// 64 limbs), rp = a*b/R (mod m), almost
+// 64 limbs; without MULX/ADX, mont_mul_cols from tuning MONT_MUL_COLS_MIN limbs), rp = a*b/R (mod m), almost
 // reduced (rp < R) for any a, b < R. Constant time (no data-dependent branch or index).
 // rp may equal ap and/or bp. scratch: mont_mul_itch(n) limbs.
 size_t mont_mul_itch(size_t n);

@@ -1,17 +1,22 @@
 // Montgomery multiplication.
 //  - mont_mul: a product, then REDC: with MULX/ADX up to 64 limbs the generated row kernels,
-//    without them the Comba product and the column REDC (cpu/mpn/mod/redc_comba.cpp). With
+//    without them the product and REDC in one pass of columns (cpu/mpn/mod/mont_cols.cpp) from
+//    tuning MONT_MUL_COLS_MIN limbs on, the Comba product and the column REDC
+//    (cpu/mpn/mod/redc_comba.cpp) below. With
 //    MULX/ADX past 64 limbs, fused CIOS (coarsely integrated operand scanning, Koc-Acar-Kaliski
 //    1996): for each limb b[i]: t += a*b[i]; q = t[0]*minv; t += q*m; t >>= 64, the running t
 //    in a sliding window of the scratch block, both rows with MULX + ADCX/ADOX
 //    (cpu/mpn/x86_64/redc_row_adx.h). mont_mul_portable is CIOS in C, kept as a reference.
-//  - mont_sqr / mont_mul_redc: a full product by mpn::sqr / mpn::mul_n, then REDC. The
+//  - mont_sqr / mont_mul_redc: a full product by mpn::sqr / mpn::mul_n, then REDC (without
+//    MULX/ADX, from MONT_SQR_COLS_MIN limbs to the Karatsuba cut-off, the squaring's columns
+//    pass instead; the same for mont_sqr_ct). The
 //    squaring computes only the triangle of cross products (n^2/2) + the diagonal, so a
 //    Montgomery squaring costs about 1.5 n^2 limb products against 2 n^2 for CIOS.
 #include "core/cpu_features.h"
 #include "mpn/x86_64/redc_row_adx.h"
 #include "mpn/mod/mont.h"
 #include "mpn/mul/mul_internal.h"
+#include "mpn/tuning.h"
 
 namespace mpb {
 namespace mpn {
@@ -67,24 +72,43 @@ __attribute__((target("bmi2,adx"))) static void mont_mul_adx(limb *rp, const lim
 }
 #endif
 
-// Without MULX/ADX: the Comba product, then the column REDC (cpu/mpn/mod/redc_comba.cpp). Both
-// are product scanning with delayed carries and constant time; together they beat CIOS
-// (mont_mul_portable) at every size (AMD Zen 5, 2026-11-29, `MPBATCH_CPU_DISABLE=all bench_mul
-// --mont`, ns: 8 limbs 107 -> 73, 16: 412 -> 322, 32: 1,515 -> 1,281, 64: 5,806 -> 5,071).
-// From 9 limbs on the product takes the Comba loop, not the unrolled kernel that mp_mul keeps:
-// run between the squarings of an exponentiation, the unrolled 16-limb product (256 products of
-// straight code) was 1.7x slower than alone, decoded again each time (16-limb Montgomery
-// product 392 -> 325 ns with the loop; RSA-2048 1,308 -> 1,396/s).
-constexpr size_t MONT_COMBA_FIXED_MAX = 8;
+// Without MULX/ADX: from tuning MONT_MUL_COLS_MIN limbs on, the product and the REDC in one
+// pass of columns (cpu/mpn/mod/mont_cols.cpp); below, the unrolled Comba product, then the column
+// REDC (cpu/mpn/mod/redc_comba.cpp). All are product scanning with delayed carries and constant
+// time, and beat CIOS (mont_mul_portable) at every size (AMD Zen 5, 2026-11-29,
+// `MPBATCH_CPU_DISABLE=all bench_mul --mont`, ns: 8 limbs 107 -> 73, 16: 412 -> 322, 32: 1,515 ->
+// 1,281, 64: 5,806 -> 5,071 with the Comba product and column REDC; the columns pass then: 16:
+// 309 -> 274-282, 32: 1,090 -> 966-971, 64: 4,135-4,223 -> 3,581-3,589). An unrolled 16-limb
+// product is not used: run between the squarings of an exponentiation it was 1.7x slower than
+// alone (RSA-2048 1,308 -> 1,396/s with the loop), and a fully unrolled 16-limb columns pass was
+// 1.6x slower than the loop even alone. Below 17 limbs the columns pass, though faster alone
+// from 9 limbs on, made the exponentiation slower beside the unrolled Comba squares (tuning.h).
+constexpr size_t MONT_COMBA_FIXED_MAX = 8;  // the unrolled Comba product below the columns pass
 
 static void mont_mul_comba(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch) {
   const size_t n = ctx.n;
+  if ((int)n >= tuning::params().mont_mul_cols_min) {
+    const limb cy = mont_mul_cols(rp, ap, bp, ctx.m, n, ctx.minv, scratch);  // q: n of the 2n + 2
+    cnd_sub_n(cy, rp, rp, ctx.m, n);
+    return;
+  }
   limb *t = scratch;  // 2n of the 2n + 2
   if (n <= MONT_COMBA_FIXED_MAX)
     kern::mul_comba_fixed(t, ap, bp, n);
   else
     kern::mul_comba_loop(t, ap, bp, n);
   mont_redc(rp, t, ctx);
+}
+
+// The portable squaring's columns pass (mont_cols.cpp) between tuning MONT_SQR_COLS_MIN and the
+// Karatsuba cut-off KCUT: there the pass beats the Comba square + column REDC (unrolled squares
+// up to 16 limbs beat it below), and Karatsuba beats it above. False with MULX/ADX.
+static bool sqr_by_cols(size_t n, int kcut) {
+  return !kern::use_adx() && (int)n >= tuning::params().mont_sqr_cols_min && (int)n < kcut;
+}
+static void mont_sqr_cols_redc(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch) {
+  const limb cy = mont_sqr_cols(rp, ap, ctx.m, ctx.n, ctx.minv, scratch);
+  cnd_sub_n(cy, rp, rp, ctx.m, ctx.n);
 }
 
 void mont_mul(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch) {
@@ -107,12 +131,14 @@ void mont_mul(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb
 
 void mont_sqr(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch) {
   const size_t n = ctx.n;
+  if (sqr_by_cols(n, tuning::params().sqr_karatsuba)) return mont_sqr_cols_redc(rp, ap, ctx, scratch);
   limb *t = scratch;  // 2n
   sqr(t, ap, n, scratch + 2 * n);
   mont_redc(rp, t, ctx);
 }
 
 void mont_sqr_ct(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch) {
+  if (sqr_by_cols(ctx.n, tuning::params().sqr_karatsuba_ct)) return mont_sqr_cols_redc(rp, ap, ctx, scratch);
   limb *t = scratch;  // 2n
   sqr_ct(t, ap, ctx.n, scratch + 2 * ctx.n);  // chosen by n only
   mont_redc(rp, t, ctx);

@@ -28,12 +28,7 @@ namespace mpb {
 namespace mpn {
 namespace {
 
-// one product into the column's accumulators
-__attribute__((always_inline)) inline void mac(dlimb &L, dlimb &H, limb a, limb b) {
-  const dlimb p = (dlimb)a * b;
-  L += (limb)p;
-  H += (limb)(p >> 64);
-}
+using kern::comba_mac;
 
 // Fully unrolled for N limbs: q stays in registers or on the stack, tp is only read.
 template <size_t N>
@@ -43,14 +38,14 @@ __attribute__((noinline)) limb redc_comba_fixed(limb *rp, const limb *tp, const 
   dlimb carry = 0;
   MPB_UNROLL(64) for (size_t k = 0; k < N; k++) {
     dlimb L = carry + tp[k], H = 0;
-    MPB_UNROLL(64) for (size_t i = 0; i < k; i++) mac(L, H, q[i], mm[k - i]);
+    MPB_UNROLL(64) for (size_t i = 0; i < k; i++) comba_mac(L, H, q[i], mm[k - i]);
     q[k] = (limb)L * minv;
-    mac(L, H, q[k], mm[0]);  // the column's low word is now 0
+    comba_mac(L, H, q[k], mm[0]);  // the column's low word is now 0
     carry = (L >> 64) + H;
   }
   MPB_UNROLL(64) for (size_t k = N; k < 2 * N; k++) {
     dlimb L = carry + tp[k], H = 0;
-    MPB_UNROLL(64) for (size_t i = k - N + 1; i < N; i++) mac(L, H, q[i], mm[k - i]);
+    MPB_UNROLL(64) for (size_t i = k - N + 1; i < N; i++) comba_mac(L, H, q[i], mm[k - i]);
     rp[k - N] = (limb)L;
     carry = (L >> 64) + H;
   }
@@ -76,15 +71,15 @@ limb redc_comba_loop(limb *rp, limb *tp, const limb *m, size_t n, limb minv) {
   dlimb carry = 0;
   for (size_t k = 0; k < n; k++) {
     dlimb L = carry + tp[k], H = 0;
-    MPB_UNROLL(4) for (size_t i = 0; i < k; i++) mac(L, H, tp[i], m[k - i]);
+    MPB_UNROLL(4) for (size_t i = 0; i < k; i++) comba_mac(L, H, tp[i], m[k - i]);
     const limb qk = (limb)L * minv;
-    mac(L, H, qk, m[0]);
+    comba_mac(L, H, qk, m[0]);
     tp[k] = qk;
     carry = (L >> 64) + H;
   }
   for (size_t k = n; k < 2 * n; k++) {
     dlimb L = carry + tp[k], H = 0;
-    MPB_UNROLL(4) for (size_t i = k - n + 1; i < n; i++) mac(L, H, tp[i], m[k - i]);
+    MPB_UNROLL(4) for (size_t i = k - n + 1; i < n; i++) comba_mac(L, H, tp[i], m[k - i]);
     rp[k - n] = (limb)L;
     carry = (L >> 64) + H;
   }

@@ -46,6 +46,14 @@ inline bool use_adx() {
 #endif
 }
 
+// One product into a column's delayed-carry accumulators (seed 003): its low half into L, its
+// high half into H; the column's carry is resolved once, after all its products.
+__attribute__((always_inline)) inline void comba_mac(dlimb &L, dlimb &H, limb a, limb b) {
+  const dlimb p = (dlimb)a * b;
+  L += (limb)p;
+  H += (limb)(p >> 64);
+}
+
 // Fully unrolled delayed-carry Comba kernels exist for 1 <= n <= COMBA_FIXED_MAX.
 constexpr size_t COMBA_FIXED_MAX = 16;
 void mul_comba_fixed(limb *rp, const limb *ap, const limb *bp, size_t n);  // n <= COMBA_FIXED_MAX
