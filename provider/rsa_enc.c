@@ -1,8 +1,13 @@
 /* mpbatch OpenSSL provider: RSA encryption and decryption. Decryption (the private operation)
- * is batched; the padding checks are libcrypto's RSA_padding_check_PKCS1_type_2 and
- * RSA_padding_check_PKCS1_OAEP_mgf1, and for a TLS premaster secret (RSA_PKCS1_WITH_TLS_PADDING,
- * with the TLS client version set) the RFC 5246 7.4.7.1 rule as the default provider applies it: a bad padding or version gives a
- * random secret, chosen in constant time, never an error. Encryption uses the public exponent. */
+ * is batched; the padding checks are libcrypto's RSA_padding_check_PKCS1_OAEP_mgf1 (OAEP) and,
+ * for a TLS premaster secret (RSA_PKCS1_WITH_TLS_PADDING, with the TLS client version set), the
+ * RFC 5246 7.4.7.1 rule as the default provider applies it: a bad padding or version gives a
+ * random secret, chosen in constant time, never an error. PKCS#1 v1.5 decryption rejects a bad
+ * padding implicitly by default (as OpenSSL 3.2+ does, draft-irtf-cfrg-rsa-guidance): it returns
+ * a synthetic message derived from the key and the ciphertext instead of an error, so that the
+ * caller's handling of the result is no padding oracle; with the parameter "implicit-rejection"
+ * = 0 it is libcrypto's RSA_padding_check_PKCS1_type_2 and an error. Encryption uses the public
+ * exponent. */
 #include <string.h>
 
 #include <openssl/core_dispatch.h>
@@ -15,6 +20,9 @@
 #define MD_NAME_LEN 64
 #define PROPS_LEN 256
 #define TLS_PREMASTER_LEN 48
+#ifndef OSSL_ASYM_CIPHER_PARAM_IMPLICIT_REJECTION /* OpenSSL 3.2's name; 3.0 has no such parameter */
+#define OSSL_ASYM_CIPHER_PARAM_IMPLICIT_REJECTION "implicit-rejection"
+#endif
 
 typedef struct {
   mpbp_provctx *pc;
@@ -26,6 +34,7 @@ typedef struct {
   unsigned char *label;
   size_t label_len;
   unsigned int client_version, alt_version;
+  unsigned int implicit_rejection; /* PKCS#1 v1.5 decryption: 1 (the default) or 0 */
 } encctx;
 
 static OSSL_FUNC_asym_cipher_newctx_fn enc_newctx;
@@ -48,6 +57,7 @@ static void *enc_newctx(void *provctx) {
   }
   c->pc = (mpbp_provctx *)provctx;
   c->pad = RSA_PKCS1_PADDING;
+  c->implicit_rejection = 1;
   return c;
 }
 
@@ -197,6 +207,147 @@ static int tls_premaster(const encctx *c, unsigned char *to, const unsigned char
   return TLS_PREMASTER_LEN;
 }
 
+static unsigned int ct_lt(unsigned int a, unsigned int b) { /* a < b */
+  return ct_msb(a ^ ((a ^ b) | ((a - b) ^ b)));
+}
+static unsigned int ct_select(unsigned int mask, unsigned int a, unsigned int b) {
+  return (mask & a) | (~mask & b);
+}
+
+/* ---- PKCS#1 v1.5 implicit rejection (draft-irtf-cfrg-rsa-guidance; OpenSSL 3.2+'s rule) -------
+ * A ciphertext whose padding is bad decrypts to a synthetic message: pseudo-random bytes of a
+ * pseudo-random length, both derived from the key and the ciphertext, so the same ciphertext
+ * always gives the same answer and nothing distinguishes it from a real message without the key.
+ *  - KDK = HMAC-SHA256(key = SHA-256(d as k bytes), message = the ciphertext as k bytes), k the
+ *    modulus' length. (A key that came without d, which the default provider never has, hashes
+ *    p and q as k bytes each instead.) SHA-256 is fixed, as in OpenSSL, so that two versions
+ *    cannot answer the same ciphertext differently.
+ *  - PRF(label, L bytes) = the first L bytes of HMAC-SHA256(KDK, I2OSP(i, 2) || label ||
+ *    I2OSP(8 L, 2)) for i = 0, 1, ...
+ *  - the synthetic message: PRF("message", k); its length: the last of 128 16-bit candidates of
+ *    PRF("length", 256), each masked to the bit length of k - 10, that is below k - 10 (0 if
+ *    none is); the message is the tail of that length of PRF("message", k).
+ * The same output bytes as OpenSSL's (tests/provider/prov_rsa.cpp checks vectors made with
+ * OpenSSL 4.0 through pyca/cryptography). */
+#define IR_LENGTHS 128
+
+/* out (32 bytes) = HMAC-SHA256(key, a || b); 1 or 0. */
+static int ir_hmac(EVP_MAC_CTX *mc, const unsigned char *key, size_t keylen, const unsigned char *a,
+                   size_t alen, const unsigned char *b, size_t blen, unsigned char *out) {
+  size_t len = 0;
+  return EVP_MAC_init(mc, key, keylen, NULL) == 1 && EVP_MAC_update(mc, a, alen) == 1 &&
+         (blen == 0 || EVP_MAC_update(mc, b, blen) == 1) && EVP_MAC_final(mc, out, &len, 32) == 1 &&
+         len == 32;
+}
+
+/* out = PRF(kdk, label, outlen bytes); 1 or 0. */
+static int ir_prf(EVP_MAC_CTX *mc, const unsigned char *kdk, const char *label, unsigned char *out,
+                  size_t outlen) {
+  const size_t ll = strlen(label);
+  unsigned char msg[2 + 16 + 2], block[32];
+  const size_t bits = outlen * 8;
+  memcpy(msg + 2, label, ll);
+  msg[2 + ll] = (unsigned char)(bits >> 8);
+  msg[3 + ll] = (unsigned char)bits;
+  for (size_t pos = 0, i = 0; pos < outlen; pos += 32, i++) {
+    msg[0] = (unsigned char)(i >> 8);
+    msg[1] = (unsigned char)i;
+    if (!ir_hmac(mc, kdk, 32, msg, 4 + ll, NULL, 0, block)) return 0;
+    memcpy(out + pos, block, outlen - pos < 32 ? outlen - pos : 32);
+  }
+  OPENSSL_cleanse(block, sizeof block);
+  return 1;
+}
+
+/* kdk (32 bytes) for the ciphertext in (inlen <= num bytes) under key k; 1 or 0. */
+static int ir_kdk(const encctx *c, EVP_MAC_CTX *mc, const unsigned char *in, size_t inlen,
+                  size_t num, unsigned char *kdk) {
+  OSSL_LIB_CTX *lib = c->pc ? c->pc->libctx : NULL;
+  const mpbp_rsa_key *k = c->key;
+  unsigned char hd[32];
+  unsigned char *buf = (unsigned char *)OPENSSL_zalloc(2 * num);
+  EVP_MD *sha = EVP_MD_fetch(lib, "SHA256", NULL);
+  int ok = buf && sha;
+  size_t hlen = num;
+  if (ok && k->d) {
+    ok = BN_bn2binpad(k->d, buf, (int)num) == (int)num;
+  } else if (ok) {
+    ok = k->p && k->q && BN_bn2binpad(k->p, buf, (int)num) == (int)num &&
+         BN_bn2binpad(k->q, buf + num, (int)num) == (int)num;
+    hlen = 2 * num;
+  }
+  ok = ok && EVP_Digest(buf, hlen, hd, NULL, sha, NULL) == 1;
+  if (ok) { /* the ciphertext as num bytes: leading zeros, then in */
+    memset(buf, 0, num - inlen);
+    memcpy(buf + num - inlen, in, inlen);
+    ok = ir_hmac(mc, hd, sizeof hd, buf, num, NULL, 0, kdk);
+  }
+  OPENSSL_cleanse(hd, sizeof hd);
+  OPENSSL_clear_free(buf, 2 * num);
+  EVP_MD_free(sha);
+  return ok;
+}
+
+/* em (num bytes, the raw decryption of in) checked as 00 02 PS(>= 8 nonzero) 00 M without a
+   branch on it; M (or, when the padding is bad or M is longer than tlen, the synthetic message)
+   into to. Returns the output's length, or -1 on an internal failure (public: never the
+   padding). */
+static int pkcs1_implicit(const encctx *c, unsigned char *to, size_t tlen, const unsigned char *em,
+                          size_t num, const unsigned char *in, size_t inlen) {
+  if (num < 11 || num > 0x1fff || inlen > num) {
+    MPBP_ERR(MPBP_R_INVALID_LENGTH);
+    return -1;
+  }
+  int ret = -1;
+  unsigned char kdk[32], cand[2 * IR_LENGTHS];
+  unsigned char *syn = (unsigned char *)OPENSSL_malloc(num);
+  EVP_MAC *mac = EVP_MAC_fetch(c->pc ? c->pc->libctx : NULL, "HMAC", NULL);
+  EVP_MAC_CTX *mc = mac ? EVP_MAC_CTX_new(mac) : NULL;
+  OSSL_PARAM ps[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)"SHA256", 0),
+                     OSSL_PARAM_construct_end()};
+  if (!syn || !mc || EVP_MAC_CTX_set_params(mc, ps) != 1 || !ir_kdk(c, mc, in, inlen, num, kdk) ||
+      !ir_prf(mc, kdk, "message", syn, num) || !ir_prf(mc, kdk, "length", cand, sizeof cand)) {
+    MPBP_ERR(MPBP_R_INTERNAL_ERROR);
+    goto done;
+  }
+  /* the synthetic length: below k - 10 (the longest message is k - 11 bytes) */
+  const unsigned int lim = (unsigned int)num - 10;
+  unsigned int mask = lim;
+  mask |= mask >> 1;
+  mask |= mask >> 2;
+  mask |= mask >> 4;
+  mask |= mask >> 8;
+  unsigned int syn_len = 0;
+  for (size_t i = 0; i < sizeof cand; i += 2) {
+    const unsigned int l = (((unsigned int)cand[i] << 8) | cand[i + 1]) & mask;
+    syn_len = ct_select(ct_lt(l, lim), l, syn_len);
+  }
+  /* the real padding: 00 02, then the first zero byte at index >= 10 */
+  unsigned int good = ct_is_zero(em[0]) & ct_eq(em[1], 2), found = 0, zero_at = 0;
+  for (size_t i = 2; i < num; i++) {
+    const unsigned int z = ct_is_zero(em[i]);
+    zero_at = ct_select(~found & z, (unsigned int)i, zero_at);
+    found |= z;
+  }
+  good &= ~ct_lt(zero_at, 10); /* also when no zero byte was found (zero_at = 0) */
+  const unsigned int t = (unsigned int)(tlen < num ? tlen : num);
+  unsigned int from = zero_at + 1;
+  good &= ~ct_lt(t, (unsigned int)num - from); /* a message that does not fit is rejected too */
+  from = ct_select(good, from, (unsigned int)num - syn_len);
+  /* from (and so the length) is a real or a synthetic message's start: it does not tell which;
+     both buffers are read at every position copied */
+  size_t j = 0;
+  for (size_t i = from; i < num && j < t; i++, j++) to[j] = ct_select_8(good, em[i], syn[i]);
+  ret = (int)j;
+done:
+  OPENSSL_cleanse(kdk, sizeof kdk);
+  OPENSSL_cleanse(cand, sizeof cand);
+  OPENSSL_clear_free(syn, num);
+  EVP_MAC_CTX_free(mc);
+  EVP_MAC_free(mac);
+  return ret;
+}
+
 static int enc_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t outsize,
                        const unsigned char *in, size_t inlen) {
   encctx *c = (encctx *)vctx;
@@ -234,7 +385,8 @@ static int enc_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t ou
   } else {
     switch (c->pad) {
       case RSA_PKCS1_PADDING:
-        len = RSA_padding_check_PKCS1_type_2(out, (int)outsize, em, n, n);
+        len = c->implicit_rejection ? pkcs1_implicit(c, out, outsize, em, k->nbytes, in, inlen)
+                                    : RSA_padding_check_PKCS1_type_2(out, (int)outsize, em, n, n);
         break;
       case RSA_PKCS1_OAEP_PADDING: {
         const EVP_MD *md, *mgf1;
@@ -291,6 +443,9 @@ static int enc_get_ctx_params(void *vctx, OSSL_PARAM params[]) {
   if ((p = OSSL_PARAM_locate(params, OSSL_ASYM_CIPHER_PARAM_TLS_NEGOTIATED_VERSION)) &&
       !OSSL_PARAM_set_uint(p, c->alt_version))
     return 0;
+  if ((p = OSSL_PARAM_locate(params, OSSL_ASYM_CIPHER_PARAM_IMPLICIT_REJECTION)) &&
+      !OSSL_PARAM_set_uint(p, c->implicit_rejection))
+    return 0;
   return 1;
 }
 
@@ -301,6 +456,7 @@ static const OSSL_PARAM enc_gettable[] = {
     OSSL_PARAM_octet_ptr(OSSL_ASYM_CIPHER_PARAM_OAEP_LABEL, NULL, 0),
     OSSL_PARAM_uint(OSSL_ASYM_CIPHER_PARAM_TLS_CLIENT_VERSION, NULL),
     OSSL_PARAM_uint(OSSL_ASYM_CIPHER_PARAM_TLS_NEGOTIATED_VERSION, NULL),
+    OSSL_PARAM_uint(OSSL_ASYM_CIPHER_PARAM_IMPLICIT_REJECTION, NULL),
     OSSL_PARAM_END};
 
 static const OSSL_PARAM *enc_gettable_ctx_params(void *vctx, void *provctx) {
@@ -357,6 +513,11 @@ static int enc_set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
   if ((p = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_TLS_NEGOTIATED_VERSION)) &&
       !OSSL_PARAM_get_uint(p, &c->alt_version))
     return 0;
+  if ((p = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_IMPLICIT_REJECTION))) {
+    unsigned int v;
+    if (!OSSL_PARAM_get_uint(p, &v)) return 0;
+    c->implicit_rejection = v != 0;
+  }
   return 1;
 }
 
@@ -369,6 +530,7 @@ static const OSSL_PARAM enc_settable[] = {
     OSSL_PARAM_octet_string(OSSL_ASYM_CIPHER_PARAM_OAEP_LABEL, NULL, 0),
     OSSL_PARAM_uint(OSSL_ASYM_CIPHER_PARAM_TLS_CLIENT_VERSION, NULL),
     OSSL_PARAM_uint(OSSL_ASYM_CIPHER_PARAM_TLS_NEGOTIATED_VERSION, NULL),
+    OSSL_PARAM_uint(OSSL_ASYM_CIPHER_PARAM_IMPLICIT_REJECTION, NULL),
     OSSL_PARAM_END};
 
 static const OSSL_PARAM *enc_settable_ctx_params(void *vctx, void *provctx) {

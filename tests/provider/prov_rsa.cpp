@@ -109,15 +109,24 @@ bool encrypt(const Lib &lib, EVP_PKEY *k, int pad, const char *oaep_md, const By
 }
 
 // decrypt through `props`; false (and the error text in *err) on failure
+// implicit_rejection: -1 leaves the provider's default (1); 0 or 1 sets the parameter
+// "implicit-rejection" (PKCS#1 v1.5). out_size: the output buffer's size, when not the maximum.
 bool decrypt(const Lib &lib, EVP_PKEY *k, const char *props, int pad, const char *oaep_md,
-             const Bytes &ct, Bytes &out, std::string *err = nullptr) {
+             const Bytes &ct, Bytes &out, std::string *err = nullptr, int implicit_rejection = -1,
+             size_t out_size = 0) {
   PCtx c = ctx_for(lib, k, props);
   REQUIRE(c);
   REQUIRE(EVP_PKEY_decrypt_init(c.get()) == 1);
   REQUIRE(EVP_PKEY_CTX_set_rsa_padding(c.get(), pad) == 1);
   if (oaep_md) REQUIRE(EVP_PKEY_CTX_set_rsa_oaep_md(c.get(), EVP_get_digestbyname(oaep_md)) == 1);
+  if (implicit_rejection >= 0) {
+    unsigned int v = (unsigned int)implicit_rejection;
+    OSSL_PARAM ps[] = {OSSL_PARAM_construct_uint("implicit-rejection", &v), OSSL_PARAM_construct_end()};
+    REQUIRE(EVP_PKEY_CTX_set_params(c.get(), ps) == 1);
+  }
   size_t len = 0;
   REQUIRE(EVP_PKEY_decrypt(c.get(), nullptr, &len, ct.data(), ct.size()) == 1);
+  if (out_size) len = out_size;
   out.assign(len, 0);
   bool ok = EVP_PKEY_decrypt(c.get(), out.data(), &len, ct.data(), ct.size()) == 1;
   if (ok) out.resize(len);
@@ -471,6 +480,82 @@ TEST_CASE("decryption through mpbatch: OAEP, PKCS#1 v1.5, raw", "[provider][decr
   }
 }
 
+// PKCS#1 v1.5 decryption with implicit rejection (the default, as in OpenSSL 3.2+): a bad padding
+// gives a synthetic message derived from the key and the ciphertext, not an error. The oracle:
+// tests/provider/data/pkcs1_implicit_rejection.json, what OpenSSL 4.0 (through pyca/cryptography,
+// gen_implicit_rejection.py) returned for valid and bad paddings of 1024-, 2048- and 3072-bit
+// keys; mpbatch must give the same bytes. With the parameter at 0 a bad padding is an error.
+TEST_CASE("PKCS#1 v1.5 implicit rejection: OpenSSL 3.2+'s synthetic messages, byte for byte",
+          "[provider][decrypt][implicit]") {
+  Lib lib;
+  Json j = read_json(std::string(MPBP_TEST_DATA_DIR) + "/pkcs1_implicit_rejection.json");
+  int groups = 0, bad = 0;
+  for (auto &g : j["groups"].arr) {
+    Pkey k = load_private_pem(lib, g["privateKeyPem"].s());
+    REQUIRE(k);
+    groups++;
+    for (auto &t : g["tests"].arr) {
+      INFO(g["bits"].i() << " bits: " << t["comment"].s());
+      const Bytes ct = unhex(t["ct"].s()), want = unhex(t["out"].s());
+      const bool valid = t["valid_padding"].b;
+      Bytes out;
+      std::string err;
+      REQUIRE(decrypt(lib, k.get(), "provider=mpbatch", RSA_PKCS1_PADDING, nullptr, ct, out, &err));
+      CHECK(out == want);
+      // explicitly on, and once more (deterministic)
+      REQUIRE(decrypt(lib, k.get(), "provider=mpbatch", RSA_PKCS1_PADDING, nullptr, ct, out, &err, 1));
+      CHECK(out == want);
+      // the ciphertext without its leading zero bytes (shorter than the modulus) is the same number
+      size_t z = 0;
+      while (z + 1 < ct.size() && ct[z] == 0) z++;
+      if (z > 0) {
+        REQUIRE(decrypt(lib, k.get(), "provider=mpbatch", RSA_PKCS1_PADDING, nullptr,
+                        Bytes(ct.begin() + (long)z, ct.end()), out, &err));
+        CHECK(out == want);
+      }
+      // off: libcrypto's check, an error for a bad padding
+      const bool ok = decrypt(lib, k.get(), "provider=mpbatch", RSA_PKCS1_PADDING, nullptr, ct, out, &err, 0);
+      CHECK(ok == valid);
+      if (ok) CHECK(out == want);
+      else CHECK(err.find("padding") != std::string::npos);
+      bad += !valid;
+    }
+  }
+  CHECK(groups == 3);
+  CHECK(bad >= 30);
+}
+
+// A valid message longer than the caller's buffer: with implicit rejection that is a rejection
+// too (a synthetic message cut to the buffer, no error: an error there would tell the length).
+TEST_CASE("PKCS#1 v1.5 implicit rejection: a message that does not fit the output buffer",
+          "[provider][decrypt][implicit]") {
+  Lib lib;
+  Pkey k = load_private_pem(lib, key_pem(2048));
+  REQUIRE(k);
+  Bytes msg(100, 0x5a), ct, out, out2;
+  REQUIRE(encrypt(lib, k.get(), RSA_PKCS1_PADDING, nullptr, msg, ct));
+  REQUIRE(decrypt(lib, k.get(), "provider=mpbatch", RSA_PKCS1_PADDING, nullptr, ct, out, nullptr, 1, 64));
+  CHECK(out.size() <= 64);
+  CHECK(out != Bytes(msg.begin(), msg.begin() + (long)out.size()));
+  REQUIRE(decrypt(lib, k.get(), "provider=mpbatch", RSA_PKCS1_PADDING, nullptr, ct, out2, nullptr, 1, 64));
+  CHECK(out2 == out);
+  REQUIRE(decrypt(lib, k.get(), "provider=mpbatch", RSA_PKCS1_PADDING, nullptr, ct, out, nullptr, 1, 100));
+  CHECK(out == msg);
+  // the parameter reads back
+  PCtx c = ctx_for(lib, k.get(), "provider=mpbatch");
+  REQUIRE(EVP_PKEY_decrypt_init(c.get()) == 1);
+  unsigned int v = 7;
+  OSSL_PARAM get[] = {OSSL_PARAM_construct_uint("implicit-rejection", &v), OSSL_PARAM_construct_end()};
+  REQUIRE(EVP_PKEY_CTX_get_params(c.get(), get) == 1);
+  CHECK(v == 1);
+  v = 0;
+  OSSL_PARAM set[] = {OSSL_PARAM_construct_uint("implicit-rejection", &v), OSSL_PARAM_construct_end()};
+  REQUIRE(EVP_PKEY_CTX_set_params(c.get(), set) == 1);
+  v = 7;
+  REQUIRE(EVP_PKEY_CTX_get_params(c.get(), get) == 1);
+  CHECK(v == 0);
+}
+
 TEST_CASE("OAEP label through mpbatch", "[provider][decrypt]") {
   Lib lib;
   Pkey k = load_private_pem(lib, key_pem(2048));
@@ -641,7 +726,10 @@ TEST_CASE("bad inputs give OpenSSL errors, not crashes", "[provider][errors]") {
     m[0] = 0;
     Bytes ct;
     REQUIRE(encrypt(lib, k.get(), RSA_NO_PADDING, nullptr, m, ct));
-    CHECK_FALSE(decrypt(lib, k.get(), "provider=mpbatch", RSA_PKCS1_PADDING, nullptr, ct, out, &err));
+    // PKCS#1 v1.5: a synthetic message by default (implicit rejection), an error with it off
+    CHECK(decrypt(lib, k.get(), "provider=mpbatch", RSA_PKCS1_PADDING, nullptr, ct, out, &err));
+    CHECK_FALSE(decrypt(lib, k.get(), "provider=mpbatch", RSA_PKCS1_PADDING, nullptr, ct, out, &err, 0));
+    CHECK(err.find("padding") != std::string::npos);
     CHECK_FALSE(decrypt(lib, k.get(), "provider=mpbatch", RSA_PKCS1_OAEP_PADDING, nullptr, ct, out, &err));
     CHECK(err.find("padding") != std::string::npos);
   }

@@ -1,7 +1,9 @@
 // The mpbatch provider against Wycheproof (../shared/vectors/wycheproof): PKCS#1 v1.5
 // signature generation must reproduce the expected bytes, OAEP and PKCS#1 v1.5 decryption must
-// give the message or fail as the file says, and PSS verification must accept and reject as it
-// says. Keys come from the files' PEM (decoded by the default provider, used by mpbatch).
+// give the message or fail as the file says (PKCS#1 v1.5 with implicit rejection off; with it
+// on, the default, every ciphertext below n gives a message, the same each time), and PSS
+// verification must accept and reject as it says. Keys come from the files' PEM (decoded by the
+// default provider, used by mpbatch).
 #include <catch2/catch.hpp>
 
 #include <openssl/rsa.h>
@@ -15,7 +17,7 @@ namespace {
 std::string wfile(const std::string &name) { return vectors_dir() + "/wycheproof/" + name; }
 
 struct Tally {
-  int valid = 0, invalid = 0, acceptable = 0;
+  int valid = 0, invalid = 0, acceptable = 0, synthetic = 0;
 };
 
 // Decrypts one Wycheproof case's ciphertext through c and checks it against the case's verdict:
@@ -120,14 +122,44 @@ TEST_CASE("Wycheproof RSAES-PKCS1-v1_5 decryption", "[provider][wycheproof]") {
       for (auto &t : g["tests"].arr) {
         INFO(f << " tcId " << t["tcId"].i() << " " << t["comment"].s());
         Bytes ct = unhex(t["ct"].s()), msg = unhex(t["msg"].s());
+        // implicit rejection off: libcrypto's check, the file's verdicts as they are
         PCtx c(EVP_PKEY_CTX_new_from_pkey(lib.ctx, k.get(), "provider=mpbatch"));
         REQUIRE(EVP_PKEY_decrypt_init(c.get()) == 1);
         REQUIRE(EVP_PKEY_CTX_set_rsa_padding(c.get(), RSA_PKCS1_PADDING) == 1);
+        unsigned int off = 0;
+        OSSL_PARAM ps[] = {OSSL_PARAM_construct_uint("implicit-rejection", &off), OSSL_PARAM_construct_end()};
+        REQUIRE(EVP_PKEY_CTX_set_params(c.get(), ps) == 1);
         decrypt_and_judge(c.get(), t, ct, msg, tally);
+        // on (the default): a valid case still gives its message; any other, a message (the
+        // synthetic one for a bad padding, the same twice), never an error
+        PCtx d(EVP_PKEY_CTX_new_from_pkey(lib.ctx, k.get(), "provider=mpbatch"));
+        REQUIRE(EVP_PKEY_decrypt_init(d.get()) == 1);
+        REQUIRE(EVP_PKEY_CTX_set_rsa_padding(d.get(), RSA_PKCS1_PADDING) == 1);
+        Bytes o1(ct.size() + 16), o2(ct.size() + 16);
+        size_t l1 = o1.size(), l2 = o2.size();
+        // a ciphertext no longer than the modulus and below it can never be an error
+        BIGNUM *n = nullptr, *cv = BN_bin2bn(ct.data(), (int)ct.size(), nullptr);
+        REQUIRE(EVP_PKEY_get_bn_param(k.get(), "n", &n) == 1);
+        const bool fits = ct.size() <= (size_t)EVP_PKEY_get_size(k.get()) && BN_cmp(cv, n) < 0;
+        BN_free(n);
+        BN_free(cv);
+        const int r1 = EVP_PKEY_decrypt(d.get(), o1.data(), &l1, ct.data(), ct.size());
+        const int r2 = EVP_PKEY_decrypt(d.get(), o2.data(), &l2, ct.data(), ct.size());
+        ERR_clear_error();
+        if (t["result"].s() == "valid") {
+          REQUIRE(r1 == 1);
+          CHECK(Bytes(o1.begin(), o1.begin() + (long)l1) == msg);
+        } else if (fits) {
+          CHECK(r1 == 1);
+          CHECK(r2 == 1);
+          CHECK(Bytes(o1.begin(), o1.begin() + (long)l1) == Bytes(o2.begin(), o2.begin() + (long)l2));
+          tally.synthetic++;
+        }
       }
     }
     CHECK(tally.valid > 0);
     CHECK(tally.invalid > 0);
+    CHECK(tally.synthetic > 0);
   }
 }
 
