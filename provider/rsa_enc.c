@@ -279,7 +279,7 @@ static int ir_kdk(const encctx *c, EVP_MAC_CTX *mc, const unsigned char *in, siz
   ok = ok && EVP_Digest(buf, hlen, hd, NULL, sha, NULL) == 1;
   if (ok) { /* the ciphertext as num bytes: leading zeros, then in */
     memset(buf, 0, num - inlen);
-    memcpy(buf + num - inlen, in, inlen);
+    if (inlen) memcpy(buf + num - inlen, in, inlen); /* (in may be NULL when inlen is 0) */
     ok = ir_hmac(mc, hd, sizeof hd, buf, num, NULL, 0, kdk);
   }
   OPENSSL_cleanse(hd, sizeof hd);
