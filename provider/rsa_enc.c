@@ -16,6 +16,7 @@
 #include <openssl/rand.h>
 
 #include "rsa_pad.h"
+#include "rsa_pkcs1_select.h"
 
 #define MD_NAME_LEN 64
 #define PROPS_LEN 256
@@ -170,13 +171,6 @@ static int enc_encrypt(void *vctx, unsigned char *out, size_t *outlen, size_t ou
   return ok;
 }
 
-/* Constant-time helpers (all-ones or zero masks). */
-static unsigned int ct_msb(unsigned int a) { return 0u - (a >> (sizeof a * 8 - 1)); }
-static unsigned int ct_is_zero(unsigned int a) { return ct_msb(~a & (a - 1)); }
-static unsigned int ct_eq(unsigned int a, unsigned int b) { return ct_is_zero(a ^ b); }
-static unsigned char ct_select_8(unsigned int mask, unsigned char a, unsigned char b) {
-  return (unsigned char)((mask & a) | (~mask & b));
-}
 
 /* RFC 5246 7.4.7.1: em (nbytes, the raw decryption) holds 00 02 PS 00 <48-byte premaster> with
    the client's version in its first two bytes; anything else yields a random premaster secret,
@@ -191,27 +185,20 @@ static int tls_premaster(const encctx *c, unsigned char *to, const unsigned char
     MPBP_ERR(MPBP_R_INTERNAL_ERROR);
     return -1;
   }
-  unsigned int good = ct_is_zero(em[0]) & ct_eq(em[1], 2);
+  unsigned int good = mpbp_ct_is_zero(em[0]) & mpbp_ct_eq(em[1], 2);
   size_t zero = flen - TLS_PREMASTER_LEN - 1;
-  for (size_t i = 2; i < zero; i++) good &= ~ct_is_zero(em[i]);
-  good &= ct_is_zero(em[zero]);
+  for (size_t i = 2; i < zero; i++) good &= ~mpbp_ct_is_zero(em[i]);
+  good &= mpbp_ct_is_zero(em[zero]);
   const unsigned char *pms = em + flen - TLS_PREMASTER_LEN;
-  unsigned int version_good = ct_eq(pms[0], (c->client_version >> 8) & 0xff) &
-                              ct_eq(pms[1], c->client_version & 0xff);
+  unsigned int version_good = mpbp_ct_eq(pms[0], (c->client_version >> 8) & 0xff) &
+                              mpbp_ct_eq(pms[1], c->client_version & 0xff);
   if (c->alt_version > 0) /* the known bug of clients that send the negotiated version */
-    version_good |= ct_eq(pms[0], (c->alt_version >> 8) & 0xff) &
-                    ct_eq(pms[1], c->alt_version & 0xff);
+    version_good |= mpbp_ct_eq(pms[0], (c->alt_version >> 8) & 0xff) &
+                    mpbp_ct_eq(pms[1], c->alt_version & 0xff);
   good &= version_good;
-  for (size_t i = 0; i < TLS_PREMASTER_LEN; i++) to[i] = ct_select_8(good, pms[i], rnd[i]);
+  for (size_t i = 0; i < TLS_PREMASTER_LEN; i++) to[i] = mpbp_ct_select_8(good, pms[i], rnd[i]);
   OPENSSL_cleanse(rnd, sizeof rnd);
   return TLS_PREMASTER_LEN;
-}
-
-static unsigned int ct_lt(unsigned int a, unsigned int b) { /* a < b */
-  return ct_msb(a ^ ((a ^ b) | ((a - b) ^ b)));
-}
-static unsigned int ct_select(unsigned int mask, unsigned int a, unsigned int b) {
-  return (mask & a) | (~mask & b);
 }
 
 /* ---- PKCS#1 v1.5 implicit rejection (draft-irtf-cfrg-rsa-guidance; OpenSSL 3.2+'s rule) -------
@@ -291,7 +278,8 @@ static int ir_kdk(const encctx *c, EVP_MAC_CTX *mc, const unsigned char *in, siz
 /* em (num bytes, the raw decryption of in) checked as 00 02 PS(>= 8 nonzero) 00 M without a
    branch on it; M (or, when the padding is bad or M is longer than tlen, the synthetic message)
    into to. Returns the output's length, or -1 on an internal failure (public: never the
-   padding). */
+   padding). The check and the choice are rsa_pkcs1_select.h's, which the constant-time check
+   runs under valgrind and MemorySanitizer (tests/ct, case pkcs1_implicit). */
 static int pkcs1_implicit(const encctx *c, unsigned char *to, size_t tlen, const unsigned char *em,
                           size_t num, const unsigned char *in, size_t inlen) {
   if (num < 11 || num > 0x1fff || inlen > num) {
@@ -310,35 +298,7 @@ static int pkcs1_implicit(const encctx *c, unsigned char *to, size_t tlen, const
     MPBP_ERR(MPBP_R_INTERNAL_ERROR);
     goto done;
   }
-  /* the synthetic length: below k - 10 (the longest message is k - 11 bytes) */
-  const unsigned int lim = (unsigned int)num - 10;
-  unsigned int mask = lim;
-  mask |= mask >> 1;
-  mask |= mask >> 2;
-  mask |= mask >> 4;
-  mask |= mask >> 8;
-  unsigned int syn_len = 0;
-  for (size_t i = 0; i < sizeof cand; i += 2) {
-    const unsigned int l = (((unsigned int)cand[i] << 8) | cand[i + 1]) & mask;
-    syn_len = ct_select(ct_lt(l, lim), l, syn_len);
-  }
-  /* the real padding: 00 02, then the first zero byte at index >= 10 */
-  unsigned int good = ct_is_zero(em[0]) & ct_eq(em[1], 2), found = 0, zero_at = 0;
-  for (size_t i = 2; i < num; i++) {
-    const unsigned int z = ct_is_zero(em[i]);
-    zero_at = ct_select(~found & z, (unsigned int)i, zero_at);
-    found |= z;
-  }
-  good &= ~ct_lt(zero_at, 10); /* also when no zero byte was found (zero_at = 0) */
-  const unsigned int t = (unsigned int)(tlen < num ? tlen : num);
-  unsigned int from = zero_at + 1;
-  good &= ~ct_lt(t, (unsigned int)num - from); /* a message that does not fit is rejected too */
-  from = ct_select(good, from, (unsigned int)num - syn_len);
-  /* from (and so the length) is a real or a synthetic message's start: it does not tell which;
-     both buffers are read at every position copied */
-  size_t j = 0;
-  for (size_t i = from; i < num && j < t; i++, j++) to[j] = ct_select_8(good, em[i], syn[i]);
-  ret = (int)j;
+  ret = (int)mpbp_pkcs1_ir_select(to, tlen, em, syn, cand, sizeof cand, num);
 done:
   OPENSSL_cleanse(kdk, sizeof kdk);
   OPENSSL_cleanse(cand, sizeof cand);

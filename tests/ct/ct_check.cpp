@@ -27,6 +27,10 @@
 #include "ct_tool.h"
 #include "mpn/mpn.h"         // sub_n and the limb primitives (the sanity cases)
 #include "simd/powm_lanes.h"  // the lane engines, called directly too
+// the provider's PKCS#1 v1.5 implicit rejection core (provider/rsa_pkcs1_select.h): its one
+// declassification, the copy's start, through this tool
+#define MPBP_CT_DECLASSIFY(p, bytes) reveal_mem((p), (bytes))
+#include "rsa_pkcs1_select.h"
 
 namespace {
 
@@ -413,6 +417,84 @@ void ifma_emu_lanes(unsigned bits, bool ct = true, unsigned ebits = 0) {
 
 } // namespace
 
+// The provider's PKCS#1 v1.5 decryption with implicit rejection (provider/rsa_pkcs1_select.h):
+// the decrypted block em, the synthetic message and the length candidates (derived from the
+// private exponent) are secret; the output and its length are revealed after the call and
+// compared with pkcs1_reference, a plain reading of the rule with branches. Blocks of 64, 256
+// and 384 bytes: valid paddings (empty, short, longest message, padding of exactly 8 bytes),
+// bad ones (first or second byte, no separator, separator at index 2..9, all zeros, random), and
+// a message longer than the output buffer. sanity: the reference itself on the secret block,
+// which the tool must report.
+size_t pkcs1_reference(unsigned char *to, size_t tlen, const unsigned char *em, const unsigned char *syn,
+                       const unsigned char *cand, size_t ncand, size_t num) {
+  const size_t lim = num - 10;
+  size_t mask = lim, syn_len = 0;
+  for (int sh = 1; sh <= 8; sh *= 2) mask |= mask >> sh;
+  for (size_t i = 0; i + 1 < ncand; i += 2) {
+    size_t l = ((size_t)cand[i] << 8 | cand[i + 1]) & mask;
+    if (l < lim) syn_len = l;
+  }
+  size_t zero_at = 0;
+  for (size_t i = 2; i < num && !zero_at; i++)
+    if (em[i] == 0) zero_at = i;
+  const size_t t = std::min(tlen, num);
+  const bool good = em[0] == 0 && em[1] == 2 && zero_at >= 10 && num - zero_at - 1 <= t;
+  const unsigned char *src = good ? em + zero_at + 1 : syn + num - syn_len;
+  const size_t len = std::min(good ? num - zero_at - 1 : syn_len, t);
+  std::memcpy(to, src, len);
+  return len;
+}
+
+void pkcs1_implicit(bool sanity = false) {
+  uint64_t x = 88172645463325252ull;
+  auto rnd = [&x]() { x ^= x << 13; x ^= x >> 7; x ^= x << 17; return (unsigned char)(x >> 24); };
+  for (size_t num : {64, 256, 384}) {
+    for (int kind = 0; kind < 16; kind++) {
+      std::vector<unsigned char> em(num), syn(num), cand(256), out(num), want(num);
+      for (auto &b : syn) b = rnd();
+      for (auto &b : cand) b = rnd();
+      for (auto &b : em) b = (unsigned char)(rnd() | 1);  // nonzero: padding bytes
+      em[0] = 0, em[1] = 2;
+      size_t tlen = num, mlen = 32;
+      switch (kind) {
+        case 0: mlen = 0; break;
+        case 1: mlen = 1; break;
+        case 2: mlen = num - 12; break;
+        case 3: mlen = num - 11, em[1] = 2; break;  // padding of exactly 8 bytes
+        case 4: em[0] = 1; break;
+        case 5: em[1] = 1; break;
+        case 6: em[1] = 0; break;
+        case 7: mlen = num; break;  // no separator at all
+        case 8: mlen = num - 3; break;  // separator at index 2
+        case 9: mlen = num - 10; break;  // separator at index 9: padding of 7 bytes
+        case 10: std::fill(em.begin(), em.end(), 0); break;
+        case 11: tlen = 16; break;  // a 32-byte message, a 16-byte buffer
+        case 12: tlen = 32; break;  // exactly fits
+        default:
+          for (auto &b : em) b = rnd();
+          em[0] = 0;
+          break;
+      }
+      if (kind != 10 && kind < 13 && mlen < num) {
+        em[num - mlen - 1] = 0;
+        for (size_t i = num - mlen; i < num; i++) em[i] = rnd();
+      }
+      const std::vector<unsigned char> em0 = em, syn0 = syn, cand0 = cand;
+      const size_t wl = pkcs1_reference(want.data(), tlen, em0.data(), syn0.data(), cand0.data(), 256, num);
+      secret(em.data(), num);
+      secret(syn.data(), num);
+      secret(cand.data(), cand.size());
+      size_t len;
+      if (sanity) len = pkcs1_reference(out.data(), tlen, em.data(), syn.data(), cand.data(), 256, num);
+      else len = mpbp_pkcs1_ir_select(out.data(), tlen, em.data(), syn.data(), cand.data(), 256, num);
+      reveal(len);
+      reveal_mem(out.data(), out.size());
+      check(len == wl && std::equal(out.begin(), out.begin() + (long)len, want.begin()),
+            "PKCS#1 v1.5 implicit rejection: the reference's message");
+    }
+  }
+}
+
 int main(int argc, char **argv) {
   std::string what = argc > 1 ? argv[1] : "";
   const std::string on = argc > 2 ? argv[2] : "cpu";
@@ -469,6 +551,10 @@ int main(int argc, char **argv) {
     ifma_lanes(1024), ifma_lanes(2048);
   } else if (what == "ifma_emu_lanes") {
     ifma_emu_lanes(1024), ifma_emu_lanes(2048, true, 400);
+  } else if (what == "pkcs1_implicit") {
+    pkcs1_implicit();
+  } else if (what == "sanity_pkcs1_branching") {
+    pkcs1_implicit(true);  // must be reported (CTest: PASS_REGULAR_EXPRESSION)
   } else if (what == "sanity_variable_time") {
     powm(512, 1, false, MPB_CT_OFF);  // must be reported (CTest: PASS_REGULAR_EXPRESSION)
   } else if (what == "sanity_ifma_variable_time") {
@@ -492,7 +578,8 @@ int main(int argc, char **argv) {
     (void)sink;
   } else {
     std::fprintf(stderr, "usage: ct_check rsa|rsa_per_item_key|rsa_prepared_key|powm_odd|powm_even|dh|exptmod|invmod|"
-                         "avx2_lanes|avx512f_lanes|ifma_lanes|ifma_emu_lanes|sanity_variable_time|sanity_ifma_variable_time|"
+                         "avx2_lanes|avx512f_lanes|ifma_lanes|ifma_emu_lanes|pkcs1_implicit|sanity_pkcs1_branching|"
+                         "sanity_variable_time|sanity_ifma_variable_time|"
                          "sanity_ifma_emu_variable_time|"
                          "sanity_borrow_branch|sanity_product_branch [cpu|cpu_ifma|cpu_ifma_emu]\n");
     return 2;
