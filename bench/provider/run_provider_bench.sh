@@ -285,7 +285,7 @@ evp_bench() {
     echo "# mpbatch provider: EVP private-key operations with N ASYNC jobs"
     echo
     echo "$HEADER. One thread pinned to CPU 0 (the provider's batch runs on the same CPU), ${EVP_SECONDS} s per provider per point in 4 slices, the providers taking turns (evp_async_bench --rounds);"
-    echo "sign: RSA PKCS#1 v1.5 over a SHA-256 digest; oaep: RSA-OAEP (SHA-1) decrypt of 32 bytes; derive: FFDHE-2048/3072/4096 (the peer key checked, then the shared secret); keygen: a new FFDHE key pair of the group's private length (a TLS server's ephemeral share)."
+    echo "sign: RSA PKCS#1 v1.5 over a SHA-256 digest; oaep: RSA-OAEP (SHA-1) decrypt of 32 bytes; pkcs1: RSA PKCS#1 v1.5 decrypt of 32 bytes (implicit rejection on, the default); derive: FFDHE-2048/3072/4096 (the peer key checked, then the shared secret); keygen: a new FFDHE key pair of the group's private length (a TLS server's ephemeral share)."
     echo
   } >"$TMP/evp.md"
   "${PIN_SERVER[@]}" "$EVP" "${args[@]}" | tee -a "$TMP/evp.md"
