@@ -28,6 +28,19 @@ V make_mod(std::mt19937_64 &rng, size_t n, bool odd) {
   if (n == 1 && m[0] < 2) m[0] = odd ? 3 : 2;
   return m;
 }
+// an odd n-limb modulus for the bit-for-bit REDC tests: all ones every 7th rep, else make_mod's
+V hard_odd_mod(std::mt19937_64 &rng, size_t n, int rep) {
+  V m = rep % 7 == 0 ? V(n, ~(limb)0) : make_mod(rng, n, true);
+  m[0] |= 1;
+  return m;
+}
+// GMP's m, R = 2^(64 n) and R^-1 mod m, the Montgomery tests' oracle
+void mont_oracle(const V &m, Z &zm, Z &zR, Z &zRinv) {
+  to_mpz(zm, m.data(), m.size());
+  mpz_set_ui(zR, 1);
+  mpz_mul_2exp(zR, zR, 64 * m.size());
+  REQUIRE(mpz_invert(zRinv, zR, zm) != 0);
+}
 struct Mont {
   V store;
   mpn::MontCtx ctx;
@@ -184,10 +197,7 @@ TEST_CASE("mpn Montgomery primitives: redc_1, mont_mul, mont_sqr vs GMP", "[powm
         V m = make_mod(rng, n, true);
         Mont mc(m);
         Z zm, zR, zRinv;
-        to_mpz(zm, m.data(), n);
-        mpz_set_ui(zR, 1);
-        mpz_mul_2exp(zR, zR, 64 * n);
-        REQUIRE(mpz_invert(zRinv, zR, zm) != 0);
+        mont_oracle(m, zm, zR, zRinv);
         V a = hard_limbs(rng, n), b = hard_limbs(rng, n);  // any values < R
         Z za, zb, zw;
         to_mpz(za, a.data(), n);
@@ -265,8 +275,7 @@ TEST_CASE("redc_1: the unrolled MULX/ADX kernels equal the portable REDC bit for
     sizes++;
     for (int rep = 0; rep < 120; rep++) {
       // hard moduli and values: all-ones limbs, runs, T = all ones (the largest carries)
-      V m = rep % 7 == 0 ? V(n, ~(limb)0) : make_mod(rng, n, true);
-      m[0] |= 1;
+      const V m = hard_odd_mod(rng, n, rep);
       Mont mc(m);
       V T = rep % 5 == 0 ? V(2 * n, ~(limb)0) : hard_limbs(rng, 2 * n, rep % 3), T2 = T, T3 = T, T4 = T, T5 = T;
       V r1(n), r2(n);
@@ -297,8 +306,7 @@ TEST_CASE("redc_comba: the column REDC equals the row REDC bit for bit, aliased 
   for (size_t n = 1; n <= 70; n++) {
     for (int rep = 0; rep < 40; rep++) {
       // hard moduli and values: all-ones limbs, runs, T = all ones (the largest carries), T = 0
-      V m = rep % 7 == 0 ? V(n, ~(limb)0) : make_mod(rng, n, true);
-      m[0] |= 1;
+      const V m = hard_odd_mod(rng, n, rep);
       Mont mc(m);
       V T = rep % 5 == 0 ? V(2 * n, ~(limb)0) : rep % 11 == 1 ? V(2 * n, 0) : hard_limbs(rng, 2 * n, rep % 3);
       V T2 = T, T3 = T, T4 = T, r1(n), r2(n);
@@ -319,15 +327,15 @@ TEST_CASE("redc_comba: the column REDC equals the row REDC bit for bit, aliased 
 // mont_cols.cpp: the product (square) and REDC in one pass of columns must give what the
 // Comba product (square) followed by redc_comba gives, limb for limb and carry for carry: the
 // same quotient digits. Hard operands (all ones up to R - 1, zero, runs), all-ones moduli, every
-// size 1..70 (the portable thresholds MONT_MUL_COLS_MIN and MONT_SQR_COLS_MIN, 17, and the Karatsuba cut-off, 30, lie inside),
-// the output aliasing an input (both for the square, either or both for the product).
+// size 1..70 (the portable thresholds MONT_MUL_COLS_MIN and MONT_SQR_COLS_MIN, 17, and the
+// Karatsuba cut-off, 30, lie inside), the output aliasing an input (both for the square, either
+// or both for the product).
 TEST_CASE("mont_mul_cols / mont_sqr_cols: the columns pass equals product + redc_comba bit for bit, aliased too",
           "[powm][mpn][redc]") {
   auto rng = make_rng(23);
   for (size_t n = 1; n <= 70; n++) {
     for (int rep = 0; rep < 24; rep++) {
-      V m = rep % 7 == 0 ? V(n, ~(limb)0) : make_mod(rng, n, true);
-      m[0] |= 1;
+      const V m = hard_odd_mod(rng, n, rep);
       Mont mc(m);
       const limb minv = mc.ctx.minv;
       auto operand = [&](int k) {
@@ -380,10 +388,7 @@ TEST_CASE("mont_mul / mont_sqr / mont_sqr_ct (portable kernels) with the columns
       m[0] |= 1;
       Mont mc(m);
       Z zm, zR, zRinv;
-      to_mpz(zm, m.data(), n);
-      mpz_set_ui(zR, 1);
-      mpz_mul_2exp(zR, zR, 64 * n);
-      REQUIRE(mpz_invert(zRinv, zR, zm) != 0);
+      mont_oracle(m, zm, zR, zRinv);
       const V a = n % 3 == 0 ? V(n, ~(limb)0) : hard_limbs(rng, n), b = hard_limbs(rng, n);
       Z za, zb, zw, zr;
       to_mpz(za, a.data(), n);
