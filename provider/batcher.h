@@ -9,7 +9,8 @@
  * alone by the delay, an ASYNC request that finds nothing else queued runs at once in its job
  * (every 16th still waits, to notice company); a request that finds another queued ends it.
  * Busy extension (mpbp_batcher_set_busy_wait): while the threads that submitted stay busy, a due
- * batch stays open longer. */
+ * batch stays open longer. Idle flush (mpbp_batcher_set_idle_flush): for a submitting thread
+ * pinned to one CPU, a batch runs when that CPU idles, which replaces those rules. */
 #ifndef MPBP_BATCHER_H
 #define MPBP_BATCHER_H
 
@@ -74,6 +75,20 @@ void mpbp_batcher_set_busy_wait(mpbp_batcher *b, unsigned busy_delay_us, unsigne
 unsigned mpbp_batcher_busy_delay_us(const mpbp_batcher *b);
 unsigned mpbp_batcher_busy_max_wait_us(const mpbp_batcher *b);
 
+/* Idle flush: a batch of ASYNC requests also runs as soon as the CPU of the threads that
+   submitted them has nothing else to run (a thread at SCHED_IDLE priority notices it; Linux).
+   ON: always; AUTO (the provider's default): when the thread that submits the first ASYNC request
+   may run on one CPU only (a server thread pinned to its core), where that moment means no more
+   requests can come meanwhile; OFF: never (a new batcher's setting). Decided, and the thread
+   made, at the first ASYNC request; a call after that changes nothing. */
+#define MPBP_IDLE_FLUSH_OFF 0
+#define MPBP_IDLE_FLUSH_ON 1
+#define MPBP_IDLE_FLUSH_AUTO 2
+void mpbp_batcher_set_idle_flush(mpbp_batcher *b, int mode);
+int mpbp_batcher_idle_flush(const mpbp_batcher *b);
+/* 1 when the idle thread runs (decided at the first ASYNC request). */
+int mpbp_batcher_idle_flush_active(mpbp_batcher *b);
+
 size_t mpbp_batcher_batch_size(const mpbp_batcher *b);
 unsigned mpbp_batcher_flush_delay_us(const mpbp_batcher *b);
 unsigned mpbp_batcher_max_wait_us(const mpbp_batcher *b);
@@ -86,10 +101,11 @@ typedef struct mpbp_batch_stats {
   uint64_t async_items; /* items that came from a paused ASYNC job */
   uint64_t gpu_items;   /* items of batches the library ran on a GPU (MPB_BACKEND_CUDA) */
   uint64_t extended;    /* batches whose wait the busy extension lengthened */
+  uint64_t idle;        /* batches run at an idle moment of the submitters' CPU (idle flush) */
 } mpbp_batch_stats;
 /* Totals over all names (name NULL) or one name; 0 when found, -1 when no such name. */
 int mpbp_batcher_stats(mpbp_batcher *b, const char *name, mpbp_batch_stats *out);
-/* "name: batches=B items=I max=M async=A gpu=G ext=E; ..." into buf (always NUL-terminated); the length it
+/* "name: batches=B items=I max=M async=A gpu=G ext=E idle=D; ..." into buf (always NUL-terminated); the length it
    needs (without the NUL). */
 size_t mpbp_batcher_stats_string(mpbp_batcher *b, char *buf, size_t cap);
 

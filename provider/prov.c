@@ -12,6 +12,9 @@
  *   busy_flush_delay_us, busy_max_wait_us = the same two while every thread with a request in
  *                    the batch is busy (a saturated server: mpbp_batcher_set_busy_wait)
  *                                                     (defaults 2000 and 5000; 0: off)
+ *   idle_flush     = auto | on | off: a batch also runs as soon as the submitting thread's CPU
+ *                    idles (mpbp_batcher_set_idle_flush; auto: when that thread is pinned to
+ *                    one CPU)                         (default auto)
  *   threads        = library threads per call, 0 = all cores (default 0)
  *   backend        = auto | cpu | cuda               (default auto) */
 #define _GNU_SOURCE /* secure_getenv */
@@ -137,6 +140,7 @@ static const OSSL_ALGORITHM *prov_query(void *provctx, int operation_id, int *no
 #define MPBP_PARAM_BUSY_DELAY "mpbatch-busy-flush-delay-us"
 #define MPBP_PARAM_BUSY_MAX_WAIT "mpbatch-busy-max-wait-us"
 #define MPBP_PARAM_BACKEND "mpbatch-backend"
+#define MPBP_PARAM_IDLE_FLUSH "mpbatch-idle-flush" /* "auto", "on" or "off" as configured */
 
 static const OSSL_PARAM prov_param_types[] = {
     OSSL_PARAM_DEFN(OSSL_PROV_PARAM_NAME, OSSL_PARAM_UTF8_PTR, NULL, 0),
@@ -150,6 +154,7 @@ static const OSSL_PARAM prov_param_types[] = {
     OSSL_PARAM_DEFN(MPBP_PARAM_BUSY_DELAY, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
     OSSL_PARAM_DEFN(MPBP_PARAM_BUSY_MAX_WAIT, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
     OSSL_PARAM_DEFN(MPBP_PARAM_BACKEND, OSSL_PARAM_UTF8_PTR, NULL, 0),
+    OSSL_PARAM_DEFN(MPBP_PARAM_IDLE_FLUSH, OSSL_PARAM_UTF8_PTR, NULL, 0),
     OSSL_PARAM_END};
 
 static const OSSL_PARAM *prov_gettable_params(void *provctx) {
@@ -209,6 +214,11 @@ static int prov_get_params(void *provctx, OSSL_PARAM params[]) {
   if ((p = OSSL_PARAM_locate(params, MPBP_PARAM_BACKEND)) &&
       !OSSL_PARAM_set_utf8_ptr(p, backend_name(pc->backend)))
     return 0;
+  if ((p = OSSL_PARAM_locate(params, MPBP_PARAM_IDLE_FLUSH)) &&
+      !OSSL_PARAM_set_utf8_ptr(p, pc->idle_flush == MPBP_IDLE_FLUSH_ON    ? "on"
+                                  : pc->idle_flush == MPBP_IDLE_FLUSH_OFF ? "off"
+                                                                          : "auto"))
+    return 0;
   return 1;
 }
 
@@ -243,14 +253,15 @@ static long online_cpus(void) {
 
 static int read_config(mpbp_provctx *pc) {
   const char *batch_size = NULL, *delay = NULL, *max_wait = NULL, *threads = NULL, *backend = NULL;
-  const char *busy_delay = NULL, *busy_max_wait = NULL;
+  const char *busy_delay = NULL, *busy_max_wait = NULL, *idle_flush = NULL;
   OSSL_PARAM req[] = {OSSL_PARAM_utf8_ptr("batch_size", (char **)&batch_size, 0),
                       OSSL_PARAM_utf8_ptr("flush_delay_us", (char **)&delay, 0),
                       OSSL_PARAM_utf8_ptr("max_wait_us", (char **)&max_wait, 0),
                       OSSL_PARAM_utf8_ptr("busy_flush_delay_us", (char **)&busy_delay, 0),
                       OSSL_PARAM_utf8_ptr("busy_max_wait_us", (char **)&busy_max_wait, 0),
                       OSSL_PARAM_utf8_ptr("threads", (char **)&threads, 0),
-                      OSSL_PARAM_utf8_ptr("backend", (char **)&backend, 0), OSSL_PARAM_END};
+                      OSSL_PARAM_utf8_ptr("backend", (char **)&backend, 0),
+                      OSSL_PARAM_utf8_ptr("idle_flush", (char **)&idle_flush, 0), OSSL_PARAM_END};
   if (c_get_params && !c_get_params(pc->handle, req)) return 0;
   unsigned long v;
   int r;
@@ -282,6 +293,16 @@ static int read_config(mpbp_provctx *pc) {
     else if (strcmp(backend, "cuda") == 0) pc->backend = MPB_BACKEND_CUDA;
     else {
       MPBP_ERR_DATA(MPBP_R_BAD_CONFIG, "backend = \"%s\" (auto, cpu or cuda)", backend);
+      return 0;
+    }
+  }
+  pc->idle_flush = MPBP_IDLE_FLUSH_AUTO;
+  if (idle_flush && *idle_flush) {
+    if (strcmp(idle_flush, "auto") == 0) pc->idle_flush = MPBP_IDLE_FLUSH_AUTO;
+    else if (strcmp(idle_flush, "on") == 0 || strcmp(idle_flush, "1") == 0) pc->idle_flush = MPBP_IDLE_FLUSH_ON;
+    else if (strcmp(idle_flush, "off") == 0 || strcmp(idle_flush, "0") == 0) pc->idle_flush = MPBP_IDLE_FLUSH_OFF;
+    else {
+      MPBP_ERR_DATA(MPBP_R_BAD_CONFIG, "idle_flush = \"%s\" (auto, on or off)", idle_flush);
       return 0;
     }
   }
@@ -411,6 +432,7 @@ __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HA
     goto fail;
   }
   mpbp_batcher_set_busy_wait(pc->batcher, pc->busy_delay_us, pc->busy_max_wait_us);
+  mpbp_batcher_set_idle_flush(pc->batcher, pc->idle_flush);
   *out = prov_functions;
   *provctx = pc;
   return 1;

@@ -38,6 +38,7 @@ typedef struct mpbp_provctx {
   unsigned busy_delay_us, busy_max_wait_us; /* the busy extension (mpbp_batcher_set_busy_wait) */
   int threads;           /* 0: all cores */
   int backend;           /* MPB_BACKEND_AUTO / CPU / CUDA */
+  int idle_flush;        /* MPBP_IDLE_FLUSH_AUTO / ON / OFF (mpbp_batcher_set_idle_flush) */
 } mpbp_provctx;
 
 static inline OSSL_LIB_CTX *mpbp_libctx(void *provctx) {

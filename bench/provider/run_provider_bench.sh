@@ -131,7 +131,7 @@ tls_bench() {
     echo "${SECONDS_} s per point after 1 s of warm-up, a fresh HAProxy per point, the providers interleaved. CPU columns: CPU"
     echo "seconds per wall second (1.00 = one core). mpbatch: ssl-propquery ?provider=mpbatch; items/batch: the provider's"
     echo "counters (MPBATCH_STATS) over the point, warm-up included (n/a: the provider was not unloaded at HAProxy's exit,"
-    echo "so it wrote none; ext: the share of batches whose wait the busy extension lengthened).${MPB_CONF:+ mpbatch loaded through openssl.cnf with $MPB_CONF.}$(case ",$PROVIDERS," in *,mpbatch-alt,*) echo " mpbatch-alt: through openssl.cnf with $MPB_ALT_CONF." ;; esac)"
+    echo "so it wrote none; ext: the share of batches whose wait the busy extension lengthened; idle: the share run at an idle moment of HAProxy's CPU, idle_flush).${MPB_CONF:+ mpbatch loaded through openssl.cnf with $MPB_CONF.}$(case ",$PROVIDERS," in *,mpbatch-alt,*) echo " mpbatch-alt: through openssl.cnf with $MPB_ALT_CONF." ;; esac)"
     echo
     echo "HAProxy CPU per handshake: its CPU seconds over warm-up + window / handshakes/s (both of its threads,"
     echo "the provider's flush thread included); capacity vs default: the default's CPU per handshake / this row's, i.e."
@@ -248,9 +248,9 @@ tls_bench() {
         # (no file: the provider was not unloaded at exit, e.g. a job abandoned by a client's reset
         # still holds a reference; "none": it was, and had counted nothing)
         if [ -f "$TMP/stats" ]; then
-          mb=$(tr ' ;' '\n\n' <"$TMP/stats" | awk -F= '$1=="batches"{b+=$2} $1=="items"{n+=$2} $1=="async"{a+=$2} $1=="gpu"{g+=$2} $1=="ext"{e+=$2}
-                 END { if (b > 0) printf "%.1f (%d%% async%s%s)", n / b, 100 * a / n, (g > 0 ? sprintf(", %d%% GPU", 100 * g / n) : ""),
-                                         (e > 0 ? sprintf(", %d%% ext", 100 * e / b) : ""); else print "none" }')
+          mb=$(tr ' ;' '\n\n' <"$TMP/stats" | awk -F= '$1=="batches"{b+=$2} $1=="items"{n+=$2} $1=="async"{a+=$2} $1=="gpu"{g+=$2} $1=="ext"{e+=$2} $1=="idle"{d+=$2}
+                 END { if (b > 0) printf "%.1f (%d%% async%s%s%s)", n / b, 100 * a / n, (g > 0 ? sprintf(", %d%% GPU", 100 * g / n) : ""),
+                                         (e > 0 ? sprintf(", %d%% ext", 100 * e / b) : ""), (d > 0 ? sprintf(", %d%% idle", 100 * d / b) : ""); else print "none" }')
           [ "$mb" = none ] && echo "warning: the mpbatch provider counted no operation at $c clients" >&2
         else
           mb="n/a"

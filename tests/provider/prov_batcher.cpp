@@ -657,3 +657,189 @@ TEST_CASE("batcher: busy extension: not for a thread that spins for its only req
   ASYNC_cleanup_thread();
 }
 #endif
+
+#ifdef __linux__
+namespace {
+// Runs fn on a thread pinned to one CPU of this process's affinity (the idle flush's AUTO case:
+// a server thread on its own core); false when no thread could be pinned.
+template <class Fn>
+bool on_pinned_thread(Fn fn) {
+  cpu_set_t all;
+  CPU_ZERO(&all);
+  if (sched_getaffinity(0, sizeof all, &all) != 0) return false;
+  int cpu = -1;
+  for (int i = 0; i < CPU_SETSIZE && cpu < 0; i++)
+    if (CPU_ISSET(i, &all)) cpu = i;
+  if (cpu < 0) return false;
+  bool pinned = false;
+  std::thread t([&] {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    pinned = pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0;
+    if (pinned) fn();
+    ASYNC_cleanup_thread();
+  });
+  t.join();
+  return pinned;
+}
+} // namespace
+
+// A thread pinned to one CPU blocks in poll() once its jobs are paused: its CPU idles, the idle
+// thread notices, and the batch runs then instead of after the (here 20 s) delay. Margins: a
+// SCHED_IDLE thread still gets a slice every ~0.5 s beside a CPU hog (ctest -j), so 10 s.
+TEST_CASE("batcher: idle flush: a pinned thread's batch runs when its CPU idles, not after the delay",
+          "[provider][batcher][async][idle]") {
+  Ctx c;
+  Fake f;
+  mpbp_group g = group_of(f);
+  mpbp_batcher *b = mpbp_batcher_new(16, 20000000, 0, c.ctx);
+  mpbp_batcher_set_idle_flush(b, MPBP_IDLE_FLUSH_AUTO);
+  CHECK(mpbp_batcher_idle_flush(b) == MPBP_IDLE_FLUSH_AUTO);
+  double ms1 = -1, ms2 = -1;
+  int child_status = -1;
+  REQUIRE(on_pinned_thread([&] {
+    auto t0 = std::chrono::steady_clock::now();
+    Jobs three(b, &g, 3, 100);
+    three.wait_all();
+    ms1 = ms_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    Jobs five(b, &g, 5, 200);
+    five.wait_all();
+    ms2 = ms_since(t0);
+    // a child of fork (pinned too: it is a copy of this thread) decides again and makes its own
+    // idle thread
+    pid_t pid = fork();
+    if (pid == 0) {
+      const auto c0 = std::chrono::steady_clock::now();
+      Jobs two(b, &g, 2, 300);
+      two.wait_all();
+      const bool ok = ms_since(c0) < 10000.0 && mpbp_batcher_idle_flush_active(b) == 1;
+      _exit(ok ? 0 : 1);
+    }
+    if (pid > 0) waitpid(pid, &child_status, 0);
+  }));
+  CHECK(mpbp_batcher_idle_flush_active(b) == 1);
+  CHECK(ms1 < 10000.0);
+  CHECK(ms2 < 10000.0);
+  // the three, then the five, ran at idle moments, usually as one batch each (a moment between
+  // two submissions, e.g. the thread waiting for a page, may split them: never more)
+  size_t items = 0;
+  for (size_t n : f.batches) items += n;
+  CHECK(items == 8);
+  CHECK(f.batches.size() >= 2);
+  mpbp_batch_stats st;
+  REQUIRE(mpbp_batcher_stats(b, "fake", &st) == 0);
+  CHECK(st.idle >= 2);
+  CHECK(st.idle == st.batches);
+  char buf[256];
+  mpbp_batcher_stats_string(b, buf, sizeof buf);
+  CHECK(std::string(buf).find(" idle=" + std::to_string(st.idle)) != std::string::npos);
+  CHECK(WIFEXITED(child_status));
+  CHECK(WEXITSTATUS(child_status) == 0);
+  mpbp_batcher_free(b);
+}
+
+TEST_CASE("batcher: idle flush: off, or AUTO on an unpinned thread, waits for the delay",
+          "[provider][batcher][async][idle]") {
+  Ctx c;
+  Fake f;
+  mpbp_group g = group_of(f);
+  SECTION("off, pinned") {
+    mpbp_batcher *b = mpbp_batcher_new(16, 300000, 0, c.ctx);
+    mpbp_batcher_set_idle_flush(b, MPBP_IDLE_FLUSH_OFF);
+    double ms = -1;
+    REQUIRE(on_pinned_thread([&] {
+      const auto t0 = std::chrono::steady_clock::now();
+      Jobs two(b, &g, 2, 10);
+      two.wait_all();
+      ms = ms_since(t0);
+    }));
+    CHECK(ms >= 250.0);
+    CHECK(mpbp_batcher_idle_flush_active(b) == 0);
+    mpbp_batch_stats st;
+    REQUIRE(mpbp_batcher_stats(b, "fake", &st) == 0);
+    CHECK(st.idle == 0);
+    mpbp_batcher_free(b);
+  }
+  SECTION("AUTO, a thread that may run on several CPUs") {
+    cpu_set_t all;
+    CPU_ZERO(&all);
+    REQUIRE(sched_getaffinity(0, sizeof all, &all) == 0);
+    if (CPU_COUNT(&all) < 2) {
+      WARN("one CPU only: AUTO is on for every thread here; not checked");
+      return;
+    }
+    mpbp_batcher *b = mpbp_batcher_new(16, 300000, 0, c.ctx);
+    mpbp_batcher_set_idle_flush(b, MPBP_IDLE_FLUSH_AUTO);
+    std::thread t([&] {
+      const auto t0 = std::chrono::steady_clock::now();
+      Jobs two(b, &g, 2, 20);
+      two.wait_all();
+      CHECK(ms_since(t0) >= 250.0);
+      ASYNC_cleanup_thread();
+    });
+    t.join();
+    CHECK(mpbp_batcher_idle_flush_active(b) == 0);
+    // decided once: a later setting changes nothing
+    mpbp_batcher_set_idle_flush(b, MPBP_IDLE_FLUSH_ON);
+    CHECK(mpbp_batcher_idle_flush(b) == MPBP_IDLE_FLUSH_AUTO);
+    mpbp_batcher_free(b);
+  }
+}
+
+// AUTO watches the CPU of the thread that made the first ASYNC request; once another thread
+// submits (a server with a thread per CPU), it is off for good and the delay decides.
+TEST_CASE("batcher: idle flush: AUTO turns off when a second thread submits", "[provider][batcher][async][idle]") {
+  Ctx c;
+  Fake f;
+  mpbp_group g = group_of(f);
+  mpbp_batcher *b = mpbp_batcher_new(16, 200000, 0, c.ctx);
+  mpbp_batcher_set_idle_flush(b, MPBP_IDLE_FLUSH_AUTO);
+  double first = -1, second = -1;
+  REQUIRE(on_pinned_thread([&] {
+    const auto t0 = std::chrono::steady_clock::now();
+    Jobs one(b, &g, 1, 10);
+    one.wait_all();
+    first = ms_since(t0);
+  }));
+  CHECK(mpbp_batcher_idle_flush_active(b) == 1);
+  REQUIRE(on_pinned_thread([&] {
+    const auto t0 = std::chrono::steady_clock::now();
+    Jobs one(b, &g, 1, 20);
+    one.wait_all();
+    second = ms_since(t0);
+  }));
+  CHECK(mpbp_batcher_idle_flush_active(b) == 0);
+  CHECK(first < 150.0);    // the idle moment (far before the 200 ms delay)
+  CHECK(second >= 150.0);  // the delay
+  mpbp_batch_stats st;
+  REQUIRE(mpbp_batcher_stats(b, "fake", &st) == 0);
+  CHECK(st.idle == 1);
+  CHECK(f.batches == std::vector<size_t>{1, 1});
+  mpbp_batcher_free(b);
+}
+
+// A pinned thread that spins while its job is paused never lets its CPU idle: the idle thread
+// gets no moment, and the usual rules (here the 50 ms delay) still run its batch.
+TEST_CASE("batcher: idle flush: a thread that never idles still gets its results by the delay",
+          "[provider][batcher][async][idle]") {
+  Ctx c;
+  Fake f;
+  mpbp_group g = group_of(f);
+  mpbp_batcher *b = mpbp_batcher_new(16, 50000, 0, c.ctx);
+  mpbp_batcher_set_idle_flush(b, MPBP_IDLE_FLUSH_ON);
+  bool ok = false;
+  double ms = -1;
+  REQUIRE(on_pinned_thread([&] {
+    const auto t0 = std::chrono::steady_clock::now();
+    ok = async_once(b, &g, 7, true) && async_once(b, &g, 9, true);
+    ms = ms_since(t0);
+  }));
+  CHECK(ok);
+  CHECK(ms < 5000.0);
+  CHECK(mpbp_batcher_idle_flush_active(b) == 1);
+  CHECK(f.batches == std::vector<size_t>{1, 1});
+  mpbp_batcher_free(b);
+}
+#endif

@@ -306,6 +306,19 @@ TEST_CASE("openssl.cnf parameters reach the provider; bad ones fail its activati
   CHECK_THROWS(Lib("max_wait_us = soon\n"));
   CHECK_THROWS(Lib("busy_flush_delay_us = -1\n"));
   CHECK_THROWS(Lib("busy_max_wait_us = 20000000\n"));
+  CHECK_THROWS(Lib("idle_flush = sometimes\n"));
+  {
+    // idle flush: auto unless configured ("1"/"0" as on/off)
+    const char *idle = nullptr;
+    OSSL_PARAM q[] = {OSSL_PARAM_utf8_ptr("mpbatch-idle-flush", (char **)&idle, 0), OSSL_PARAM_END};
+    const std::pair<const char *, const char *> cases[] = {
+        {"", "auto"}, {"idle_flush = on\n", "on"}, {"idle_flush = 0\n", "off"}, {"idle_flush = auto\n", "auto"}};
+    for (auto &cs : cases) {
+      Lib lib(cs.first);
+      REQUIRE(OSSL_PROVIDER_get_params(lib.mpb, q) == 1);
+      CHECK(std::string(idle) == cs.second);
+    }
+  }
   ERR_clear_error();
 }
 

@@ -196,7 +196,11 @@ for mode in sync async; do
 done
 
 # ---- 2. HAProxy -------------------------------------------------------------------------------
+# haproxy_test [CPU]: with a CPU, HAProxy runs pinned to it (taskset), as a server thread on its
+# own core: the provider's idle flush (idle_flush = auto) is then on, and must have run batches.
 haproxy_test() {
+  local pin=${1:-} HP_TAG="" PIN=()
+  if [ -n "$pin" ]; then HP_TAG=" (pinned to CPU $pin)"; PIN=(taskset -c "$pin"); fi
   local HAPROXY=${HAPROXY:-haproxy}
   if ! command -v "$HAPROXY" >/dev/null; then
     echo "SKIP: haproxy is not installed (apt-get install haproxy): HAProxy part not run"; return
@@ -227,7 +231,7 @@ haproxy_test() {
     echo "  bind 127.0.0.1:$port ssl crt $TMP/rsa2048.pem no-tls-tickets"
     echo "  http-request return status 200 content-type text/plain string ok"
   } >"$cfg"
-  MPBATCH_STATS=$stats "$HAPROXY" -db -f "$cfg" >"$TMP/haproxy.log" 2>&1 </dev/null &
+  MPBATCH_STATS=$stats "${PIN[@]}" "$HAPROXY" -db -f "$cfg" >"$TMP/haproxy.log" 2>&1 </dev/null &
   local hpid=$!
   SPID=$hpid
   local i up=0
@@ -237,7 +241,7 @@ haproxy_test() {
     sleep 0.05
   done
   if [ $up = 0 ]; then
-    fail "haproxy did not start"; sed 's/^/    /' "$TMP/haproxy.log"; kill "$hpid" 2>/dev/null; wait "$hpid" 2>/dev/null
+    fail "haproxy$HP_TAG did not start"; sed 's/^/    /' "$TMP/haproxy.log"; kill "$hpid" 2>/dev/null; wait "$hpid" 2>/dev/null
     SPID=""; return
   fi
   # which providers HAProxy loaded (CLI 'show ssl providers')
@@ -253,14 +257,14 @@ print(out.decode(errors="replace"))
 EOF
   if [ "$PROVIDER" = mpbatch ]; then
     if grep -q 'mpbatch' "$TMP/haproxy.providers" && mapped "$hpid"; then
-      pass "haproxy: show ssl providers lists mpbatch, mpbatch.so mapped"
-    else fail "haproxy did not load mpbatch"; sed 's/^/    /' "$TMP/haproxy.providers"; fi
+      pass "haproxy$HP_TAG: show ssl providers lists mpbatch, mpbatch.so mapped"
+    else fail "haproxy$HP_TAG did not load mpbatch"; sed 's/^/    /' "$TMP/haproxy.providers"; fi
   fi
   if "$PY" "$HERE/tls_client.py" --port "$port" --cafile "$TMP/rsa2048.crt" --concurrency 32 --requests 256 \
        --tls 1.2,1.3 >"$TMP/client.log" 2>&1; then
-    pass "haproxy: $(tail -n 1 "$TMP/client.log")"
+    pass "haproxy$HP_TAG: $(tail -n 1 "$TMP/client.log")"
   else
-    fail "haproxy load"; sed 's/^/    /' "$TMP/client.log" | tail -n 20; sed 's/^/    haproxy: /' "$TMP/haproxy.log" | tail -n 20
+    fail "haproxy$HP_TAG load"; sed 's/^/    /' "$TMP/client.log" | tail -n 20; sed 's/^/    haproxy: /' "$TMP/haproxy.log" | tail -n 20
   fi
   # the benchmark's load generator (bench/provider/tls_loadgen.c) with each client library it was
   # built with: full TLS 1.3 handshakes and a GET each, no error
@@ -269,9 +273,9 @@ EOF
     for cl in $("$LOADGEN" --list-clients); do
       if line=$("$LOADGEN" --port "$port" --conns 8 --seconds 1 --warmup 0 --client "$cl" 2>"$TMP/loadgen.err") &&
          echo "$line" | grep -q ' errors=0 ' && ! echo "$line" | grep -q '^handshakes=0 '; then
-        pass "haproxy: tls_loadgen --client $cl: $(echo "$line" | cut -d' ' -f1,2,5)"
+        pass "haproxy$HP_TAG: tls_loadgen --client $cl: $(echo "$line" | cut -d' ' -f1,2,5)"
       else
-        fail "haproxy: tls_loadgen --client $cl: $line"; sed 's/^/    /' "$TMP/loadgen.err" | head -n 5
+        fail "haproxy$HP_TAG: tls_loadgen --client $cl: $line"; sed 's/^/    /' "$TMP/loadgen.err" | head -n 5
       fi
     done
   else
@@ -282,9 +286,20 @@ EOF
   kill "$hpid" 2>/dev/null && echo "    (haproxy did not stop within 10 s of SIGUSR1)"
   wait "$hpid" 2>/dev/null; SPID=""
   STATS_NOTE=""
-  stats_check "haproxy" "$stats" 1 && [ -n "$STATS_NOTE" ] && pass "haproxy: provider counters$STATS_NOTE"
+  stats_check "haproxy$HP_TAG" "$stats" 1 && [ -n "$STATS_NOTE" ] && pass "haproxy$HP_TAG: provider counters$STATS_NOTE"
+  if [ -n "$pin" ] && [ "$PROVIDER" = mpbatch ]; then
+    local idle; idle=$(stats_sum "$stats" idle)
+    if [ "$idle" -gt 0 ]; then pass "haproxy$HP_TAG: idle flush ran $idle batches"
+    else fail "haproxy$HP_TAG: idle flush ran no batch"; sed 's/^/    stats: /' "$stats"; fi
+  fi
 }
-[ $HAPROXY_TEST = 1 ] && haproxy_test
+if [ $HAPROXY_TEST = 1 ]; then
+  haproxy_test
+  # pinned: the first CPU this script may run on (Linux, with taskset)
+  if [ "$PROVIDER" = mpbatch ] && command -v taskset >/dev/null && command -v "${HAPROXY:-haproxy}" >/dev/null; then
+    haproxy_test "$("$PY" -c 'import os; print(min(os.sched_getaffinity(0)))')"
+  fi
+fi
 
 echo "tls tests ($PROVIDER provider): $PASSES passed, $FAILS failed, $(( $(date +%s) - T0 )) s"
 [ $FAILS = 0 ]
