@@ -780,6 +780,13 @@ static void *idle_main(void *arg) {
     b->idle_armed = 0;
     if (any_queued(b)) {
       b->idle_seen = 1;
+      /* Signalled under the mutex, on purpose: the flush thread pre-empts this one, blocks on
+         the mutex, and starts the batch only once this thread runs again to release it, i.e.
+         at a second idle moment. A server thread woken in between (a packet came) goes first,
+         and the batch waits until it idles again. Signalled after the unlock instead, the batch
+         started at once: HAProxy's core was busy 0.87-0.95 of the time instead of 0.97-1.00,
+         1.27-1.39x the default provider's handshakes at 64 and 256 clients against 1.35-1.53x
+         (the EVP bench, which has nothing else to do then, gained 1-2%). */
       pthread_cond_signal(&b->cv_flush);
     }
   }
