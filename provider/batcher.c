@@ -521,16 +521,17 @@ static size_t early_size(const stat_entry *se) {
    the busy extension's delay (or flush_delay_us without it), and at the latest IDLE_CAP times
    the longest wait after its oldest request. */
 #define IDLE_CAP 20u
-/* An idle moment runs up to this many batch_size's worth in one library call: each idle moment
-   costs a few thread hand-overs (the EVP bench, 64 jobs on one CPU: 0.90-0.91 of the library's
-   rate with one batch_size, 0.92-0.97 with two; HAProxy the same either way). */
+/* An idle moment runs this many batch_size's worth in one library call when at least twice that
+   many are queued, else at most batch_size. Each idle moment costs a few thread hand-overs: the
+   EVP bench, 64 jobs on one CPU, made 0.90-0.91 of the library's rate with one batch_size per
+   moment and 0.92-0.94 with two. Two from a shallow queue took every connection of HAProxy at
+   16 clients into one batch, which then waited for their clients all together (core busy 0.88,
+   1.11-1.20x the default provider against 1.44-1.49x). */
 #define IDLE_BATCHES 2u
 static size_t idle_check(mpbp_batcher *b, gq *q, uint64_t now, uint64_t *next) {
   const size_t all = q->queued < b->batch_size ? q->queued : b->batch_size;
-  if (b->idle_seen) { /* up to IDLE_BATCHES x batch_size: see above */
-    const size_t cap = IDLE_BATCHES * b->batch_size;
-    return q->queued < cap ? q->queued : cap;
-  }
+  if (b->idle_seen) /* more than batch_size only from a deep queue: see IDLE_BATCHES */
+    return q->queued >= 2 * IDLE_BATCHES * b->batch_size ? IDLE_BATCHES * b->batch_size : all;
   const unsigned quiet_us = b->busy_delay_us > b->delay_us ? b->busy_delay_us : b->delay_us;
   const unsigned cap_us = IDLE_CAP * (b->busy_max_wait_us > b->max_wait_us ? b->busy_max_wait_us : b->max_wait_us);
   const uint64_t quiet = q->tail->queued_ns + (uint64_t)quiet_us * 1000u;
