@@ -514,9 +514,9 @@ static size_t early_size(const stat_entry *se) {
 /* group_check under idle flush (see idle_main). A batch (up to IDLE_BATCHES x batch_size) runs
    when the submitters' CPU idles, even when full: while that CPU has other work for the server, running the batch would only
    delay that work, and whatever comes meanwhile joins the next batch. HAProxy, one thread, Zen 5
-   VM, 2026-11-29: 1.35-1.53x the default provider's handshakes at 16-256 clients this way,
+   VM, 2026-11-29: 1.41-1.50x the default provider's handshakes at 16-256 clients this way,
    against 1.18-1.27x at 256 when a batch also ran once its oldest request had waited 5 ms, and
-   1.16-1.37x without idle flush (bench/results/cpu-2026-11-29g-zen5). For a thread that never
+   1.18-1.41x without idle flush (bench/results/cpu-2026-11-29g-zen5). For a thread that never
    lets its CPU idle (one that spins on its jobs) the batch runs anyway once no request came for
    the busy extension's delay (or flush_delay_us without it), and at the latest IDLE_CAP times
    the longest wait after its oldest request. */
