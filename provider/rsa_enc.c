@@ -249,29 +249,20 @@ static int ir_prf(EVP_MAC_CTX *mc, const unsigned char *kdk, const char *label, 
 /* kdk (32 bytes) for the ciphertext in (inlen <= num bytes) under key k; 1 or 0. */
 static int ir_kdk(const encctx *c, EVP_MAC_CTX *mc, const unsigned char *in, size_t inlen,
                   size_t num, unsigned char *kdk) {
-  OSSL_LIB_CTX *lib = c->pc ? c->pc->libctx : NULL;
   const mpbp_rsa_key *k = c->key;
   unsigned char hd[32];
-  unsigned char *buf = (unsigned char *)OPENSSL_zalloc(2 * num);
-  EVP_MD *sha = EVP_MD_fetch(lib, "SHA256", NULL);
-  int ok = buf && sha;
-  size_t hlen = num;
-  if (ok && k->d) {
-    ok = BN_bn2binpad(k->d, buf, (int)num) == (int)num;
-  } else if (ok) {
-    ok = k->p && k->q && BN_bn2binpad(k->p, buf, (int)num) == (int)num &&
-         BN_bn2binpad(k->q, buf + num, (int)num) == (int)num;
-    hlen = 2 * num;
-  }
-  ok = ok && EVP_Digest(buf, hlen, hd, NULL, sha, NULL) == 1;
+  unsigned char *buf = (unsigned char *)OPENSSL_zalloc(num);
+  /* the key's hash, made once with the key (mpbp_rsa_ir_hash), else now */
+  int ok = buf && k->nbytes == num;
+  if (ok && k->ir_hash_ok) memcpy(hd, k->ir_hash, sizeof hd);
+  else if (ok) ok = mpbp_rsa_ir_hash(k, hd);
   if (ok) { /* the ciphertext as num bytes: leading zeros, then in */
     memset(buf, 0, num - inlen);
     if (inlen) memcpy(buf + num - inlen, in, inlen); /* (in may be NULL when inlen is 0) */
     ok = ir_hmac(mc, hd, sizeof hd, buf, num, NULL, 0, kdk);
   }
   OPENSSL_cleanse(hd, sizeof hd);
-  OPENSSL_clear_free(buf, 2 * num);
-  EVP_MD_free(sha);
+  if (buf) OPENSSL_clear_free(buf, num);
   return ok;
 }
 

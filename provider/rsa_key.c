@@ -7,6 +7,7 @@
 
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
+#include <openssl/evp.h>
 #include <openssl/param_build.h>
 #include <openssl/params.h>
 
@@ -145,6 +146,7 @@ static void key_clear(mpbp_rsa_key *k) {
   mpb_rsa_key_destroy(k->prep);
   if (k->rows) OPENSSL_clear_free(k->rows, (k->width + 5 * k->half + k->e_width) * 8);
   RSA_free(k->pub);
+  OPENSSL_cleanse(k->ir_hash, sizeof k->ir_hash);
   mpbp_provctx *pc = k->pc;
   const int pss = k->pss;
   memset(k, 0, sizeof *k);
@@ -357,6 +359,7 @@ static int key_finish(mpbp_rsa_key *k) {
   k->pub = pub;
   snprintf(k->name, sizeof k->name, "RSA-%d", k->bits);
   if (!mpbp_rsa_key_has_private(k)) return 1;
+  k->ir_hash_ok = mpbp_rsa_ir_hash(k, k->ir_hash);
   k->no_crt_reason = MPBP_R_NO_CRT_PARAMS;
   BN_CTX *bc = BN_CTX_new_ex(k->pc ? k->pc->libctx : NULL);
   BIGNUM *t = BN_new();
@@ -574,6 +577,26 @@ mpbp_rsa_key *mpbp_rsa_key_dup(const mpbp_rsa_key *k, int with_private) {
     return NULL;
   }
   return r;
+}
+
+int mpbp_rsa_ir_hash(const mpbp_rsa_key *k, unsigned char out[32]) {
+  const size_t num = k->nbytes;
+  unsigned char *buf = num ? (unsigned char *)OPENSSL_zalloc(2 * num) : NULL;
+  EVP_MD *sha = EVP_MD_fetch(k->pc ? k->pc->libctx : NULL, "SHA256", NULL);
+  int ok = buf && sha;
+  size_t hlen = num;
+  if (ok && k->d) {
+    ok = BN_bn2binpad(k->d, buf, (int)num) == (int)num;
+  } else if (ok) {
+    ok = k->p && k->q && BN_bn2binpad(k->p, buf, (int)num) == (int)num &&
+         BN_bn2binpad(k->q, buf + num, (int)num) == (int)num;
+    hlen = 2 * num;
+  }
+  ok = ok && EVP_Digest(buf, hlen, out, NULL, sha, NULL) == 1;
+  if (!ok) OPENSSL_cleanse(out, 32);
+  if (buf) OPENSSL_clear_free(buf, 2 * num);
+  EVP_MD_free(sha);
+  return ok;
 }
 
 int mpbp_rsa_public(const mpbp_rsa_key *k, const unsigned char *in, size_t inlen,

@@ -38,6 +38,10 @@ typedef struct mpbp_rsa_key {
   int no_crt_reason;   /* why rows is NULL for a key with private parts (MPBP_R_*) */
   RSA *pub;            /* n and e only, for libcrypto's padding helpers that take an RSA */
   mpbp_group group;    /* key = this object */
+  /* PKCS#1 v1.5 implicit rejection's HMAC key, SHA-256(d as nbytes) (or of p || q for a key
+     without d), made once with the key (rsa_enc.c); ir_hash_ok 0: made per decryption */
+  unsigned char ir_hash[32];
+  int ir_hash_ok;
   char name[40];       /* "RSA-2048" */
 } mpbp_rsa_key;
 
@@ -61,6 +65,9 @@ int mpbp_rsa_security_bits(int bits);
    (error raised). */
 int mpbp_rsa_private(const mpbp_rsa_key *k, const unsigned char *in, size_t inlen,
                      unsigned char *out);
+/* PKCS#1 v1.5 implicit rejection's key-derivation key: SHA-256 of d as nbytes bytes, or of p || q
+   (nbytes each) for a key without d. 1, or 0 (out zeroed) where it cannot be made. */
+int mpbp_rsa_ir_hash(const mpbp_rsa_key *k, unsigned char out[32]);
 /* The public operation out = in^e mod n (nbytes bytes). 1 or 0 (error raised). */
 int mpbp_rsa_public(const mpbp_rsa_key *k, const unsigned char *in, size_t inlen,
                     unsigned char *out);
