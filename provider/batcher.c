@@ -512,8 +512,8 @@ static size_t early_size(const stat_entry *se) {
   return se->expect >= 2 && se->expect <= EARLY_MAX && !se->busy_run ? se->expect : 0;
 }
 /* group_check under idle flush (see idle_main). A batch (up to IDLE_BATCHES x batch_size) runs
-   when the submitters' CPU idles, even when full: while that CPU has other work for the server, running the batch would only
-   delay that work, and whatever comes meanwhile joins the next batch. HAProxy, one thread, Zen 5
+   when the submitters' CPU idles, even when full: while that CPU has other work for the server,
+   running the batch would only delay that work, and whatever comes meanwhile joins the next batch. HAProxy, one thread, Zen 5
    VM, 2026-11-29: 1.41-1.50x the default provider's handshakes at 16-256 clients this way,
    against 1.18-1.27x at 256 when a batch also ran once its oldest request had waited 5 ms, and
    1.18-1.41x without idle flush (bench/results/cpu-2026-11-29g-zen5). For a thread that never
@@ -619,8 +619,9 @@ static void idle_arm(mpbp_batcher *b) {
   pthread_cond_signal(&b->cv_idle);
 }
 
-/* Runs the first n (1 <= n <= queued; n <= batch_size, or IDLE_BATCHES x batch_size at an idle moment) queued requests of q. Called and returns
-   with b->mu held; q is freed when it has nothing left. */
+/* Runs the first n queued requests of q (1 <= n <= queued; n <= batch_size, or IDLE_BATCHES x
+   batch_size at an idle moment). Called and returns with b->mu held; q is freed when it has
+   nothing left. */
 static void run_batch(mpbp_batcher *b, gq *q, size_t n) {
   req **items = (req **)malloc(n * sizeof *items);
   uint64_t *in = (uint64_t *)malloc(n * q->in_limbs * 8);

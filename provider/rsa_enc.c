@@ -262,7 +262,7 @@ static int ir_kdk(const encctx *c, EVP_MAC_CTX *mc, const unsigned char *in, siz
     ok = ir_hmac(mc, hd, sizeof hd, buf, num, NULL, 0, kdk);
   }
   OPENSSL_cleanse(hd, sizeof hd);
-  if (buf) OPENSSL_clear_free(buf, num);
+  OPENSSL_clear_free(buf, num);
   return ok;
 }
 
