@@ -4,8 +4,8 @@
  * requests; its counters live in a stats entry per name that outlives it. A request (struct req)
  * owns copies of its input and output rows, so a batch never writes into a caller's memory: the
  * caller copies its result out when it collects the request. ASYNC requests are also listed in
- * b->live with a serial number, so a job resumed after its wait ctx was freed (and its request
- * dropped) finds out without touching freed memory. */
+ * b->live (a table by serial number), so a job resumed after its wait ctx was freed (and its
+ * request dropped) finds out without touching freed memory. */
 #define _GNU_SOURCE
 #include "batcher.h"
 
@@ -38,7 +38,7 @@ struct waiter {
 
 struct req {
   req *next;      /* in its group's queue */
-  req *live_next; /* in b->live (ASYNC requests) */
+  req *live_next; /* in its chain of b->live (ASYNC requests) */
   uint64_t serial;
   uint64_t *in, *out;
   size_t in_limbs, out_limbs;
@@ -83,6 +83,7 @@ typedef struct tsample {
   uint64_t used;            /* for eviction */
 } tsample;
 #define TSAMPLES 16
+#define LIVE_MIN 64u /* the live table's first size (it doubles as needed) */
 
 struct mpbp_batcher {
   pthread_mutex_t mu;
@@ -90,7 +91,11 @@ struct mpbp_batcher {
   pthread_cond_t cv_done;  /* blocking callers: a batch finished */
   gq *groups;
   stat_entry *stats;
-  req *live;
+  /* the ASYNC requests not yet collected, chained by serial & live_mask (a lookup at every
+     resume and removal: at 256 HAProxy clients a list of them cost ~2 us per handshake) */
+  req **live;
+  size_t live_mask, live_count;
+  req *live_fixed[LIVE_MIN];
   uint64_t next_serial;
   size_t batch_size;
   unsigned delay_us;    /* a batch runs once its newest request waited this long */
@@ -161,7 +166,8 @@ static void fork_child(void) {
   tid_forget(); /* the forking thread has another tid in the child */
   for (mpbp_batcher *b = reg_head; b; b = b->reg_next) {
     b->groups = NULL; /* the parent's requests: not ours to run or free */
-    b->live = NULL;
+    memset(b->live, 0, (b->live_mask + 1) * sizeof *b->live);
+    b->live_count = 0;
     b->thread_started = 0;
     /* the idle thread is the parent's too: decided again at the child's first ASYNC request */
     b->idle_started = b->idle_on = b->idle_resolved = b->idle_armed = b->idle_seen = 0;
@@ -324,11 +330,40 @@ static void req_free(req *r) {
   free(r);
 }
 
-/* Under b->mu. */
+/* The live table, under b->mu. */
+static void live_add(mpbp_batcher *b, req *r) {
+  if (b->live_count >= 2 * (b->live_mask + 1)) { /* grow; on no memory the chains just lengthen */
+    const size_t n = 2 * (b->live_mask + 1);
+    req **t = (req **)calloc(n, sizeof *t);
+    if (t) {
+      for (size_t i = 0; i <= b->live_mask; i++) {
+        for (req *x = b->live[i], *nx; x; x = nx) {
+          nx = x->live_next;
+          x->live_next = t[x->serial & (n - 1)];
+          t[x->serial & (n - 1)] = x;
+        }
+      }
+      if (b->live != b->live_fixed) free(b->live);
+      b->live = t;
+      b->live_mask = n - 1;
+    }
+  }
+  req **head = &b->live[r->serial & b->live_mask];
+  r->live_next = *head;
+  *head = r;
+  b->live_count++;
+}
+/* Whether r (with this serial) is still live; compares pointers only, never reads a freed one. */
+static int live_has(const mpbp_batcher *b, const req *r, uint64_t serial) {
+  for (const req *x = b->live[serial & b->live_mask]; x; x = x->live_next)
+    if (x == r && x->serial == serial) return 1; /* (x is live: readable) */
+  return 0;
+}
 static void live_unlink(mpbp_batcher *b, req *r) {
-  for (req **pp = &b->live; *pp; pp = &(*pp)->live_next) {
+  for (req **pp = &b->live[r->serial & b->live_mask]; *pp; pp = &(*pp)->live_next) {
     if (*pp == r) {
       *pp = r->live_next;
+      b->live_count--;
       return;
     }
   }
@@ -948,8 +983,7 @@ int mpbp_batch_submit(mpbp_batcher *b, const mpbp_group *g, const uint64_t *in, 
     r->serial = serial;
     r->w = w;
     w->req = r;
-    r->live_next = b->live;
-    b->live = r;
+    live_add(b, r);
     /* (Running a full batch right here, in the job that filled it, was measured on 2026-11-26:
        no faster through HAProxy and 3-8% slower in evp_async_bench, whose loop then staggers
        the jobs; and the job would still have to pause once, because HAProxy registers a job's
@@ -957,17 +991,19 @@ int mpbp_batch_submit(mpbp_batcher *b, const mpbp_group *g, const uint64_t *in, 
     /* the flush thread is woken after the unlock below: woken under the mutex, on a core it
        shares with this thread it preempted us and then blocked on the mutex (two more context
        switches and a futex pair per wake) */
-    int wake = q->queued == 1 || q->queued >= b->batch_size || q->queued == early_size(q->stats);
+    /* Under idle flush only a first request needs the flush thread (for its deadline: a later
+       one only moves the quiet moment later, and a full batch waits for the idle moment too);
+       waking it for every request past batch_size cost HAProxy two context switches and a
+       futex pair per handshake, for a look that found nothing due. */
+    int wake = q->queued == 1 ||
+               (!b->idle_on && (q->queued >= b->batch_size || q->queued == early_size(q->stats)));
     /* this thread's CPU clock for the solo judgement (solo_note_wait), read only when the request
        is alone now: one that finds company is rarely flushed alone, and is then not judged */
     const int judge = cpu_at_submit || alone_in(b, q);
     const uint64_t t0 = r->queued_ns, c0 = cpu_at_submit ? cpu_at_submit : judge ? thread_cpu_ns() : 0;
     int paused = 1;
     for (;;) {
-      req *found = NULL;
-      for (req *x = b->live; x; x = x->live_next)
-        if (x == r && x->serial == serial) found = x;
-      if (!found) { /* dropped with its wait ctx while we were paused */
+      if (!live_has(b, r, serial)) { /* dropped with its wait ctx while we were paused */
         pthread_mutex_unlock(&b->mu);
         return MPB_EDEVICE;
       }
@@ -1022,6 +1058,8 @@ mpbp_batcher *mpbp_batcher_new(size_t batch_size, unsigned flush_delay_us, unsig
   if (max_wait_us == 0) max_wait_us = MPBP_MAX_WAIT_US_DEFAULT;
   b->max_wait_us = max_wait_us > flush_delay_us ? max_wait_us : flush_delay_us;
   b->ctx = ctx;
+  b->live = b->live_fixed;
+  b->live_mask = LIVE_MIN - 1;
   init_sync(b);
   pthread_mutex_lock(&b->mu);
   int started = ensure_flush_thread(b);
@@ -1068,14 +1106,17 @@ void mpbp_batcher_free(mpbp_batcher *b) {
     }
     free(q);
   }
-  while (b->live) { /* done but never collected */
-    req *r = b->live;
-    b->live = r->live_next;
-    if (r->done) {
-      if (r->w) r->w->req = NULL;
-      req_free(r);
+  for (size_t i = 0; i <= b->live_mask; i++) { /* done but never collected */
+    while (b->live[i]) {
+      req *r = b->live[i];
+      b->live[i] = r->live_next;
+      if (r->done) {
+        if (r->w) r->w->req = NULL;
+        req_free(r);
+      }
     }
   }
+  if (b->live != b->live_fixed) free(b->live);
   ts_reset(b);
   while (b->stats) {
     stat_entry *s = b->stats;

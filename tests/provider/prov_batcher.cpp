@@ -318,6 +318,51 @@ long second_batch_ms(mpb_ctx *ctx, const mpbp_group *g, size_t n, uint64_t v0) {
 }
 } // namespace
 
+TEST_CASE("batcher: hundreds of paused jobs, some of them abandoned, each gets its own result",
+          "[provider][batcher][async]") {
+  // More jobs in flight than the live table's first sizes (it grows at 128 and 256), resumed in
+  // another order than they were made, while others' wait ctxs are freed before or after their
+  // batch ran (OpenSSL cannot resume those: their ASYNC_JOBs stay unresumed, as in prov_batch).
+  Ctx c;
+  Fake f;
+  mpbp_group g = group_of(f);
+  mpbp_batcher *b = mpbp_batcher_new(16, 200000, 0, c.ctx); // 200 ms: every batch is full but the last
+  const size_t n = 300;
+  Jobs j(b, &g, n, 10000);
+  for (size_t i = 0; i < n; i += 7) { // abandoned while queued (or while its batch runs)
+    ASYNC_WAIT_CTX_free(j.w[i]);
+    j.w[i] = nullptr;
+  }
+  size_t collected = 0;
+  for (size_t k = 0; k < n; k++) {
+    const size_t i = (k * 37) % n; // 37 and 300 are coprime: every job once
+    if (!j.w[i]) continue;
+    size_t nfd = 1;
+    OSSL_ASYNC_FD fd = -1;
+    REQUIRE(ASYNC_WAIT_CTX_get_all_fds(j.w[i], &fd, &nfd) == 1);
+    pollfd pfd{fd, POLLIN, 0};
+    REQUIRE(poll(&pfd, 1, 5000) == 1);
+    if (k % 11 == 5) { // abandoned after its batch ran, before it was collected
+      ASYNC_WAIT_CTX_free(j.w[i]);
+      j.w[i] = nullptr;
+      continue;
+    }
+    int ret = 0;
+    REQUIRE(ASYNC_start_job(&j.job[i], j.w[i], &ret, async_submit, &j.ptrs[i], sizeof j.ptrs[i]) == ASYNC_FINISH);
+    CHECK(j.args[i].status == MPB_OK);
+    CHECK(j.args[i].out[0] == j.args[i].in[0] + 1);
+    ASYNC_WAIT_CTX_free(j.w[i]);
+    j.w[i] = nullptr;
+    collected++;
+  }
+  CHECK(collected > n / 2);
+  size_t items = 0;
+  for (size_t s : f.batches) items += s;
+  CHECK(items == n); // abandoned requests were computed too (and freed by their batch)
+  mpbp_batcher_free(b);
+  ASYNC_cleanup_thread();
+}
+
 TEST_CASE("batcher: a batch flushed by the delay takes whole lane groups", "[provider][batcher][async]") {
   Ctx c;
   Fake f;
