@@ -824,14 +824,20 @@ static void *idle_main(void *arg) {
     b->idle_armed = 0;
     if (any_queued(b)) {
       b->idle_seen = 1;
-      /* Signalled under the mutex, on purpose: the flush thread pre-empts this one, blocks on
-         the mutex, and starts the batch only once this thread runs again to release it, i.e.
-         at a second idle moment. A server thread woken in between (a packet came) goes first,
-         and the batch waits until it idles again. Signalled after the unlock instead, the batch
-         started at once: HAProxy's core was busy 0.87-0.95 of the time instead of 0.97-1.00,
-         1.27-1.39x the default provider's handshakes at 64 and 256 clients against 1.35-1.53x
-         (the EVP bench, which has nothing else to do then, gained 1-2%). */
+      /* The batch starts at a second idle moment: this thread lets go of the mutex and yields
+         once (a server thread woken in between, e.g. by a packet, goes first, and the batch
+         waits until it idles again), then wakes the flush thread, which pre-empts it.
+         - Woken at once instead, with no second moment: HAProxy's core was busy 0.87-0.95 of
+           the time instead of 0.97-1.00, 1.27-1.39x the default provider's handshakes at 64 and
+           256 clients against 1.35-1.53x.
+         - Woken under the mutex (the flush thread blocked on it until this thread ran again):
+           the same second moment at two more context switches per batch; at 32 clients the
+           core was busy 0.93-0.94 of the time against 0.97-0.98 this way, 1.41-1.44x against
+           1.45-1.51x (bench/results/cpu-2026-11-29h-zen5). */
+      pthread_mutex_unlock(&b->mu);
+      sched_yield();
       pthread_cond_signal(&b->cv_flush);
+      pthread_mutex_lock(&b->mu);
     }
   }
   pthread_mutex_unlock(&b->mu);
