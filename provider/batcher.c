@@ -812,6 +812,7 @@ static void *idle_main(void *arg) {
   pthread_mutex_lock(&b->mu);
   if (!ok) { /* at normal priority it would report every moment as idle: off */
     b->idle_on = b->idle_armed = b->idle_seen = 0;
+    pthread_cond_signal(&b->cv_flush); /* the usual rules from now on (a full batch runs at once) */
     pthread_mutex_unlock(&b->mu);
     return NULL;
   }

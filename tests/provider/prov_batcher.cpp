@@ -785,6 +785,37 @@ TEST_CASE("batcher: idle flush: a pinned thread's batch runs when its CPU idles,
   mpbp_batcher_free(b);
 }
 
+TEST_CASE("batcher: idle flush: many full batches queued run at idle moments, two batch sizes at most each",
+          "[provider][batcher][async][idle]") {
+  // batch_size 4, 40 requests from one pinned thread: full batches wait for the idle moment too
+  // (the flush thread is woken for a first request only), and a moment that finds at least
+  // 4 x batch_size queued takes two batch sizes
+  Ctx c;
+  Fake f;
+  mpbp_group g = group_of(f);
+  mpbp_batcher *b = mpbp_batcher_new(4, 20000000, 0, c.ctx);
+  mpbp_batcher_set_idle_flush(b, MPBP_IDLE_FLUSH_ON);
+  double ms = -1;
+  REQUIRE(on_pinned_thread([&] {
+    const auto t0 = std::chrono::steady_clock::now();
+    Jobs many(b, &g, 40, 1000);
+    many.wait_all();
+    ms = ms_since(t0);
+  }));
+  CHECK(ms < 10000.0);
+  size_t items = 0, largest = 0;
+  for (size_t n : f.batches) {
+    items += n;
+    largest = std::max(largest, n);
+  }
+  CHECK(items == 40);
+  CHECK(largest <= 8);
+  mpbp_batch_stats st;
+  REQUIRE(mpbp_batcher_stats(b, "fake", &st) == 0);
+  CHECK(st.idle == st.batches);
+  mpbp_batcher_free(b);
+}
+
 TEST_CASE("batcher: idle flush: off, or AUTO on an unpinned thread, waits for the delay",
           "[provider][batcher][async][idle]") {
   Ctx c;
