@@ -730,16 +730,40 @@ bool on_pinned_thread(Fn fn) {
 }
 } // namespace
 
-// A thread pinned to one CPU blocks in poll() once its jobs are paused: its CPU idles, the idle
-// thread notices, and the batch runs then instead of after the (here 20 s) delay. Margins: a
-// SCHED_IDLE thread still gets a slice every ~0.5 s beside a CPU hog (ctest -j), so 10 s.
-TEST_CASE("batcher: idle flush: a pinned thread's batch runs when its CPU idles, not after the delay",
-          "[provider][batcher][async][idle]") {
+namespace {
+// A context and a fake group, for the tests below.
+struct FakeGroup {
   Ctx c;
   Fake f;
   mpbp_group g = group_of(f);
-  mpbp_batcher *b = mpbp_batcher_new(16, 20000000, 0, c.ctx);
-  mpbp_batcher_set_idle_flush(b, MPBP_IDLE_FLUSH_AUTO);
+};
+// The milliseconds n ASYNC jobs (values v0, v0 + 1, ...) took from submission to their results,
+// submitted and collected on a thread pinned to one CPU.
+double pinned_jobs_ms(mpbp_batcher *b, const mpbp_group *g, size_t n, uint64_t v0) {
+  double ms = -1;
+  REQUIRE(on_pinned_thread([&] {
+    const auto t0 = std::chrono::steady_clock::now();
+    Jobs jobs(b, g, n, v0);
+    jobs.wait_all();
+    ms = ms_since(t0);
+  }));
+  return ms;
+}
+// A batcher (max_wait_us the default) with idle flush set to mode before its first request.
+mpbp_batcher *idle_batcher(mpb_ctx *ctx, size_t batch_size, unsigned delay_us, int mode) {
+  mpbp_batcher *b = mpbp_batcher_new(batch_size, delay_us, 0, ctx);
+  REQUIRE(b);
+  mpbp_batcher_set_idle_flush(b, mode);
+  return b;
+}
+} // namespace
+
+// A thread pinned to one CPU blocks in poll() once its jobs are paused: its CPU idles, the idle
+// thread notices, and the batch runs then instead of after the (here 20 s) delay. Margins: a
+// SCHED_IDLE thread still gets a slice every ~0.5 s beside a CPU hog (ctest -j), so 10 s.
+TEST_CASE_METHOD(FakeGroup, "batcher: idle flush: a pinned thread's batch runs when its CPU idles, not after the delay",
+          "[provider][batcher][async][idle]") {
+  mpbp_batcher *b = idle_batcher(c.ctx, 16, 20000000, MPBP_IDLE_FLUSH_AUTO);
   CHECK(mpbp_batcher_idle_flush(b) == MPBP_IDLE_FLUSH_AUTO);
   double ms1 = -1, ms2 = -1;
   int child_status = -1;
@@ -785,24 +809,13 @@ TEST_CASE("batcher: idle flush: a pinned thread's batch runs when its CPU idles,
   mpbp_batcher_free(b);
 }
 
-TEST_CASE("batcher: idle flush: many full batches queued run at idle moments, two batch sizes at most each",
-          "[provider][batcher][async][idle]") {
-  // batch_size 4, 40 requests from one pinned thread: full batches wait for the idle moment too
-  // (the flush thread is woken for a first request only), and a moment that finds at least
-  // 4 x batch_size queued takes two batch sizes
-  Ctx c;
-  Fake f;
-  mpbp_group g = group_of(f);
-  mpbp_batcher *b = mpbp_batcher_new(4, 20000000, 0, c.ctx);
-  mpbp_batcher_set_idle_flush(b, MPBP_IDLE_FLUSH_ON);
-  double ms = -1;
-  REQUIRE(on_pinned_thread([&] {
-    const auto t0 = std::chrono::steady_clock::now();
-    Jobs many(b, &g, 40, 1000);
-    many.wait_all();
-    ms = ms_since(t0);
-  }));
-  CHECK(ms < 10000.0);
+// batch_size 4, 40 requests from one pinned thread: full batches wait for the idle moment too
+// (the flush thread is woken for a first request only), and a moment that finds at least
+// 4 x batch_size queued takes two batch sizes.
+TEST_CASE_METHOD(FakeGroup, "batcher: idle flush: many full batches queued run at idle moments, two batch sizes at most each",
+                 "[provider][batcher][async][idle]") {
+  mpbp_batcher *b = idle_batcher(c.ctx, 4, 20000000, MPBP_IDLE_FLUSH_ON);
+  CHECK(pinned_jobs_ms(b, &g, 40, 1000) < 10000.0);
   size_t items = 0, largest = 0;
   for (size_t n : f.batches) {
     items += n;
@@ -816,22 +829,11 @@ TEST_CASE("batcher: idle flush: many full batches queued run at idle moments, tw
   mpbp_batcher_free(b);
 }
 
-TEST_CASE("batcher: idle flush: off, or AUTO on an unpinned thread, waits for the delay",
+TEST_CASE_METHOD(FakeGroup, "batcher: idle flush: off, or AUTO on an unpinned thread, waits for the delay",
           "[provider][batcher][async][idle]") {
-  Ctx c;
-  Fake f;
-  mpbp_group g = group_of(f);
   SECTION("off, pinned") {
-    mpbp_batcher *b = mpbp_batcher_new(16, 300000, 0, c.ctx);
-    mpbp_batcher_set_idle_flush(b, MPBP_IDLE_FLUSH_OFF);
-    double ms = -1;
-    REQUIRE(on_pinned_thread([&] {
-      const auto t0 = std::chrono::steady_clock::now();
-      Jobs two(b, &g, 2, 10);
-      two.wait_all();
-      ms = ms_since(t0);
-    }));
-    CHECK(ms >= 250.0);
+    mpbp_batcher *b = idle_batcher(c.ctx, 16, 300000, MPBP_IDLE_FLUSH_OFF);
+    CHECK(pinned_jobs_ms(b, &g, 2, 10) >= 250.0);
     CHECK(mpbp_batcher_idle_flush_active(b) == 0);
     mpbp_batch_stats st;
     REQUIRE(mpbp_batcher_stats(b, "fake", &st) == 0);
@@ -846,8 +848,7 @@ TEST_CASE("batcher: idle flush: off, or AUTO on an unpinned thread, waits for th
       WARN("one CPU only: AUTO is on for every thread here; not checked");
       return;
     }
-    mpbp_batcher *b = mpbp_batcher_new(16, 300000, 0, c.ctx);
-    mpbp_batcher_set_idle_flush(b, MPBP_IDLE_FLUSH_AUTO);
+    mpbp_batcher *b = idle_batcher(c.ctx, 16, 300000, MPBP_IDLE_FLUSH_AUTO);
     std::thread t([&] {
       const auto t0 = std::chrono::steady_clock::now();
       Jobs two(b, &g, 2, 20);
@@ -866,12 +867,8 @@ TEST_CASE("batcher: idle flush: off, or AUTO on an unpinned thread, waits for th
 
 // AUTO watches the CPU of the thread that made the first ASYNC request; once another thread
 // submits (a server with a thread per CPU), it is off for good and the delay decides.
-TEST_CASE("batcher: idle flush: AUTO turns off when a second thread submits", "[provider][batcher][async][idle]") {
-  Ctx c;
-  Fake f;
-  mpbp_group g = group_of(f);
-  mpbp_batcher *b = mpbp_batcher_new(16, 3000000, 0, c.ctx); // delay 3 s
-  mpbp_batcher_set_idle_flush(b, MPBP_IDLE_FLUSH_AUTO);
+TEST_CASE_METHOD(FakeGroup, "batcher: idle flush: AUTO turns off when a second thread submits", "[provider][batcher][async][idle]") {
+  mpbp_batcher *b = idle_batcher(c.ctx, 16, 3000000, MPBP_IDLE_FLUSH_AUTO); // delay 3 s
   double first = -1, second = -1;
   REQUIRE(on_pinned_thread([&] {
     const auto t0 = std::chrono::steady_clock::now();
@@ -898,13 +895,9 @@ TEST_CASE("batcher: idle flush: AUTO turns off when a second thread submits", "[
 
 // A pinned thread that spins while its job is paused never lets its CPU idle: the idle thread
 // gets no moment, and the usual rules (here the 50 ms delay) still run its batch.
-TEST_CASE("batcher: idle flush: a thread that never idles still gets its results by the delay",
+TEST_CASE_METHOD(FakeGroup, "batcher: idle flush: a thread that never idles still gets its results by the delay",
           "[provider][batcher][async][idle]") {
-  Ctx c;
-  Fake f;
-  mpbp_group g = group_of(f);
-  mpbp_batcher *b = mpbp_batcher_new(16, 50000, 0, c.ctx);
-  mpbp_batcher_set_idle_flush(b, MPBP_IDLE_FLUSH_ON);
+  mpbp_batcher *b = idle_batcher(c.ctx, 16, 50000, MPBP_IDLE_FLUSH_ON);
   bool ok = false;
   double ms = -1;
   REQUIRE(on_pinned_thread([&] {
