@@ -875,20 +875,9 @@ TEST_CASE_METHOD(FakeGroup, "batcher: idle flush: off, or AUTO on an unpinned th
 // submits (a server with a thread per CPU), it is off for good and the delay decides.
 TEST_CASE_METHOD(FakeGroup, "batcher: idle flush: AUTO turns off when a second thread submits", "[provider][batcher][async][idle]") {
   mpbp_batcher *b = idle_batcher(c.ctx, 16, 3000000, MPBP_IDLE_FLUSH_AUTO); // delay 3 s
-  double first = -1, second = -1;
-  REQUIRE(on_pinned_thread([&] {
-    const auto t0 = std::chrono::steady_clock::now();
-    Jobs one(b, &g, 1, 10);
-    one.wait_all();
-    first = ms_since(t0);
-  }));
+  const double first = pinned_jobs_ms(b, &g, 1, 10); // (each call on a thread of its own)
   CHECK(mpbp_batcher_idle_flush_active(b) == 1);
-  REQUIRE(on_pinned_thread([&] {
-    const auto t0 = std::chrono::steady_clock::now();
-    Jobs one(b, &g, 1, 20);
-    one.wait_all();
-    second = ms_since(t0);
-  }));
+  const double second = pinned_jobs_ms(b, &g, 1, 20);
   CHECK(mpbp_batcher_idle_flush_active(b) == 0);
   CHECK(first < 2000.0);   // the idle moment (a SCHED_IDLE thread beside a CPU hog: < ~0.5 s)
   CHECK(second >= 2500.0); // the delay
