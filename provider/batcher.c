@@ -548,13 +548,14 @@ static size_t early_size(const stat_entry *se) {
 }
 /* group_check under idle flush (see idle_main). A batch (up to IDLE_BATCHES x batch_size) runs
    when the submitters' CPU idles, even when full: while that CPU has other work for the server,
-   running the batch would only delay that work, and whatever comes meanwhile joins the next batch. HAProxy, one thread, Zen 5
-   VM, 2026-11-29: 1.41-1.50x the default provider's handshakes at 16-256 clients this way,
-   against 1.18-1.27x at 256 when a batch also ran once its oldest request had waited 5 ms, and
-   1.18-1.41x without idle flush (bench/results/cpu-2026-11-29g-zen5). For a thread that never
-   lets its CPU idle (one that spins on its jobs) the batch runs anyway once no request came for
-   the busy extension's delay (or flush_delay_us without it), and at the latest IDLE_CAP times
-   the longest wait after its oldest request. */
+   running the batch would only delay that work, and whatever comes meanwhile joins the next
+   batch. HAProxy, one thread, Zen 5 VM, 2026-11-29: 1.41-1.50x the default provider's
+   handshakes at 16-256 clients this way, against 1.18-1.27x at 256 when a batch also ran once
+   its oldest request had waited 5 ms, and 1.18-1.41x without idle flush
+   (bench/results/cpu-2026-11-29g-zen5). For a thread that never lets its CPU idle (one that
+   spins on its jobs) the batch runs anyway once no request came for the busy extension's delay
+   (or flush_delay_us without it), and at the latest IDLE_CAP times the longest wait after its
+   oldest request. */
 #define IDLE_CAP 20u
 /* An idle moment runs this many batch_size's worth in one library call when at least twice that
    many are queued, else at most batch_size. Each idle moment costs a few thread hand-overs: the
