@@ -44,6 +44,8 @@ typedef struct mpbp_group {
                       out_limbs); must stay valid until the caller's request returns */
   size_t in_limbs, out_limbs;
   const char *name; /* for stats/diagnostics, e.g. "RSA-2048 sign" (copied by the batcher) */
+  size_t run_items; /* items that fill one lane group of the CPU kernels (RSA: MPBP_LANE_GROUP / 2,
+                       an item takes two lanes); 0: MPBP_LANE_GROUP */
 } mpbp_group;
 
 /* Submits one item and returns when it has been computed: MPB_OK (out written) or its error.
@@ -77,6 +79,9 @@ unsigned mpbp_batcher_busy_max_wait_us(const mpbp_batcher *b);
 
 /* Idle flush: a batch of ASYNC requests also runs as soon as the CPU of the threads that
    submitted them has nothing else to run (a thread at SCHED_IDLE priority notices it; Linux).
+   Such a batch takes at most half of the requests the server has going, in whole groups of
+   run_items, once they fill two groups: a small server's connections then do not all wait for
+   their clients at the same time.
    ON: always; AUTO (the provider's default): when the thread that submits the first ASYNC request
    may run on one CPU only (a server thread pinned to its core), where that moment means no more
    requests can come meanwhile; OFF: never (a new batcher's setting). Decided, and the thread

@@ -444,6 +444,7 @@ static int key_finish(mpbp_rsa_key *k) {
   k->group.in_limbs = k->width;
   k->group.out_limbs = k->width;
   k->group.name = k->name;
+  k->group.run_items = MPBP_LANE_GROUP / 2; /* p and q: two lanes per item */
   return 1;
 }
 

@@ -65,6 +65,7 @@ mpbp_group group_of(Fake &f, const char *name = "fake") {
   g.in_limbs = 2;
   g.out_limbs = 2;
   g.name = name;
+  g.run_items = 0; // MPBP_LANE_GROUP
   return g;
 }
 
@@ -755,6 +756,58 @@ double pinned_jobs_ms(mpbp_batcher *b, const mpbp_group *g, size_t n, uint64_t v
   }));
   return ms;
 }
+// A closed loop on a thread pinned to one CPU, as a server's connections: `clients` ASYNC jobs
+// paused at a time, each one that completes checked and replaced by a new one at once, until
+// `total` have completed.
+void pinned_closed_loop(mpbp_batcher *b, const mpbp_group *g, size_t clients, size_t total) {
+  REQUIRE(on_pinned_thread([&] {
+    std::vector<AsyncArg> args(clients);
+    std::vector<AsyncArg *> ptrs(clients);
+    std::vector<ASYNC_WAIT_CTX *> w(clients);
+    std::vector<ASYNC_JOB *> job(clients, nullptr);
+    std::vector<char> paused(clients, 0);
+    uint64_t v = 1000;
+    size_t started = 0, done = 0;
+    auto start = [&](size_t i) {
+      args[i] = AsyncArg{b, g, {v, 0}, {0, 0}, -1};
+      v += 2;
+      ptrs[i] = &args[i];
+      int ret = 0;
+      REQUIRE(ASYNC_start_job(&job[i], w[i], &ret, async_submit, &ptrs[i], sizeof ptrs[i]) == ASYNC_PAUSE);
+      paused[i] = 1;
+      started++;
+    };
+    for (size_t i = 0; i < clients; i++) {
+      w[i] = ASYNC_WAIT_CTX_new();
+      start(i);
+    }
+    while (done < total) {
+      std::vector<pollfd> pf;
+      std::vector<size_t> slot;
+      for (size_t i = 0; i < clients; i++) {
+        if (!paused[i]) continue;
+        size_t n = 1;
+        OSSL_ASYNC_FD fd = -1;
+        REQUIRE(ASYNC_WAIT_CTX_get_all_fds(w[i], &fd, &n) == 1);
+        pf.push_back(pollfd{fd, POLLIN, 0});
+        slot.push_back(i);
+      }
+      REQUIRE(poll(pf.data(), pf.size(), 10000) > 0);
+      for (size_t k = 0; k < pf.size(); k++) {
+        if (!(pf[k].revents & POLLIN)) continue;
+        const size_t i = slot[k];
+        int ret = 0;
+        REQUIRE(ASYNC_start_job(&job[i], w[i], &ret, async_submit, &ptrs[i], sizeof ptrs[i]) == ASYNC_FINISH);
+        CHECK(args[i].status == MPB_OK);
+        CHECK(args[i].out[0] == args[i].in[0] + 1);
+        paused[i] = 0;
+        done++;
+        if (started < total) start(i);
+      }
+    }
+    for (ASYNC_WAIT_CTX *x : w) ASYNC_WAIT_CTX_free(x);
+  }));
+}
 // A batcher (max_wait_us the default) with idle flush set to mode before its first request.
 mpbp_batcher *idle_batcher(mpb_ctx *ctx, size_t batch_size, unsigned delay_us, int mode) {
   mpbp_batcher *b = mpbp_batcher_new(batch_size, delay_us, 0, ctx);
@@ -829,6 +882,32 @@ TEST_CASE_METHOD(FakeGroup, "batcher: idle flush: many full batches queued run a
   }
   CHECK(items == 40);
   CHECK(largest <= 8);
+  mpbp_batch_stats st;
+  REQUIRE(mpbp_batcher_stats(b, "fake", &st) == 0);
+  CHECK(st.idle == st.batches);
+  mpbp_batcher_free(b);
+}
+
+// 8 clients in a closed loop (batch_size 8, a 20 s delay: every batch runs at an idle moment).
+// Each idle moment finds all 8 queued; with two items per lane group it takes half of them, so
+// that the two halves take turns, and with a group of 8 (the fake's, the default) all of them.
+TEST_CASE_METHOD(FakeGroup, "batcher: idle flush: a small population's batch takes half of it, in whole lane groups",
+                 "[provider][batcher][async][idle]") {
+  size_t largest_expected = 0;
+  SECTION("two items per group: at most 4") {
+    g.run_items = 2;
+    largest_expected = 4;
+  }
+  SECTION("eight items per group: 8, all of them") { largest_expected = 8; }
+  mpbp_batcher *b = idle_batcher(c.ctx, 8, 20000000, MPBP_IDLE_FLUSH_ON);
+  pinned_closed_loop(b, &g, 8, 80);
+  size_t items = 0, largest = 0;
+  for (size_t n : f.batches) {
+    items += n;
+    largest = std::max(largest, n);
+  }
+  CHECK(items == 80);
+  CHECK(largest == largest_expected);
   mpbp_batch_stats st;
   REQUIRE(mpbp_batcher_stats(b, "fake", &st) == 0);
   CHECK(st.idle == st.batches);
