@@ -578,11 +578,15 @@ static size_t early_size(const stat_entry *se) {
    time while the load generator worked through all 8. Two halves overlap: while one waits for its
    clients, the server works on the other's. HAProxy, one thread, RSA-2048 (two lanes per item:
    groups of 4), Zen 5 VM, 2026-11-29, four interleaved sweeps, handshakes against the default
-   provider: 8 clients 1.09-1.16x -> 1.36-1.43x (core busy 0.80 -> 0.95), 12 clients 1.23-1.31x ->
-   1.43-1.51x; 16-256 clients the same within noise (from 16 on, half the population is at least
-   the default batch_size, 8). It costs a loop that waits for nothing else: the EVP bench, 8 jobs on one CPU,
-   16.3K -> 15.3K signs/s, one more idle moment per round (16 and 64 jobs the same). */
+   provider: 8 clients 1.09-1.14x -> 1.36-1.38x (core busy 0.80 -> 0.95), 12 clients 1.23-1.30x
+   -> 1.47-1.51x; 16-256 clients the same within noise (from 16 on, half the population is at
+   least the default batch_size, 8; bench/results/cpu-2026-11-29i-zen5). It costs a loop that
+   waits for nothing else: the EVP bench, 8 jobs on one CPU, 16.3K -> 15.3K signs/s, one more
+   idle moment per round (16 and 64 jobs the same). Populations of SPREAD_MAX or more are left
+   whole: there batches may go to a GPU (batch_size 1024), whose call costs about the same at any
+   size, and halves were not measured. */
 #define POP_MOMENTS 64u
+#define SPREAD_MAX 64u
 static size_t idle_spread(mpbp_batcher *b, gq *q, size_t n) {
   stat_entry *se = q->stats;
   if (b->live_count > se->pop_cur) se->pop_cur = b->live_count;
@@ -593,14 +597,16 @@ static size_t idle_spread(mpbp_batcher *b, gq *q, size_t n) {
   }
   const size_t pop = se->pop_cur > se->pop_prev ? se->pop_cur : se->pop_prev;
   const size_t run = q->run_items;
-  if (pop < 2 * run) return n;
+  if (pop < 2 * run || pop >= SPREAD_MAX) return n;
   const size_t half = pop / 2 / run * run;
   return n < half ? n : half;
 }
 static size_t idle_check(mpbp_batcher *b, gq *q, uint64_t now, uint64_t *next) {
   const size_t all = q->queued < b->batch_size ? q->queued : b->batch_size;
-  if (b->idle_seen) /* more than batch_size only from a deep queue (IDLE_BATCHES); see idle_spread */
-    return idle_spread(b, q, q->queued >= 2 * IDLE_BATCHES * b->batch_size ? IDLE_BATCHES * b->batch_size : all);
+  if (b->idle_seen) { /* more than batch_size only from a deep queue (IDLE_BATCHES) */
+    const size_t deep = IDLE_BATCHES * b->batch_size;
+    return idle_spread(b, q, q->queued >= 2 * deep ? deep : all); /* a small population: half */
+  }
   const unsigned quiet_us = b->busy_delay_us > b->delay_us ? b->busy_delay_us : b->delay_us;
   const unsigned cap_us = IDLE_CAP * (b->busy_max_wait_us > b->max_wait_us ? b->busy_max_wait_us : b->max_wait_us);
   const uint64_t quiet = q->tail->queued_ns + (uint64_t)quiet_us * 1000u;

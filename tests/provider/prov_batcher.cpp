@@ -888,25 +888,30 @@ TEST_CASE_METHOD(FakeGroup, "batcher: idle flush: many full batches queued run a
   mpbp_batcher_free(b);
 }
 
-// 8 clients in a closed loop (batch_size 8, a 20 s delay: every batch runs at an idle moment).
-// Each idle moment finds all 8 queued; with two items per lane group it takes half of them, so
-// that the two halves take turns, and with a group of 8 (the fake's, the default) all of them.
+// Clients in a closed loop (batch_size the population, a 20 s delay: every batch runs at an idle
+// moment). Each idle moment finds all of them queued. Of 8, with two items per lane group, it
+// takes half, so that the two halves take turns; with a group of 8 (the fake's, the default) all
+// of them. A population of 64 (SPREAD_MAX) is left whole.
 TEST_CASE_METHOD(FakeGroup, "batcher: idle flush: a small population's batch takes half of it, in whole lane groups",
                  "[provider][batcher][async][idle]") {
-  size_t largest_expected = 0;
+  size_t clients = 8, largest_expected = 0;
   SECTION("two items per group: at most 4") {
     g.run_items = 2;
     largest_expected = 4;
   }
   SECTION("eight items per group: 8, all of them") { largest_expected = 8; }
-  mpbp_batcher *b = idle_batcher(c.ctx, 8, 20000000, MPBP_IDLE_FLUSH_ON);
-  pinned_closed_loop(b, &g, 8, 80);
+  SECTION("64 clients, two items per group: 64, all of them") {
+    g.run_items = 2;
+    clients = largest_expected = 64;
+  }
+  mpbp_batcher *b = idle_batcher(c.ctx, clients, 20000000, MPBP_IDLE_FLUSH_ON);
+  pinned_closed_loop(b, &g, clients, 10 * clients);
   size_t items = 0, largest = 0;
   for (size_t n : f.batches) {
     items += n;
     largest = std::max(largest, n);
   }
-  CHECK(items == 80);
+  CHECK(items == 10 * clients);
   CHECK(largest == largest_expected);
   mpbp_batch_stats st;
   REQUIRE(mpbp_batcher_stats(b, "fake", &st) == 0);
