@@ -80,8 +80,8 @@ unsigned mpbp_batcher_busy_max_wait_us(const mpbp_batcher *b);
 /* Idle flush: a batch of ASYNC requests also runs as soon as the CPU of the threads that
    submitted them has nothing else to run (a thread at SCHED_IDLE priority notices it; Linux).
    Such a batch takes at most half of the requests the server has going, in whole groups of
-   run_items, once they fill two groups: a small server's connections then do not all wait for
-   their clients at the same time.
+   run_items, once they fill two groups and while they are fewer than 64: a small server's
+   connections then do not all wait for their clients at the same time.
    ON: always; AUTO (the provider's default): when the thread that submits the first ASYNC request
    may run on one CPU only (a server thread pinned to its core), where that moment means no more
    requests can come meanwhile; OFF: never (a new batcher's setting). Decided, and the thread
