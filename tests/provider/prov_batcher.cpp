@@ -743,6 +743,19 @@ struct FakeGroup {
   Ctx c;
   Fake f;
   mpbp_group g = group_of(f);
+  // After the batches: the items they held in all and the largest; every one ran at an idle
+  // moment (checked).
+  std::pair<size_t, size_t> idle_batches(mpbp_batcher *b) {
+    size_t items = 0, largest = 0;
+    for (size_t n : f.batches) {
+      items += n;
+      largest = std::max(largest, n);
+    }
+    mpbp_batch_stats st;
+    REQUIRE(mpbp_batcher_stats(b, "fake", &st) == 0);
+    CHECK(st.idle == st.batches);
+    return {items, largest};
+  }
 };
 // The milliseconds n ASYNC jobs (values v0, v0 + 1, ...) took from submission to their results,
 // submitted and collected on a thread pinned to one CPU.
@@ -875,16 +888,9 @@ TEST_CASE_METHOD(FakeGroup, "batcher: idle flush: many full batches queued run a
                  "[provider][batcher][async][idle]") {
   mpbp_batcher *b = idle_batcher(c.ctx, 4, 20000000, MPBP_IDLE_FLUSH_ON);
   CHECK(pinned_jobs_ms(b, &g, 40, 1000) < 10000.0);
-  size_t items = 0, largest = 0;
-  for (size_t n : f.batches) {
-    items += n;
-    largest = std::max(largest, n);
-  }
+  const auto [items, largest] = idle_batches(b);
   CHECK(items == 40);
   CHECK(largest <= 8);
-  mpbp_batch_stats st;
-  REQUIRE(mpbp_batcher_stats(b, "fake", &st) == 0);
-  CHECK(st.idle == st.batches);
   mpbp_batcher_free(b);
 }
 
@@ -906,16 +912,9 @@ TEST_CASE_METHOD(FakeGroup, "batcher: idle flush: a small population's batch tak
   }
   mpbp_batcher *b = idle_batcher(c.ctx, clients, 20000000, MPBP_IDLE_FLUSH_ON);
   pinned_closed_loop(b, &g, clients, 10 * clients);
-  size_t items = 0, largest = 0;
-  for (size_t n : f.batches) {
-    items += n;
-    largest = std::max(largest, n);
-  }
+  const auto [items, largest] = idle_batches(b);
   CHECK(items == 10 * clients);
   CHECK(largest == largest_expected);
-  mpbp_batch_stats st;
-  REQUIRE(mpbp_batcher_stats(b, "fake", &st) == 0);
-  CHECK(st.idle == st.batches);
   mpbp_batcher_free(b);
 }
 
