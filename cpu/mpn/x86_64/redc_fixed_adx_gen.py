@@ -48,6 +48,17 @@ ns): REDC 16 limbs 91-92 -> 87-88, 24: 191 -> 177, 32: 339-345 -> 304-308, 40: 5
 mont_mul_ct 16: 173-175 -> 170-172, 32: 667-684 -> 637-647. At 16 limbs half the products are in
 chunk 0, whose quotient chain (MULX, ADCX, IMUL between rows of 8 products) bounds it.
 
+Quotients by pairs in chunk 0 (PAIRS, the unrolled block kernels, 8..32 limbs): q_k and q_{k+1}
+both come from positions s+k and s+k+1 before row k, as the two limbs of Q = (t_k + t_{k+1} B) *
+(-1/m mod B^2) mod B^2 (one MULX and two IMULs; -1/m mod B^2 = minv + minv2h B, minv2h from m0, m1
+and minv in the C++ wrapper). Q is the unique value that clears both limbs, so the q's equal the
+rows' one by one. The chain from one pair to the next is then one quotient computation per two
+rows instead of one per row. Measured on the Zen 5 VM (2026-11-30, A/B in one harness, ns): REDC
+8 limbs 26.2 -> 25.2, 16: 88.3 -> 85.0, 24: 201 -> 203, 32: 338 -> 330; scalar RSA (libraries
+side by side, MPBATCH_CPU_DISABLE=avx512ifma,avx2, us per item): 2048 bits 376.6-381.1 ->
+372.2-375.0, 3072: 1,276-1,291 -> 1,226-1,229, 4096: 2,758-2,767 -> 2,701-2,715. The loop form has
+no operand left for minv2h (GCC's limit of 30) and keeps one quotient per row.
+
 Run:  python3 cpu/mpn/x86_64/redc_fixed_adx_gen.py OUT.cpp   (CMake does this: cpu/CMakeLists.txt)
 """
 
@@ -120,6 +131,7 @@ def sub_m_times_rdx(e, n, M, R, y, sink, x):
         e(f"mov {x}, {R(j)}")
 
 
+PAIRS = True  # quotients by pairs in chunk 0 (see the docstring)
 BLOCK = 8  # rows per block, and the window's width in limbs
 # mont_redc by blocks at these n (the rest: rows + gen_epilogue); from 40 limbs on in the loop
 # form. Unrolled at 48 and 56, the block kernel (9-11 KB) beside the Karatsuba square's 24- and
@@ -168,18 +180,33 @@ def gen_redc_blocks(n, loop=False):
     win = W[1:] + W[:1] if loop else W[:]        # loop: chunk 0 ends in w0..w8 order
     for j in range(K):                           # chunk 0: the window is t[s..s+8)
         e(f"mov {T(j)}, {win[j]}")
-    e(f"mov {win[0]}, %%rdx")
-    e("imul %[minv], %%rdx")                     # q_0
+    pairs = PAIRS and not loop                   # (the loop form has no operand left for minv2h)
+
+    def park(k, reg):                            # q_k parked in t[s+k], which its row clears
+        e(f"movq {reg}, %[x{k}]" if loop else f"mov {reg}, {T(k)}")
+
     for k in range(K):
-        if loop:
-            e(f"movq %%rdx, %[x{k}]")
+        if pairs and k % 2 == 0:
+            # q_k and q_{k+1} from positions s+k, s+k+1 before row k: Q = (w0 + w1 B) (-1/m)
+            # mod B^2, the quotient that the two rows would make one at a time
+            e(f"mov {win[0]}, %%rdx")
+            e(f"mulx %[minv], %[lo], %[cy]")     # lo = q_k, cy = the high half
+            e("imul %[minv2h], %%rdx")
+            e("add %%rdx, %[cy]")
+            e(f"mov {win[1]}, %%rdx")
+            e("imul %[minv], %%rdx")
+            e("add %%rdx, %[cy]")                # cy = q_{k+1}
+            e("mov %[lo], %%rdx")
+            park(k, "%%rdx")
+            park(k + 1, "%[cy]")
+        elif pairs:
+            e("mov %[cy], %%rdx")
         else:
-            e(f"mov %%rdx, {T(k)}")              # q_k parked in t[s+k], which the row clears
+            e(f"mov {win[0]}, %%rdx")
+            e("imul %[minv], %%rdx")             # q_k from position s+k
+            park(k, "%%rdx")
         row(win, 0)
         win = win[1:] + win[:1]                  # position s+k is 0 now
-        if k < K - 1:
-            e(f"mov {win[0]}, %%rdx")
-            e("imul %[minv], %%rdx")             # q_{k+1} from position s+k+1
     e("xor %k[cy], %k[cy]")
 
     def finish_row(p):
@@ -253,16 +280,22 @@ def asm_function_blocks(name, lines, n, loop):
     body = "\n".join(f'      "{l}\\n\\t"' for l in lines)
     regs = ", ".join(f'[w{k}] "=&r"(w{k})' for k in range(BLOCK + 1))
     outs = f'{regs}, [lo] "=&r"(lo), [cy] "=&r"(cy), "=&d"(dx), [tp] "+r"(tp), [cnt] "+m"(cnt)'
+    pairs = PAIRS and not loop
     if loop:
         outs += ", [mp] \"+r\"(mp), [cc] \"=m\"(cc),\n        " + ", ".join(f'[x{k}] "=&x"(x{k})' for k in range(BLOCK))
         ins = '[minv] "m"(minv), [rp] "m"(rp), [zero] "m"(zero)'
     else:
         ins = '[mp] "r"(mp), [minv] "m"(minv), [rp] "m"(rp), [zero] "m"(zero)'
+    if pairs:
+        ins += ', [minv2h] "m"(minv2h)'
     return "\n".join([
         f"__attribute__((noinline, target(\"bmi2,adx\"))) void {name}(limb *rp, limb *tp, const limb *mp, limb minv, size_t) {{",
         "  limb w0, w1, w2, w3, w4, w5, w6, w7, w8, lo, cy, dx;",
         f"  size_t cnt = {n // BLOCK};",
         "  static const limb zero = 0;"] +
+        (["  // -1/m mod B^2 = minv + minv2h B: m (minv + x B) = -1 mod B^2 gives",
+          "  // x = (hi(m0 minv) + 1 + m1 minv) minv mod B",
+          "  const limb minv2h = (limb)(((unsigned __int128)mp[0] * minv >> 64) + 1 + mp[1] * minv) * minv;"] if pairs else []) +
         (["  size_t cc;", "  __m128i x0, x1, x2, x3, x4, x5, x6, x7;  // the block's q's (loop form)"] if loop else []) + [
         "  __asm__ volatile(\n" + body,
         "      : " + outs,
