@@ -60,7 +60,11 @@ struct Arith {
 
 }  // namespace
 
-void avx512f_kernel(const Job &job) { window_exp_any<Arith>(job); }
+// The explicit VZEROUPPER: see avx2_kernel (cpu/simd/powm_avx2.cpp).
+void avx512f_kernel(const Job &job) {
+  window_exp_any<Arith>(job);
+  _mm256_zeroupper();
+}
 
 } // namespace detail
 } // namespace simd

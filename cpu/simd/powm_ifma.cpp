@@ -51,7 +51,11 @@ static inline V valign1(V hi, V lo) { return _mm512_alignr_epi64(hi, lo, 1); }  
 
 }  // namespace
 
-void ifma_kernel(const Job &job) { run_any(job); }
+// The explicit VZEROUPPER: see avx2_kernel (cpu/simd/powm_avx2.cpp).
+void ifma_kernel(const Job &job) {
+  run_any(job);
+  _mm256_zeroupper();
+}
 
 } // namespace detail
 } // namespace simd
