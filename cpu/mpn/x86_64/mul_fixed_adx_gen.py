@@ -39,6 +39,8 @@ registers, three instructions per product, 14-18% faster (see gen_blocks).
 Run:  python3 cpu/mpn/x86_64/mul_fixed_adx_gen.py OUT.cpp   (CMake does this: cpu/CMakeLists.txt)
 """
 
+from block_row import BLOCK, block_row  # this folder (sys.path[0])
+
 NMAX = 8
 SQR_KEEP_MAX = 5  # up to this n the squaring triangle stays in registers (2n - 2 of them)
 RMIN, RMAX = 9, 64  # row kernels (partial product in memory), multiplication: a loop over rows
@@ -286,28 +288,12 @@ def gen_rows_sqr(n):
     return L
 
 
-BLOCK = 8  # rows per block, and the register window's width in limbs
 # n with block kernels (mul_n and sqr); the row kernels elsewhere. Only 16: fully unrolled, the block
 # kernels grow as n^2 (24 limbs: ~10 KB, 32: ~18 KB for the product), and beside the REDC they no
 # longer stayed in the core's caches (Zen 5 VM, 2026-11-30, `bench_mul --mont`: mont_mul_ct 24 limbs
 # 363-370 -> 382-386 ns although mul_n alone went 184 -> 155; 32 limbs: mont_mul_ct 634-645 ->
 # 761-763, mont_sqr_ct 494-501 -> 530; scalar RSA-4096 2,820-2,840 -> 3,080-3,100 us per item).
 BLOCK_SIZES = [16]
-
-
-def block_row(e, A, win, cbase, j0):
-    """win[j0..8) += rdx * a[cbase+j0 .. cbase+8): the low halves on the CF chain, the high halves
-    on the OF chain one limb up; win[8], outside the window until then, is each product's
-    high-half temporary and ends as the row's top limb (the window is below B^8 before the row,
-    so the top cannot overflow)."""
-    e("xor %k[lo], %k[lo]")                      # CF = OF = 0
-    for j in range(j0, BLOCK):
-        e(f"mulx {A(cbase + j)}, %[lo], {win[8]}")
-        e(f"adcx %[lo], {win[j]}")
-        if j < BLOCK - 1:
-            e(f"adox {win[8]}, {win[j + 1]}")
-    e(f"adcx %[zero], {win[8]}")
-    e(f"adox %[zero], {win[8]}")
 
 
 def gen_blocks(n, sqr):

@@ -70,6 +70,8 @@ us per item.
 Run:  python3 cpu/mpn/x86_64/redc_fixed_adx_gen.py OUT.cpp   (CMake does this: cpu/CMakeLists.txt)
 """
 
+from block_row import BLOCK, block_row  # this folder (sys.path[0])
+
 REDC_SIZES = list(range(4, 65))  # 256..4096-bit moduli (RSA-8192 halves, DH-4096)
 
 
@@ -141,7 +143,6 @@ def sub_m_times_rdx(e, n, M, R, y, sink, x):
 
 PAIRS = True  # quotients by pairs in chunk 0 (see the docstring)
 FUSED = True  # n = 16: the last block ends the REDC (gen_redc_blocks' fused_end)
-BLOCK = 8  # rows per block, and the window's width in limbs
 # mont_redc by blocks at these n (the rest: rows + gen_epilogue); from 40 limbs on in the loop
 # form. Unrolled at 48 and 56, the block kernel (9-11 KB) beside the Karatsuba square's 24- and
 # 28-limb row kernels made mont_sqr_ct slower (48: 1,143 -> 1,550 ns, 56: 1,525 -> 1,560-1,600)
@@ -173,16 +174,8 @@ def gen_redc_blocks(n, loop=False):
     W = [f"%[w{k}]" for k in range(K + 1)]
     lo, Z = "%[lo]", "%[zero]"
 
-    def row(win, mbase):
-        # win[0..8) += q * m[mbase..mbase+8); win[8] (free until then) receives the new top limb
-        e("xor %k[lo], %k[lo]")                  # CF = OF = 0
-        for j in range(K):
-            e(f"mulx {M(mbase + j)}, {lo}, {win[8]}")
-            e(f"adcx {lo}, {win[j]}")
-            if j < K - 1:
-                e(f"adox {win[8]}, {win[j + 1]}")
-        e(f"adcx {Z}, {win[8]}")                 # the top cannot overflow: window < B^8 before
-        e(f"adox {Z}, {win[8]}")
+    def row(win, mbase):                         # win[0..8) += q * m[mbase..mbase+8)
+        block_row(e, M, win, mbase)
 
     fused = FUSED and not loop and nb == 2       # n = 16: the last block ends the REDC itself
     pairs = PAIRS and not loop                   # (the loop form has no operand left for minv2h)
