@@ -336,7 +336,7 @@ TEST_CASE("a prepared RSA key shared by 4 threads at once", "[batch][rsa][thread
 namespace mpb {
 namespace batch {
 namespace testing {
-void rsa_key_flip_dp(mpb_rsa_key *key);  // cpu/batch/rsa_crt.cpp
+void rsa_key_flip_dp(mpb_rsa_key *key, bool q_half);  // cpu/batch/rsa_crt.cpp
 }
 }
 }
@@ -355,15 +355,15 @@ TEST_CASE("a prepared RSA key with e releases no faulty result", "[batch][rsa][f
     if (mpbt::emulated_rerun_skips(backend)) continue;
     if (!mpb_backend_available(backend)) continue;
     REQUIRE(mpb_ctx_set_backend(ctx, backend) == MPB_OK);
-    for (size_t cnt : {1, 5, 8, 11}) {
+    for (size_t cnt : {1, 5, 8, 11}) for (bool q_half : {false, true}) {
       mpb_rsa_key *key = nullptr;
       REQUIRE(mpb_rsa_key_create(ctx, &key, kr.n.data(), kr.p.data(), kr.q.data(), kr.dp.data(), kr.dq.data(),
                                  kr.qi.data(), &e, 1, w, hw, nullptr) == MPB_OK);
-      mpb::batch::testing::rsa_key_flip_dp(key);  // a fault in the p half from now on
+      mpb::batch::testing::rsa_key_flip_dp(key, q_half);  // a fault in one half from now on
       Rows c(w * cnt), out(w * cnt, CANARY);
       for (size_t i = 0; i < cnt; i++) rand_below(rng, &c[i * w], kr.n.data(), w);
       mpb_call_info info;
-      INFO("backend " << backend << " count " << cnt);
+      INFO("backend " << backend << " count " << cnt << " q half " << q_half);
       REQUIRE(mpb_batch_rsa_crt_key(ctx, key, out.data(), c.data(), cnt, &info) == MPB_EFAULT);
       REQUIRE(info.bad_index == 0);
       REQUIRE(info.bad_arg == MPB_ARG_R);
