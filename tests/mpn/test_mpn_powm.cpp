@@ -669,3 +669,45 @@ TEST_CASE("mpn powm with forced-low multiplication thresholds (Karatsuba at smal
     REQUIRE(r == zpowm(bm, e, me));
   }
 }
+
+// mont_ct_kernels: the kernels it resolves give mont_sqr_ct's and mont_mul_ct's results bit for
+// bit (their outputs are almost reduced, so equal values are not enough), at every n of the
+// kernels and around the constant-time Karatsuba cut-off (forced), and it resolves none for the
+// portable kernels.
+TEST_CASE("mont_ct_kernels equal mont_sqr_ct / mont_mul_ct limb for limb", "[powm][mpn][mont]") {
+  auto rng = make_rng(31);
+  for (int portable = 0; portable < 2; portable++) {
+    mpb::cpu::force_portable(portable != 0);
+    for (int cut : {0, 12, 17}) {
+      auto &p = mpb::tuning::params();
+      if (cut) p.sqr_karatsuba_ct = cut;
+      for (size_t n = 1; n <= 66; n++) {
+        V m = n % 5 == 0 ? V(n, ~(limb)0) : make_mod(rng, n, true);
+        m[0] |= 1;
+        Mont mc(m);
+        const mpn::MontCtKernels k = mpn::mont_ct_kernels(mc.ctx);
+        INFO("n = " << n << " portable " << portable << " cut " << cut);
+        if (portable) REQUIRE((!k.sqr && !k.mul && !k.redc));
+        if ((k.sqr || k.mul) && !k.redc) FAIL("a product kernel without the REDC");
+        for (int trial = 0; trial < 4; trial++) {
+          const V a = trial == 0 ? V(n, ~(limb)0) : hard_limbs(rng, n), b = trial == 1 ? V(n, ~(limb)0) : hard_limbs(rng, n);
+          V sc(mpn::mont_sqr_itch(n)), want(n), got(n);
+          if (k.sqr) {
+            mpn::mont_sqr_ct(want.data(), a.data(), mc.ctx, sc.data());
+            k.sqr(sc.data(), a.data());
+            k.redc(got.data(), sc.data(), mc.ctx.m, mc.ctx.minv, n);
+            REQUIRE(got == want);
+          }
+          if (k.mul) {
+            mpn::mont_mul_ct(want.data(), a.data(), b.data(), mc.ctx, sc.data());
+            k.mul(sc.data(), a.data(), b.data());
+            k.redc(got.data(), sc.data(), mc.ctx.m, mc.ctx.minv, n);
+            REQUIRE(got == want);
+          }
+        }
+      }
+      mpb::tuning::reset_params();
+    }
+  }
+  mpb::cpu::force_portable(false);
+}

@@ -57,6 +57,9 @@ limb redc_fixed_adx(limb *rp, limb *tp, const limb *m, size_t n, limb minv);
 // mont_redc in one kernel (same file, same n): the rows, the add of the parked carries and the
 // masked subtraction of m, without the add_n / cnd_sub_n calls. rp may equal tp + n.
 void mont_redc_fixed_adx(limb *rp, limb *tp, const limb *m, size_t n, limb minv);
+// The kernel that mont_redc_fixed_adx calls for this n (same n).
+using MontRedcFn = void (*)(limb *rp, limb *tp, const limb *m, limb minv, size_t n);
+MontRedcFn mont_redc_fixed_adx_fn(size_t n);
 #endif
 // redc_1 followed by a masked (constant-time) subtraction of m when the carry is set: for any
 // tp < R^2 (e.g. a product of two almost-reduced values) rp < R and rp == tp/R (mod m).
@@ -81,6 +84,17 @@ void mont_sqr_ct(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch);
 // The multiplication counterpart: product + REDC up to the Comba size (MULX/ADX: up to the row
 // kernels' 64 limbs), CIOS mont_mul above; rp < R. rp may equal ap and/or bp. scratch: mont_sqr_itch(n) limbs.
 void mont_mul_ct(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch);
+// The fixed-size kernels that mont_sqr_ct and mont_mul_ct reach for ctx.n, resolved once for a
+// loop of many calls (powm_ct): sqr(t, a) or mul(t, a, b) makes the 2n-limb product in the
+// scratch t, then redc(rp, t, ctx.m, ctx.minv, ctx.n) is mont_redc. A null member: those
+// functions take another path at this n (or the CPU lacks MULX/ADX); call them instead. The
+// resolution depends on the CPU features and the tuning, so make it where the calls are made.
+struct MontCtKernels {
+  void (*sqr)(limb *rp, const limb *ap) = nullptr;
+  void (*mul)(limb *rp, const limb *ap, const limb *bp) = nullptr;
+  void (*redc)(limb *rp, limb *tp, const limb *m, limb minv, size_t n) = nullptr;
+};
+MontCtKernels mont_ct_kernels(const MontCtx &ctx);
 // Multiplication by product + REDC (mpn::mul_n + redc): rp = a*b/R (mod m), rp < R.
 // rp may equal ap and/or bp. scratch: mont_sqr_itch(n) limbs (the same size).
 void mont_mul_redc(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch);

@@ -144,6 +144,26 @@ void mont_sqr_ct(limb *rp, const limb *ap, const MontCtx &ctx, limb *scratch) {
   mont_redc(rp, t, ctx);
 }
 
+// The same choices as mont_sqr_ct (sqr_by_cols is false with MULX/ADX; sqr_ct takes
+// kern::sqr_small below the constant-time Karatsuba cut-off, which is sqr_rows_adx from
+// ROWS_ADX_MIN to SQR_ROWS_ADX_MAX limbs), mont_mul_ct (mul_n_small: mul_rows_adx from
+// ROWS_ADX_MIN to ROWS_ADX_MAX) and mont_redc (mont_redc_fixed_adx where it exists). The n <= 8
+// kernels stay behind their switch (null here).
+MontCtKernels mont_ct_kernels(const MontCtx &ctx) {
+  MontCtKernels k;
+#ifdef MPB_HAVE_ADX_ASM
+  const size_t n = ctx.n;
+  if (kern::use_adx() && redc_fixed_adx_has(n) && n >= kern::ROWS_ADX_MIN) {
+    k.redc = mont_redc_fixed_adx_fn(n);
+    if (n <= kern::ROWS_ADX_MAX) k.mul = kern::mul_rows_adx_fn(n);
+    if (n <= kern::SQR_ROWS_ADX_MAX && (int)n < tuning::params().sqr_karatsuba_ct) k.sqr = kern::sqr_rows_adx_fn(n);
+  }
+#else
+  (void)ctx;
+#endif
+  return k;
+}
+
 void mont_mul_ct(limb *rp, const limb *ap, const limb *bp, const MontCtx &ctx, limb *scratch) {
   const size_t n = ctx.n;
   // With MULX/ADX the row product (up to 64 limbs) + REDC beats CIOS: 24 limbs 1405 -> ~1300

@@ -35,6 +35,12 @@ void sqr_fixed_adx(limb *rp, const limb *ap, size_t n);
 constexpr size_t ROWS_ADX_MIN = 9, ROWS_ADX_MAX = 64, SQR_ROWS_ADX_MAX = 32;
 void mul_rows_adx(limb *rp, const limb *ap, const limb *bp, size_t n);
 void sqr_rows_adx(limb *rp, const limb *ap, size_t n);
+// The kernel that mul_rows_adx / sqr_rows_adx call for this n (same limits), for callers that
+// make many calls at one n (mont_ct_kernels).
+using MulRowsFn = void (*)(limb *rp, const limb *ap, const limb *bp);
+using SqrRowsFn = void (*)(limb *rp, const limb *ap);
+MulRowsFn mul_rows_adx_fn(size_t n);
+SqrRowsFn sqr_rows_adx_fn(size_t n);
 #endif
 
 // True when the MULX/ADX kernels are in use (compiled in, supported, not forced off).

@@ -516,15 +516,16 @@ def main():
     for kind, hi, args, call in (("mul", RMAX, "limb *rp, const limb *ap, const limb *bp", "rp, ap, bp"),
                                  ("sqr", SQR_RMAX, "limb *rp, const limb *ap", "rp, ap")):
         cap = "ROWS_ADX_MAX" if kind == "mul" else "SQR_ROWS_ADX_MAX"
-        print(f"void {kind}_rows_adx({args}, size_t n) {{")
-        print(f"  using Fn = void (*)({args});")
-        print(f"  static const Fn kRows[{hi - RMIN + 1}] = {{")
+        fn = "MulRowsFn" if kind == "mul" else "SqrRowsFn"
+        print(f"{fn} {kind}_rows_adx_fn(size_t n) {{")
+        print(f"  static const {fn} kRows[{hi - RMIN + 1}] = {{")
         for n in range(RMIN, hi + 1):
             print(f"      &rows_{kind}_{n},")
         print("  };")
         print(f"  MPB_ASSERT(n >= ROWS_ADX_MIN && n <= {cap});")
-        print(f"  kRows[n - {RMIN}]({call});")
+        print(f"  return kRows[n - {RMIN}];")
         print("}\n")
+        print(f"void {kind}_rows_adx({args}, size_t n) {{ {kind}_rows_adx_fn(n)({call}); }}\n")
     print("} // namespace kern\n} // namespace mpn\n} // namespace mpb\n")
     print("#endif // MPB_HAVE_ADX_ASM")
 
