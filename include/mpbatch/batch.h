@@ -206,7 +206,8 @@ MPB_API int mpb_batch_rsa_crt(mpb_ctx *ctx, uint64_t *out, const uint64_t *c, co
  * does (the same checks of c, the same backends), without the per-call key work.
  * e (e_width limbs, odd, >= 3; NULL with e_width 0: none): the public exponent. Then every
  * result is checked before any is released, out^e mod n == c (a fault in either CRT half or in
- * the recombination would otherwise give the factors away): when one fails, every output row
+ * the recombination would otherwise give the factors away; mostly checked mod p and mod q, the
+ * same thing for n = pq at half the size): when one fails, every output row
  * is zeroed and the call returns MPB_EFAULT naming the first such item. The key's creation
  * checks that e belongs to it (one private operation, MPB_EVAL with MPB_ARG_E if not). */
 typedef struct mpb_rsa_key mpb_rsa_key;
