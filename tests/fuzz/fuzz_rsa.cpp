@@ -1,7 +1,8 @@
 // libFuzzer target: RSA-CRT with corrupted keys. A valid RSA-1024 key (fixed seed) is damaged
 // by the fuzzer (limbs of n, p, q, dp, dq or qinv replaced or bits flipped), and ciphertexts
 // come from its bytes. A call that succeeds must give, for every item, Garner's CRT of the key
-// parts it was given (computed with GMP); a call that fails must write nothing.
+// parts it was given (computed with GMP); a call that fails must write nothing. The backend is
+// AUTO or the scalar one.
 #include "fuzz_util.h"
 
 using namespace fz;
@@ -52,6 +53,8 @@ void run(Input &in) {
     else limb = in.limb();
   }
   (void)mpb_ctx_set_constant_time(ctx.c, in.u8() & 1 ? MPB_CT_DEFAULT : MPB_CT_OFF);
+  // AUTO, or the scalar backend forced (its items check a key with e mod p and mod q themselves)
+  (void)mpb_ctx_set_backend(ctx.c, in.u8() & 1 ? MPB_BACKEND_AUTO : MPB_BACKEND_CPU_SCALAR);
   const size_t count = 1 + in.u8() % 3;
   Rows c = in.rows(16 * count), out(16 * count, CANARY);
   mpb_call_info info;
