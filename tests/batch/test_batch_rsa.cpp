@@ -336,7 +336,7 @@ TEST_CASE("a prepared RSA key shared by 4 threads at once", "[batch][rsa][thread
 namespace mpb {
 namespace batch {
 namespace testing {
-void rsa_key_flip_dp(mpb_rsa_key *key, bool q_half);  // cpu/batch/rsa_crt.cpp
+void rsa_key_fault(mpb_rsa_key *key, bool q_half);  // cpu/batch/rsa_crt.cpp
 }
 }
 }
@@ -359,7 +359,7 @@ TEST_CASE("a prepared RSA key with e releases no faulty result", "[batch][rsa][f
       mpb_rsa_key *key = nullptr;
       REQUIRE(mpb_rsa_key_create(ctx, &key, kr.n.data(), kr.p.data(), kr.q.data(), kr.dp.data(), kr.dq.data(),
                                  kr.qi.data(), &e, 1, w, hw, nullptr) == MPB_OK);
-      mpb::batch::testing::rsa_key_flip_dp(key, q_half);  // a fault in one half from now on
+      mpb::batch::testing::rsa_key_fault(key, q_half);  // a fault in one half from now on
       Rows c(w * cnt), out(w * cnt, CANARY);
       for (size_t i = 0; i < cnt; i++) rand_below(rng, &c[i * w], kr.n.data(), w);
       mpb_call_info info;
