@@ -456,7 +456,7 @@ static int submit(void *provctx, const mpbp_group *bg, const uint64_t *in, uint6
 
 int mpbp_dh_compute_pub(void *provctx, const mpbp_dh_exp *exp, const uint64_t *x, uint64_t *pub) {
   const mpbp_dh_group *g = exp->group;
-  mpbp_group bg = {keygen_run, exp, exp->x_limbs, g->limbs, g->keygen_name};
+  mpbp_group bg = {keygen_run, exp, exp->x_limbs, g->limbs, g->keygen_name, 0};  /* 0: MPBP_LANE_GROUP */
   return submit(provctx, &bg, x, pub);
 }
 
@@ -468,7 +468,7 @@ int mpbp_dh_compute_shared(void *provctx, const mpbp_dh_exp *exp, const uint64_t
   if (in == NULL) return 0;
   memcpy(in, peer, w * 8);
   memcpy(in + w, x, xw * 8);
-  mpbp_group bg = {derive_run, exp, w + xw, w, g->derive_name};
+  mpbp_group bg = {derive_run, exp, w + xw, w, g->derive_name, 0};  /* 0: MPBP_LANE_GROUP */
   int ok = submit(provctx, &bg, in, out);
   OPENSSL_secure_clear_free(in, (w + xw) * 8);
   return ok;
