@@ -711,3 +711,93 @@ TEST_CASE("mont_ct_kernels equal mont_sqr_ct / mont_mul_ct limb for limb", "[pow
   }
   mpb::cpu::force_portable(false);
 }
+
+#ifdef MPB_HAVE_ADX_ASM
+// kern::sqr_sel_adx_fn: its square equals sqr_rows_adx's limb for limb, and its slice ORs exactly
+// entry iv (none for iv outside 0 .. SQR_SEL_SLICE-1) into the job's accumulator, leaving iv, the
+// entries and the limbs after the job alone; entries and rp on either 8-byte alignment.
+TEST_CASE("sqr_sel kernel: the square plus one slice of a masked selection", "[powm][mpn][mont][ct]") {
+  namespace kern = mpn::kern;
+  if (!kern::use_adx()) {
+    WARN("no MULX/ADX on this CPU (or masked): the sqr_sel kernel is not reached");
+    return;
+  }
+  for (size_t n = kern::ROWS_ADX_MIN; n <= kern::SQR_ROWS_ADX_MAX; n++)
+    if (n != 16) REQUIRE(kern::sqr_sel_adx_fn(n) == nullptr);
+  const kern::SqrSelFn fn = kern::sqr_sel_adx_fn(16);
+  if (!fn) {
+    WARN("the block kernels are compiled out (sanitizer build): no sqr_sel kernel");
+    return;
+  }
+  const size_t n = 16, S = kern::SQR_SEL_SLICE, J = kern::SQR_SEL_JOB, guard = 8;
+  const limb pat = 0xa5a5a5a5a5a5a5a5ull;
+  auto rng = make_rng(77);
+  const int64_t ivs[] = {-(int64_t)S, -3, -1, 0, 1, 2, 3, 4, 5, 6, (int64_t)S, (int64_t)S + 1, 31, 0x7fffffff, -0x7fffffffll - 1};
+  for (int trial = 0; trial < 40; trial++) {
+    V a = trial == 0 ? V(n, ~(limb)0) : trial == 1 ? V(n, 0) : hard_limbs(rng, n);
+    if (trial == 2) a = V(n, 0), a[n - 1] = (limb)1 << 63;
+    for (size_t eoff : {0, 1})
+      for (size_t roff : {0, 1})
+        for (int64_t ivv : ivs) {
+          V ebuf(1 + S * n), rbuf(1 + 2 * n + J + guard, pat);
+          for (auto &x : ebuf) x = trial % 3 == 0 ? ~(limb)0 : rng();
+          const limb *entries = ebuf.data() + eoff;
+          limb *rp = rbuf.data() + roff, *job = rp + 2 * n, *acc = job + 2;
+          const limb iv32 = (uint32_t)ivv;
+          job[0] = job[1] = iv32 << 32 | iv32;
+          for (size_t j = 0; j < n; j++) acc[j] = trial % 4 == 1 ? 0 : rng() & rng();
+          V want_acc(acc, acc + n);
+          if (ivv >= 0 && ivv < (int64_t)S)
+            for (size_t j = 0; j < n; j++) want_acc[j] |= entries[ivv * n + j];
+          V want_sq(2 * n);
+          kern::sqr_rows_adx_fn(n)(want_sq.data(), a.data());
+          const V ebefore = ebuf;
+          fn(rp, a.data(), entries);
+          INFO("trial " << trial << " iv " << ivv << " entries +" << eoff << " rp +" << roff);
+          REQUIRE(V(rp, rp + 2 * n) == want_sq);
+          REQUIRE(job[0] == (iv32 << 32 | iv32));
+          REQUIRE(job[1] == job[0]);
+          REQUIRE(V(acc, acc + n) == want_acc);
+          for (size_t g = 0; g < guard; g++) REQUIRE(rp[2 * n + J + g] == pat);
+          if (roff) REQUIRE(rbuf[0] == pat);
+          REQUIRE(ebuf == ebefore);
+        }
+  }
+}
+#endif
+
+// powm_ct at 16 limbs, where the squarings carry the selections (MontCtOps::sqr_sel) on MULX/ADX
+// CPUs: exponents whose 5-bit windows take every value 0..31 in turn, so every entry is picked by
+// every slice, including those read twice (the last two slices overlap), against GMP, with the
+// portable kernels too, and at public bit lengths whose top window is short (powm_ct_bits).
+TEST_CASE("mpn powm_ct at 16 limbs: every window value through every selection slice", "[powm][mpn][ct]") {
+  auto rng = make_rng(78);
+  const size_t n = 16;
+  for (int portable = 0; portable < 2; portable++) {
+    mpb::cpu::force_portable(portable != 0);
+    for (int rep = 0; rep < 6; rep++) {
+      V m = rep == 0 ? V(n, ~(limb)0) : make_mod(rng, n, true);
+      m[0] |= 1;
+      Mont mc(m);
+      V b = rep == 1 ? V(n, ~(limb)0) : hard_limbs(rng, n);
+      // windows from the top: w_j = (j * step + off) mod 32, step odd so that 32 windows take
+      // every value once
+      const unsigned step = 1 + 2 * (rep % 8), off = (unsigned)rng() % 32;
+      for (size_t ebits : {(size_t)1024, (size_t)1023, (size_t)1021, (size_t)1000, (size_t)512}) {
+        V e(n, 0);
+        const size_t nw = (ebits + 4) / 5;
+        for (size_t j = 0; j < nw; j++) {
+          const size_t lo = (nw - 1 - j) * 5;
+          const limb w = (limb)((j * step + off) % 32);
+          for (unsigned bit = 0; bit < 5; bit++)
+            if ((w >> bit & 1) && lo + bit < ebits) e[(lo + bit) / 64] |= (limb)1 << ((lo + bit) % 64);
+        }
+        V sc(mpn::powm_ct_itch(n) + 1), r(n);
+        mpn::powm_ct_bits(r.data(), b.data(), e.data(), n, ebits, mc.ctx, sc.data() + rep % 2);
+        INFO("portable " << portable << " rep " << rep << " ebits " << ebits);
+        REQUIRE(r == zpowm(b, e, m));
+      }
+    }
+  }
+  mpb::cpu::force_portable(false);
+}

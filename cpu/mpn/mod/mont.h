@@ -93,6 +93,8 @@ struct MontCtKernels {
   void (*sqr)(limb *rp, const limb *ap) = nullptr;
   void (*mul)(limb *rp, const limb *ap, const limb *bp) = nullptr;
   void (*redc)(limb *rp, limb *tp, const limb *m, limb minv, size_t n) = nullptr;
+  // sqr with a slice of a table selection (kern::sqr_sel_adx_fn); set only with sqr, mul and redc
+  void (*sqr_sel)(limb *rp, const limb *ap, const limb *entries) = nullptr;
 };
 MontCtKernels mont_ct_kernels(const MontCtx &ctx);
 // Multiplication by product + REDC (mpn::mul_n + redc): rp = a*b/R (mod m), rp < R.

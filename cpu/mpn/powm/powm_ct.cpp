@@ -5,12 +5,14 @@
 // Squarings and multiplications: the below-Karatsuba product kernels + REDC (mont_sqr_ct,
 // mont_mul_ct), never Karatsuba (data-dependent |a0 - a1| branch).
 // Memory addresses and branches depend only on n and en (ebits).
+#include "mpn/mul/mul_internal.h"
 #include "mpn/powm/powm_ct_loop.h"
 
 namespace mpb {
 namespace mpn {
 
-size_t powm_ct_itch(size_t n) { return ct_loop::itch(n) + mont_sqr_itch(n); }
+// the Ops' scratch: mont_sqr_itch, or the kernels' 2n-limb product and the selection job after it
+size_t powm_ct_itch(size_t n) { return ct_loop::itch(n) + std::max(mont_sqr_itch(n), 2 * n + 2 + n); }
 
 namespace {
 // Montgomery domain; squarings by mont_sqr_ct (schoolbook + REDC, or its constant-time
@@ -34,6 +36,17 @@ struct MontCtOps {
     k.redc(r, ms, ctx.m, ctx.minv, ctx.n);
   }
   void from(limb *r, const limb *x) { mont_from(r, x, ctx, ms); }
+#ifdef MPB_HAVE_ADX_ASM
+  // The squarings carry the selections (ct_loop::sel_in_sqr): kern::sqr_sel_adx_fn's kernel
+  // writes the square to ms and takes its job at ms + 2n. ~5% of a 16-limb exponentiation on the
+  // Zen 5 VM went to the selections between the kernels (2026-11-30).
+  static constexpr size_t SEL_SLICE = kern::SQR_SEL_SLICE;
+  limb *sel_job() { return k.sqr_sel ? ms + 2 * ctx.n : nullptr; }
+  void sqr_sel(limb *r, const limb *a, const limb *entries) {
+    k.sqr_sel(ms, a, entries);
+    k.redc(r, ms, ctx.m, ctx.minv, ctx.n);
+  }
+#endif
 };
 } // namespace
 

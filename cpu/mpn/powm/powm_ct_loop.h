@@ -6,6 +6,9 @@
 // masks, every window does CT_W squarings and one product (also by b^0). Branches and memory
 // indices depend only on n and ebits, provided the Ops are constant time.
 #pragma once
+#include <algorithm>
+#include <type_traits>
+#include <utility>
 #include "core/memory.h"
 #include "mpn/powm/powm.h"
 #if defined(__SSE2__)
@@ -75,7 +78,42 @@ inline limb window_at(const limb *ep, size_t en, size_t lo) {
 // align the table to 16 bytes (select).
 inline size_t itch(size_t n) { return CT_T * n + 2 * n + 1; }
 
-// Ops: one(x) = 1 in the domain, to(x, b), mul(r, a, b), sqr(r, a) (r may equal a), from(r, x).
+// Ops whose squaring can carry a slice of the next window's selection: sel_job() gives the job
+// (iv in limbs 0-1, then an n-limb accumulator; null where the kernel is missing at this n),
+// sqr_sel(r, a, entries) squares as sqr and ORs the SEL_SLICE entries at `entries`, each masked
+// by (k == iv), into the accumulator (MontCtOps with kern::sqr_sel_adx_fn, powm_ct.cpp).
+template <class Ops, class = void> struct sel_in_sqr : std::false_type {};
+template <class Ops>
+struct sel_in_sqr<Ops, std::void_t<decltype(std::declval<Ops &>().sel_job())>> : std::true_type {};
+
+// The windows after the first, with each selection spread over the five squarings before its
+// product: squaring s takes entries k0 = min(s * SEL_SLICE, CT_T - SEL_SLICE) .. k0 + SEL_SLICE
+// (the last slice overlaps the one before it, and ORing an entry twice changes nothing), with
+// iv = idx - k0 so that its mask is (k == iv) for k = 0 .. SEL_SLICE-1. The slices' addresses
+// depend only on s.
+template <class Ops>
+void windows_sel_in_sqr(const limb *ep, size_t en, size_t lo, size_t n, Ops &op, const limb *tab, limb *acc,
+                        limb *job) {
+  constexpr size_t S = Ops::SEL_SLICE;
+  static_assert(CT_W * S >= CT_T && S <= CT_T, "the slices cover the table");
+  limb *sacc = job + 2;
+  while (lo > 0) {
+    lo -= CT_W;
+    const limb idx = window_at(ep, en, lo);
+    zero(sacc, n);
+    for (unsigned s = 0; s < CT_W; s++) {
+      const size_t k0 = std::min<size_t>(s * S, CT_T - S);
+      const limb iv = (uint32_t)(idx - k0);
+      job[0] = job[1] = iv << 32 | iv;
+      op.sqr_sel(acc, acc, tab + k0 * n);
+    }
+    op.mul(acc, acc, sacc);
+  }
+  secure_zero(job, (2 + n) * sizeof(limb));
+}
+
+// Ops: one(x) = 1 in the domain, to(x, b), mul(r, a, b), sqr(r, a) (r may equal a), from(r, x);
+// optionally sel_job() and sqr_sel() (sel_in_sqr above).
 template <class Ops>
 void run(limb *rp, const limb *bp, const limb *ep, size_t en, size_t ebits, size_t n, Ops &op, limb *scratch) {
   MPB_ASSERT(ebits <= 64 * en);
@@ -97,6 +135,12 @@ void run(limb *rp, const limb *bp, const limb *ep, size_t en, size_t ebits, size
   size_t lo = ((ebits + CT_W - 1) / CT_W - 1) * CT_W;
   const limb top_mask = ((limb)1 << (ebits - lo)) - 1;  // the top window's bits below ebits
   select(acc, tab, n, window_at(ep, en, lo) & top_mask);
+  if constexpr (sel_in_sqr<Ops>::value) {
+    if (limb *job = op.sel_job()) {
+      windows_sel_in_sqr(ep, en, lo, n, op, tab, acc, job);
+      lo = 0;
+    }
+  }
   while (lo > 0) {
     lo -= CT_W;
     for (unsigned s = 0; s < CT_W; s++) op.sqr(acc, acc);

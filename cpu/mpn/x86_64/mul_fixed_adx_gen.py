@@ -34,7 +34,8 @@ replaced (three-word ADD/ADC/ADC windows, 9..16 / 9..24 limbs) and the ADX addmu
 
 At the BLOCK_SIZES (16 limbs: the halves of RSA-2048) the row kernels give way to block kernels
 under the same names (gen_blocks): the rows in blocks of 8 with the partial sums of 8 positions in
-registers, three instructions per product, 14-18% faster (see gen_blocks).
+registers, three instructions per product, 14-18% faster (see gen_blocks). At 16 limbs a second
+square, sqr_sel_16, also carries a slice of powm_ct's table selection in SSE2 (see SEL_SIZES).
 
 Run:  python3 cpu/mpn/x86_64/mul_fixed_adx_gen.py OUT.cpp   (CMake does this: cpu/CMakeLists.txt)
 """
@@ -296,7 +297,7 @@ def gen_rows_sqr(n):
 BLOCK_SIZES = [16]
 
 
-def gen_blocks(n, sqr):
+def gen_blocks(n, sqr, sel=False):
     """Block (register-window) form of rows_mul_n / rows_sqr_n, n a multiple of 8: the rows in
     blocks of 8 (block b: multipliers x[8b .. 8b+8), x = b for the product, a for the square), each
     block going over a in chunks of 8 limbs with the partial sums of 8 consecutive positions in
@@ -334,7 +335,10 @@ def gen_blocks(n, sqr):
             e("mov %[bp], %[lo]")
             e(f"mov {8 * i}(%[lo]), %%rdx")
 
+    block0_end = None
     for b in range(nb):
+        if b == 1:
+            block0_end = len(L)
         s = K * b
         win = W[:]
         first = b if sqr else 0                  # the block's first chunk
@@ -371,7 +375,79 @@ def gen_blocks(n, sqr):
     if sqr:  # rp[1 .. 2n-1) holds the triangle (rp[2n-1] = 0); flags: any
         e("xor %k[lo], %k[lo]")
         diagonal_pass(e, A, R, n, "%[lo]", W[8], lambda k, add: double_in_memory(e, R, W[0], k, add), "%[zero]")
+    if sel:
+        L[:block0_end] = interleave(L[:block0_end], selection_slice(2 * n))
     return L
+
+
+# The square with a slice of a table selection (SEL_SIZES): powm_ct's 5-bit windows do five squarings
+# before each product by a table entry, and the entry's constant-time selection (32 entries read
+# with masks, cpu/mpn/powm/powm_ct_loop.h) took ~5% of a scalar 16-limb exponentiation on the Zen 5
+# VM, run between the kernels (replacing it by a copy: 164 -> 156 us). Its SSE2 loads and logic use
+# the vector pipes, which the kernels leave idle, so each of the five squarings carries SEL_SLICE of
+# the entries (5 x 7 >= 32; the last slice overlaps the one before it), its instructions interleaved
+# with block 0's rows, where %[cy] is free and holds the entries' address. Zen 5 VM, 2026-11-30,
+# `ab_libs` against the separate selection: scalar RSA-2048 1.028-1.038, 1024-bit constant-time
+# modexp 1.046. Only at 16 limbs: the block kernels' size, and 8 XMM registers hold an entry.
+SEL_SIZES = [16]
+SEL_SLICE = 7
+
+
+def selection_slice(job):
+    """SSE2 instructions: acc |= entry[k] & (k == iv) for k = 0..SEL_SLICE-1, over the SEL_SLICE
+    entries of 16 limbs at %[cy] (consecutive, 128 bytes each). The job at rp + 8*job bytes: iv as four
+    equal dwords (16 bytes), then the accumulator (128 bytes), read and written back. xmm0-7: the
+    accumulator; xmm8: iv; xmm9: k; xmm10: all ones (k += 1 is k - (-1)); xmm11: the mask;
+    xmm12-15: an entry's loads."""
+    V = []
+    v = V.append
+    IV, ACC = 8 * job, 8 * job + 16
+    v(f"movdqu {IV}(%[rp]), %%xmm8")
+    v("pxor %%xmm9, %%xmm9")
+    v("pcmpeqd %%xmm10, %%xmm10")
+    for i in range(8):
+        v(f"movdqu {ACC + 16 * i}(%[rp]), %%xmm{i}")
+    for k in range(SEL_SLICE):
+        v("movdqa %%xmm9, %%xmm11")
+        v("pcmpeqd %%xmm8, %%xmm11")
+        v("psubd %%xmm10, %%xmm9")
+        for i in range(8):
+            t = f"%%xmm{12 + i % 4}"
+            v(f"movdqu {128 * k + 16 * i}(%[cy]), {t}")
+            v(f"pand %%xmm11, {t}")
+            v(f"por {t}, %%xmm{i}")
+    for i in range(8):
+        v(f"movdqu %%xmm{i}, {ACC + 16 * i}(%[rp])")
+    return V
+
+
+def interleave(scalar, vector):
+    """The vector instructions spread evenly among the scalar ones, both in their own order."""
+    out, done = [], 0
+    for i, l in enumerate(scalar):
+        out.append(l)
+        want = (i + 1) * len(vector) // len(scalar)
+        out.extend(vector[done:want])
+        done = want
+    return out + vector[done:]
+
+
+def sel_function(name, n):
+    assert n == 2 * BLOCK, "selection_slice holds a 16-limb entry in xmm0-7"
+    body = "\n".join(f'      "{l}\\n\\t"' for l in gen_blocks(n, True, sel=True))
+    regs = ", ".join(f'[w{k}] "=&r"(w{k})' for k in range(BLOCK + 1))
+    xmm = ", ".join(f'"xmm{k}"' for k in range(16))
+    return "\n".join([
+        f"__attribute__((noinline)) void {name}(limb *rp, const limb *ap, const limb *entries) {{",
+        "  limb w0, w1, w2, w3, w4, w5, w6, w7, w8, lo, dx;",
+        "  const limb *cy = entries;",
+        "  __asm__ volatile(\n" + body,
+        f'      : {regs}, [lo] "=&r"(lo), [cy] "+&r"(cy), "=&d"(dx)',
+        '      : [rp] "r"(rp), [ap] "r"(ap), [zero] "m"(kZero)',
+        f'      : "cc", "memory", {xmm});',
+        "  (void)w0, (void)w1, (void)w2, (void)w3, (void)w4, (void)w5, (void)w6, (void)w7, (void)w8;",
+        "  (void)lo, (void)cy, (void)dx;",
+        "}\n"])
 
 
 def blocks_function(name, n, sqr):
@@ -476,6 +552,10 @@ def main():
             "  (void)l0, (void)h0, (void)l1, (void)h1, (void)z, (void)dx;",
             "}\n"])
         print_with_blocks(rows, f"rows_sqr_{n}", n, True)
+    print("#ifndef MPB_MUL_NO_BLOCKS")
+    for n in SEL_SIZES:
+        print(sel_function(f"sqr_sel_{n}", n))
+    print("#endif")
     print("void mul_1x1(limb *rp, const limb *ap, const limb *bp) {")
     print("  rp[1] = detail::mul_wide(ap[0], bp[0], &rp[0]);\n}")
     print("void sqr_1(limb *rp, const limb *ap) {")
@@ -526,6 +606,14 @@ def main():
         print(f"  return kRows[n - {RMIN}];")
         print("}\n")
         print(f"void {kind}_rows_adx({args}, size_t n) {{ {kind}_rows_adx_fn(n)({call}); }}\n")
+    print(f"static_assert(SQR_SEL_SLICE == {SEL_SLICE}, \"the generator's SEL_SLICE\");")
+    print(f"static_assert(SQR_SEL_JOB == 2 + 2 * {BLOCK}, \"iv, then the 16-limb accumulator\");")
+    print("SqrSelFn sqr_sel_adx_fn(size_t n) {")
+    print("#ifndef MPB_MUL_NO_BLOCKS")
+    for n in SEL_SIZES:
+        print(f"  if (n == {n}) return &sqr_sel_{n};")
+    print("#endif")
+    print("  (void)n;\n  return nullptr;\n}\n")
     print("} // namespace kern\n} // namespace mpn\n} // namespace mpb\n")
     print("#endif // MPB_HAVE_ADX_ASM")
 
