@@ -723,15 +723,17 @@ TEST_CASE("sqr_sel kernel: the square plus one slice of a masked selection", "[p
     return;
   }
   for (size_t n = kern::ROWS_ADX_MIN; n <= kern::SQR_ROWS_ADX_MAX; n++)
-    if (n != 16) REQUIRE(kern::sqr_sel_adx_fn(n) == nullptr);
-  const kern::SqrSelFn fn = kern::sqr_sel_adx_fn(16);
+    if (n != 16 && n != 24) REQUIRE(kern::sqr_sel_adx_fn(n) == nullptr);
+  REQUIRE(kern::sqr_sel_adx_fn(24) != nullptr);
+  for (size_t n : {16, 24}) {
+  const kern::SqrSelFn fn = kern::sqr_sel_adx_fn(n);
   if (!fn) {
-    WARN("the block kernels are compiled out (sanitizer build): no sqr_sel kernel");
-    return;
+    WARN("the block kernels are compiled out (sanitizer build): no sqr_sel kernel at " << n << " limbs");
+    continue;
   }
-  const size_t n = 16, S = kern::SQR_SEL_SLICE, J = kern::SQR_SEL_JOB, guard = 8;
+  const size_t S = kern::SQR_SEL_SLICE, J = 2 + n, guard = 8;
   const limb pat = 0xa5a5a5a5a5a5a5a5ull;
-  auto rng = make_rng(77);
+  auto rng = make_rng(77 + n);
   const int64_t ivs[] = {-(int64_t)S, -3, -1, 0, 1, 2, 3, 4, 5, 6, (int64_t)S, (int64_t)S + 1, 31, 0x7fffffff, -0x7fffffffll - 1};
   for (int trial = 0; trial < 40; trial++) {
     V a = trial == 0 ? V(n, ~(limb)0) : trial == 1 ? V(n, 0) : hard_limbs(rng, n);
@@ -763,16 +765,18 @@ TEST_CASE("sqr_sel kernel: the square plus one slice of a masked selection", "[p
           REQUIRE(ebuf == ebefore);
         }
   }
+  }
 }
 #endif
 
-// powm_ct at 16 limbs, where the squarings carry the selections (MontCtOps::sqr_sel) on MULX/ADX
-// CPUs: exponents whose 5-bit windows take every value 0..31 in turn, so every entry is picked by
-// every slice, including those read twice (the last two slices overlap), against GMP, with the
-// portable kernels too, and at public bit lengths whose top window is short (powm_ct_bits).
-TEST_CASE("mpn powm_ct at 16 limbs: every window value through every selection slice", "[powm][mpn][ct]") {
+// powm_ct at 16 and 24 limbs, where the squarings carry the selections (MontCtOps::sqr_sel) on
+// MULX/ADX CPUs: exponents whose 5-bit windows take every value 0..31 in turn, so every entry is
+// picked by every slice, including those read twice (the last two slices overlap), against GMP,
+// with the portable kernels too, and at public bit lengths whose top window is short
+// (powm_ct_bits).
+TEST_CASE("mpn powm_ct at 16 and 24 limbs: every window value through every selection slice", "[powm][mpn][ct]") {
   auto rng = make_rng(78);
-  const size_t n = 16;
+  for (size_t n : {16, 24})
   for (int portable = 0; portable < 2; portable++) {
     mpb::cpu::force_portable(portable != 0);
     for (int rep = 0; rep < 6; rep++) {
@@ -783,7 +787,7 @@ TEST_CASE("mpn powm_ct at 16 limbs: every window value through every selection s
       // windows from the top: w_j = (j * step + off) mod 32, step odd so that 32 windows take
       // every value once
       const unsigned step = 1 + 2 * (rep % 8), off = (unsigned)rng() % 32;
-      for (size_t ebits : {(size_t)1024, (size_t)1023, (size_t)1021, (size_t)1000, (size_t)512}) {
+      for (size_t ebits : {64 * n, 64 * n - 1, 64 * n - 3, 64 * n - 24, (size_t)512}) {
         V e(n, 0);
         const size_t nw = (ebits + 4) / 5;
         for (size_t j = 0; j < nw; j++) {
@@ -794,7 +798,7 @@ TEST_CASE("mpn powm_ct at 16 limbs: every window value through every selection s
         }
         V sc(mpn::powm_ct_itch(n) + 1), r(n);
         mpn::powm_ct_bits(r.data(), b.data(), e.data(), n, ebits, mc.ctx, sc.data() + rep % 2);
-        INFO("portable " << portable << " rep " << rep << " ebits " << ebits);
+        INFO("n " << n << " portable " << portable << " rep " << rep << " ebits " << ebits);
         REQUIRE(r == zpowm(b, e, m));
       }
     }

@@ -42,13 +42,13 @@ using SqrRowsFn = void (*)(limb *rp, const limb *ap);
 MulRowsFn mul_rows_adx_fn(size_t n);
 SqrRowsFn sqr_rows_adx_fn(size_t n);
 // The square of sqr_rows_adx_fn(n) carrying one slice of a constant-time table selection
-// (powm_ct's loop, cpu/mpn/powm/powm_ct_loop.h), or null where there is none (n != 16, or the
-// block kernels compiled out). rp[0 .. 2n) = a^2 as sqr_rows_adx; then, with the job at
-// rp + 2n (SQR_SEL_JOB limbs: iv as four equal 32-bit words, then an n-limb accumulator),
-// accumulator |= entries[k] & (k == iv ? ~0 : 0) for the SQR_SEL_SLICE n-limb entries
-// k = 0 .. SQR_SEL_SLICE-1 at `entries`, read with SSE2 among the square's rows. Every entry is
-// read and the control flow and addresses do not depend on iv.
-constexpr size_t SQR_SEL_SLICE = 7, SQR_SEL_JOB = 2 + 16;
+// (powm_ct's loop, cpu/mpn/powm/powm_ct_loop.h), or null where there is none (n other than 16
+// and 24, or 16 with the block kernels compiled out). rp[0 .. 2n) = a^2 as sqr_rows_adx; then,
+// with the job at rp + 2n (2 + n limbs: iv as four equal 32-bit words, then an n-limb
+// accumulator), accumulator |= entries[k] & (k == iv ? ~0 : 0) for the SQR_SEL_SLICE n-limb
+// entries k = 0 .. SQR_SEL_SLICE-1 at `entries`, read with SSE2 among the square's rows. Every
+// entry is read and the control flow and addresses do not depend on iv.
+constexpr size_t SQR_SEL_SLICE = 7;
 using SqrSelFn = void (*)(limb *rp, const limb *ap, const limb *entries);
 SqrSelFn sqr_sel_adx_fn(size_t n);
 #endif

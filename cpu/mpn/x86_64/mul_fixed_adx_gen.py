@@ -376,7 +376,7 @@ def gen_blocks(n, sqr, sel=False):
         e("xor %k[lo], %k[lo]")
         diagonal_pass(e, A, R, n, "%[lo]", W[8], lambda k, add: double_in_memory(e, R, W[0], k, add), "%[zero]")
     if sel:
-        L[:block0_end] = interleave(L[:block0_end], selection_slice(2 * n))
+        L[:block0_end] = interleave(L[:block0_end], selection_slice(n, "%[cy]"))
     return L
 
 
@@ -386,37 +386,48 @@ def gen_blocks(n, sqr, sel=False):
 # VM, run between the kernels (replacing it by a copy: 164 -> 156 us). Its SSE2 loads and logic use
 # the vector pipes, which the kernels leave idle, so each of the five squarings carries SEL_SLICE of
 # the entries (5 x 7 >= 32; the last slice overlaps the one before it), its instructions interleaved
-# with block 0's rows, where %[cy] is free and holds the entries' address. Zen 5 VM, 2026-11-30,
-# `ab_libs` against the separate selection: scalar RSA-2048 1.028-1.038, 1024-bit constant-time
-# modexp 1.046. Only at 16 limbs: the block kernels' size, and 8 XMM registers hold an entry.
-SEL_SIZES = [16]
+# with the square's: at 16 limbs with the block kernel's block 0, where %[cy] is free and holds the
+# entries' address; at 24 limbs with the whole row kernel. Zen 5 VM, 2026-11-30, `ab_libs` against
+# the separate selection: scalar RSA-2048 1.028-1.038, 1024-bit constant-time modexp 1.046. Up to
+# 24 limbs: an entry's n/2 XMM registers, the index, the counter, the mask and a load's register.
+SEL_SIZES = [16, 24]
 SEL_SLICE = 7
 
 
-def selection_slice(job):
+def selection_slice(n, entries):
     """SSE2 instructions: acc |= entry[k] & (k == iv) for k = 0..SEL_SLICE-1, over the SEL_SLICE
-    entries of 16 limbs at %[cy] (consecutive, 128 bytes each). The job at rp + 8*job bytes: iv as four
-    equal dwords (16 bytes), then the accumulator (128 bytes), read and written back. xmm0-7: the
-    accumulator; xmm8: iv; xmm9: k; xmm10: all ones (k += 1 is k - (-1)); xmm11: the mask;
-    xmm12-15: an entry's loads."""
+    n-limb entries at `entries` (consecutive). The job at rp + 2n limbs: iv as four equal dwords
+    (16 bytes), then the n-limb accumulator, read and written back. xmm0..n/2-1: the accumulator;
+    then iv, the counter k, the mask, all ones if a register is left for it (k += 1 is k - (-1);
+    else it is made in a load's register before the loads), and the loads' registers."""
+    h = n // 2
+    assert n % 2 == 0 and h + 4 <= 16
+    iv, kv, mask = (f"%%xmm{h + i}" for i in range(3))
+    spare = [f"%%xmm{r}" for r in range(h + 3, 16)]
+    ones, temps = (spare[0], spare[1:]) if len(spare) >= 2 else (None, spare)
     V = []
     v = V.append
-    IV, ACC = 8 * job, 8 * job + 16
-    v(f"movdqu {IV}(%[rp]), %%xmm8")
-    v("pxor %%xmm9, %%xmm9")
-    v("pcmpeqd %%xmm10, %%xmm10")
-    for i in range(8):
+    IV, ACC = 8 * 2 * n, 8 * 2 * n + 16
+    v(f"movdqu {IV}(%[rp]), {iv}")
+    v(f"pxor {kv}, {kv}")
+    if ones:
+        v(f"pcmpeqd {ones}, {ones}")
+    for i in range(h):
         v(f"movdqu {ACC + 16 * i}(%[rp]), %%xmm{i}")
     for k in range(SEL_SLICE):
-        v("movdqa %%xmm9, %%xmm11")
-        v("pcmpeqd %%xmm8, %%xmm11")
-        v("psubd %%xmm10, %%xmm9")
-        for i in range(8):
-            t = f"%%xmm{12 + i % 4}"
-            v(f"movdqu {128 * k + 16 * i}(%[cy]), {t}")
-            v(f"pand %%xmm11, {t}")
+        v(f"movdqa {kv}, {mask}")
+        v(f"pcmpeqd {iv}, {mask}")
+        if ones:
+            v(f"psubd {ones}, {kv}")
+        else:
+            v(f"pcmpeqd {temps[0]}, {temps[0]}")
+            v(f"psubd {temps[0]}, {kv}")
+        for i in range(h):
+            t = temps[i % len(temps)]
+            v(f"movdqu {8 * n * k + 16 * i}({entries}), {t}")
+            v(f"pand {mask}, {t}")
             v(f"por {t}, %%xmm{i}")
-    for i in range(8):
+    for i in range(h):
         v(f"movdqu %%xmm{i}, {ACC + 16 * i}(%[rp])")
     return V
 
@@ -433,7 +444,20 @@ def interleave(scalar, vector):
 
 
 def sel_function(name, n):
-    assert n == 2 * BLOCK, "selection_slice holds a 16-limb entry in xmm0-7"
+    """sqr_sel_n: the block kernel's square at the BLOCK_SIZES, else the row kernel's, with a slice."""
+    if n not in BLOCK_SIZES:
+        lines = interleave(gen_rows_sqr(n), selection_slice(n, "%[sel]"))
+        body = "\n".join(f'      "{l}\\n\\t"' for l in lines)
+        xmm = ", ".join(f'"xmm{k}"' for k in range(16))
+        return "\n".join([
+            f"__attribute__((noinline)) void {name}(limb *rp, const limb *ap, const limb *entries) {{",
+            "  limb l0, h0, l1, h1, z, dx;",
+            "  __asm__ volatile(\n" + body,
+            '      : [l0] "=&r"(l0), [h0] "=&r"(h0), [l1] "=&r"(l1), [h1] "=&r"(h1), [z] "=&r"(z), "=&d"(dx)',
+            '      : [rp] "r"(rp), [ap] "r"(ap), [sel] "r"(entries)',
+            f'      : "cc", "memory", {xmm});',
+            "  (void)l0, (void)h0, (void)l1, (void)h1, (void)z, (void)dx;",
+            "}\n"])
     body = "\n".join(f'      "{l}\\n\\t"' for l in gen_blocks(n, True, sel=True))
     regs = ", ".join(f'[w{k}] "=&r"(w{k})' for k in range(BLOCK + 1))
     xmm = ", ".join(f'"xmm{k}"' for k in range(16))
@@ -552,10 +576,12 @@ def main():
             "  (void)l0, (void)h0, (void)l1, (void)h1, (void)z, (void)dx;",
             "}\n"])
         print_with_blocks(rows, f"rows_sqr_{n}", n, True)
-    print("#ifndef MPB_MUL_NO_BLOCKS")
     for n in SEL_SIZES:
+        if n in BLOCK_SIZES:
+            print("#ifndef MPB_MUL_NO_BLOCKS")
         print(sel_function(f"sqr_sel_{n}", n))
-    print("#endif")
+        if n in BLOCK_SIZES:
+            print("#endif")
     print("void mul_1x1(limb *rp, const limb *ap, const limb *bp) {")
     print("  rp[1] = detail::mul_wide(ap[0], bp[0], &rp[0]);\n}")
     print("void sqr_1(limb *rp, const limb *ap) {")
@@ -607,12 +633,13 @@ def main():
         print("}\n")
         print(f"void {kind}_rows_adx({args}, size_t n) {{ {kind}_rows_adx_fn(n)({call}); }}\n")
     print(f"static_assert(SQR_SEL_SLICE == {SEL_SLICE}, \"the generator's SEL_SLICE\");")
-    print(f"static_assert(SQR_SEL_JOB == 2 + 2 * {BLOCK}, \"iv, then the 16-limb accumulator\");")
     print("SqrSelFn sqr_sel_adx_fn(size_t n) {")
-    print("#ifndef MPB_MUL_NO_BLOCKS")
     for n in SEL_SIZES:
+        if n in BLOCK_SIZES:
+            print("#ifndef MPB_MUL_NO_BLOCKS")
         print(f"  if (n == {n}) return &sqr_sel_{n};")
-    print("#endif")
+        if n in BLOCK_SIZES:
+            print("#endif")
     print("  (void)n;\n  return nullptr;\n}\n")
     print("} // namespace kern\n} // namespace mpn\n} // namespace mpb\n")
     print("#endif // MPB_HAVE_ADX_ASM")
