@@ -769,14 +769,61 @@ TEST_CASE("sqr_sel kernel: the square plus one slice of a masked selection", "[p
 }
 #endif
 
+// kern::mul_sel_adx_fn: its product equals mul_rows_adx's limb for limb, and it sets the job's
+// accumulator to entry iv of the 32 (zero for iv outside 0..31) whatever the accumulator held,
+// leaving iv, the entries and the limbs around the job alone; entries, rp and the job on either
+// 8-byte alignment.
+TEST_CASE("mul_sel kernel: the product plus a whole masked selection", "[powm][mpn][mont][ct]") {
+  namespace kern = mpn::kern;
+  if (!kern::use_adx()) {
+    WARN("no MULX/ADX on this CPU (or masked): the mul_sel kernel is not reached");
+    return;
+  }
+  for (size_t n = kern::ROWS_ADX_MIN; n <= kern::ROWS_ADX_MAX; n++)
+    if (n != 32) REQUIRE(kern::mul_sel_adx_fn(n) == nullptr);
+  const kern::MulSelFn fn = kern::mul_sel_adx_fn(32);
+  REQUIRE(fn != nullptr);
+  const size_t n = 32, T = 32, guard = 8;
+  const limb pat = 0x5a5a5a5a5a5a5a5aull;
+  auto rng = make_rng(79);
+  const int64_t ivs[] = {0, 1, 7, 8, 15, 16, 30, 31, 32, 33, -1, -32, 0x7fffffff, -0x7fffffffll - 1};
+  for (int trial = 0; trial < 12; trial++) {
+    V a = trial == 0 ? V(n, ~(limb)0) : hard_limbs(rng, n), b = trial == 1 ? V(n, ~(limb)0) : hard_limbs(rng, n);
+    if (trial == 2) b = V(n, 0);
+    for (size_t off : {0, 1})
+      for (int64_t ivv : ivs) {
+        V ebuf(1 + T * n), rbuf(1 + 2 * n), jbuf(1 + guard + 2 + n + guard, pat);
+        for (auto &x : ebuf) x = trial % 3 == 0 ? ~(limb)0 : rng();
+        const limb *entries = ebuf.data() + off;
+        limb *rp = rbuf.data() + off, *job = jbuf.data() + off + guard, *acc = job + 2;
+        const limb iv32 = (uint32_t)ivv;
+        job[0] = job[1] = iv32 << 32 | iv32;
+        for (size_t j = 0; j < n; j++) acc[j] = rng();  // overwritten, not ORed
+        V want_acc(n, 0);
+        if (ivv >= 0 && ivv < (int64_t)T) want_acc.assign(entries + ivv * n, entries + ivv * n + n);
+        V want(2 * n);
+        kern::mul_rows_adx_fn(n)(want.data(), a.data(), b.data());
+        const V ebefore = ebuf;
+        fn(rp, a.data(), b.data(), entries, job);
+        INFO("trial " << trial << " iv " << ivv << " offset " << off);
+        REQUIRE(V(rp, rp + 2 * n) == want);
+        REQUIRE(job[0] == (iv32 << 32 | iv32));
+        REQUIRE(job[1] == job[0]);
+        REQUIRE(V(acc, acc + n) == want_acc);
+        for (size_t g = 0; g < guard; g++) REQUIRE((job[-1 - (long)g] == pat && acc[n + g] == pat));
+        REQUIRE(ebuf == ebefore);
+      }
+  }
+}
+
 // powm_ct at 16 and 24 limbs, where the squarings carry the selections (MontCtOps::sqr_sel) on
-// MULX/ADX CPUs: exponents whose 5-bit windows take every value 0..31 in turn, so every entry is
+// MULX/ADX CPUs, and at 32, where the products do (MontCtOps::mul_sel): exponents whose 5-bit windows take every value 0..31 in turn, so every entry is
 // picked by every slice, including those read twice (the last two slices overlap), against GMP,
 // with the portable kernels too, and at public bit lengths whose top window is short
 // (powm_ct_bits).
-TEST_CASE("mpn powm_ct at 16 and 24 limbs: every window value through every selection slice", "[powm][mpn][ct]") {
+TEST_CASE("mpn powm_ct at 16, 24 and 32 limbs: every window value through every selection slice", "[powm][mpn][ct]") {
   auto rng = make_rng(78);
-  for (size_t n : {16, 24})
+  for (size_t n : {16, 24, 32})
   for (int portable = 0; portable < 2; portable++) {
     mpb::cpu::force_portable(portable != 0);
     for (int rep = 0; rep < 6; rep++) {

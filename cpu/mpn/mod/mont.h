@@ -95,6 +95,8 @@ struct MontCtKernels {
   void (*redc)(limb *rp, limb *tp, const limb *m, limb minv, size_t n) = nullptr;
   // sqr with a slice of a table selection (kern::sqr_sel_adx_fn); set only with sqr, mul and redc
   void (*sqr_sel)(limb *rp, const limb *ap, const limb *entries) = nullptr;
+  // mul with a whole table selection (kern::mul_sel_adx_fn); set only with mul and redc
+  void (*mul_sel)(limb *rp, const limb *ap, const limb *bp, const limb *entries, limb *job) = nullptr;
 };
 MontCtKernels mont_ct_kernels(const MontCtx &ctx);
 // Multiplication by product + REDC (mpn::mul_n + redc): rp = a*b/R (mod m), rp < R.

@@ -158,6 +158,7 @@ MontCtKernels mont_ct_kernels(const MontCtx &ctx) {
     if (n <= kern::ROWS_ADX_MAX) k.mul = kern::mul_rows_adx_fn(n);
     if (n <= kern::SQR_ROWS_ADX_MAX && (int)n < tuning::params().sqr_karatsuba_ct) k.sqr = kern::sqr_rows_adx_fn(n);
     if (k.sqr && k.mul) k.sqr_sel = kern::sqr_sel_adx_fn(n);
+    if (k.mul) k.mul_sel = kern::mul_sel_adx_fn(n);
   }
 #else
   (void)ctx;

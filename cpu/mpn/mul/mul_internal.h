@@ -51,6 +51,14 @@ SqrRowsFn sqr_rows_adx_fn(size_t n);
 constexpr size_t SQR_SEL_SLICE = 7;
 using SqrSelFn = void (*)(limb *rp, const limb *ap, const limb *entries);
 SqrSelFn sqr_sel_adx_fn(size_t n);
+// The product of mul_rows_adx_fn(n) carrying a whole selection from a 32-entry table, or null
+// where there is none (n other than 32). rp[0 .. 2n) = a * b as mul_rows_adx; then, with the job
+// at `job` (2 + n limbs: iv as four equal 32-bit words, then an n-limb accumulator), accumulator
+// = entries[iv] (zero for iv outside 0..31), the n-limb entries read with SSE2 one per row of the
+// product. job and rp must not overlap. Every entry is read and the control flow and addresses
+// do not depend on iv.
+using MulSelFn = void (*)(limb *rp, const limb *ap, const limb *bp, const limb *entries, limb *job);
+MulSelFn mul_sel_adx_fn(size_t n);
 #endif
 
 // True when the MULX/ADX kernels are in use (compiled in, supported, not forced off).

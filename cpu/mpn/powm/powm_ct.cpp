@@ -11,10 +11,9 @@
 namespace mpb {
 namespace mpn {
 
-// the Ops' scratch: mont_sqr_itch, or the kernels' 2n-limb product and the selection job after it
-size_t powm_ct_itch(size_t n) { return ct_loop::itch(n) + std::max(mont_sqr_itch(n), 2 * n + 2 + n); }
-
 namespace {
+size_t ops_itch(size_t n) { return std::max(mont_sqr_itch(n), 2 * n + 2 + n); }
+
 // Montgomery domain; squarings by mont_sqr_ct (schoolbook + REDC, or its constant-time
 // Karatsuba), products by mont_mul_ct: their kernels called directly where mont_ct_kernels
 // resolves them (their dispatch, ~6 calls deep, was ~2.5% of a scalar RSA-2048 item on the Zen
@@ -46,9 +45,21 @@ struct MontCtOps {
     k.sqr_sel(ms, a, entries);
     k.redc(r, ms, ctx.m, ctx.minv, ctx.n);
   }
+  // Where the square is the constant-time Karatsuba (32 limbs), the product carries the next
+  // window's selection instead (ct_loop::sel_in_mul): kern::mul_sel_adx_fn's kernel, its two
+  // jobs after the Ops' scratch.
+  limb *sel_jobs() { return k.mul_sel ? ms + ops_itch(ctx.n) : nullptr; }
+  void mul_sel(limb *r, const limb *a, const limb *b, const limb *tab, limb *job) {
+    k.mul_sel(ms, a, b, tab, job);
+    k.redc(r, ms, ctx.m, ctx.minv, ctx.n);
+  }
 #endif
 };
 } // namespace
+
+// the Ops' scratch: mont_sqr_itch (or the kernels' 2n-limb product and sqr_sel's job after it),
+// then mul_sel's two jobs
+size_t powm_ct_itch(size_t n) { return ct_loop::itch(n) + ops_itch(n) + 2 * (2 + n); }
 
 void powm_ct_bits(limb *rp, const limb *bp, const limb *ep, size_t en, size_t ebits, const MontCtx &ctx,
                   limb *scratch) {

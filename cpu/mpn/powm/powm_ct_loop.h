@@ -112,8 +112,42 @@ void windows_sel_in_sqr(const limb *ep, size_t en, size_t lo, size_t n, Ops &op,
   secure_zero(job, (2 + n) * sizeof(limb));
 }
 
+// Ops whose product can carry the whole selection of the next window: sel_jobs() gives two jobs
+// of 2 + n limbs each (iv in limbs 0-1, then an n-limb accumulator; null where the kernel is
+// missing at this n), mul_sel(r, a, b, tab, job) multiplies as mul and sets the job's accumulator
+// to tab[iv] (MontCtOps with kern::mul_sel_adx_fn, powm_ct.cpp).
+template <class Ops, class = void> struct sel_in_mul : std::false_type {};
+template <class Ops>
+struct sel_in_mul<Ops, std::void_t<decltype(std::declval<Ops &>().sel_jobs())>> : std::true_type {};
+
+// The windows after the first, with the entry of each window after the second selected inside the
+// product before it. The two jobs take turns: the product reads the entry in one job's
+// accumulator while it selects the next into the other's. The window positions, and so which
+// product carries a selection, are public.
+template <class Ops>
+void windows_sel_in_mul(const limb *ep, size_t en, size_t lo, size_t n, Ops &op, const limb *tab, limb *acc,
+                        limb *sel, limb *jobs) {
+  limb *job[2] = {jobs, jobs + 2 + n};
+  const limb *cur = sel;
+  lo -= CT_W;
+  select(sel, tab, n, window_at(ep, en, lo));
+  for (int t = 0;; t ^= 1) {
+    for (unsigned s = 0; s < CT_W; s++) op.sqr(acc, acc);
+    if (lo == 0) {
+      op.mul(acc, acc, cur);
+      break;
+    }
+    const limb iv = (uint32_t)window_at(ep, en, lo - CT_W);
+    job[t][0] = job[t][1] = iv << 32 | iv;
+    op.mul_sel(acc, acc, cur, tab, job[t]);
+    cur = job[t] + 2;
+    lo -= CT_W;
+  }
+  secure_zero(jobs, 2 * (2 + n) * sizeof(limb));
+}
+
 // Ops: one(x) = 1 in the domain, to(x, b), mul(r, a, b), sqr(r, a) (r may equal a), from(r, x);
-// optionally sel_job() and sqr_sel() (sel_in_sqr above).
+// optionally sel_job() and sqr_sel() (sel_in_sqr above), or sel_jobs() and mul_sel() (sel_in_mul).
 template <class Ops>
 void run(limb *rp, const limb *bp, const limb *ep, size_t en, size_t ebits, size_t n, Ops &op, limb *scratch) {
   MPB_ASSERT(ebits <= 64 * en);
@@ -138,6 +172,12 @@ void run(limb *rp, const limb *bp, const limb *ep, size_t en, size_t ebits, size
   if constexpr (sel_in_sqr<Ops>::value) {
     if (limb *job = op.sel_job()) {
       windows_sel_in_sqr(ep, en, lo, n, op, tab, acc, job);
+      lo = 0;
+    }
+  }
+  if constexpr (sel_in_mul<Ops>::value) {
+    if (limb *jobs = lo > 0 ? op.sel_jobs() : nullptr) {
+      windows_sel_in_mul(ep, en, lo, n, op, tab, acc, sel, jobs);
       lo = 0;
     }
   }

@@ -432,6 +432,84 @@ def selection_slice(n, entries):
     return V
 
 
+# The product carrying a whole table selection (MUL_SEL_SIZES): where the square is the constant-time
+# Karatsuba (32 limbs: RSA-4096's halves, 2048-bit exponentiations), the window's product carries
+# the selection of the next window's entry instead, one entry per row of the product's 32 rows
+# (the row kernel, rows_mul_n). Half of each entry is ORed into XMM accumulators that live across
+# the rows, the other half into the job's accumulator in memory.
+MUL_SEL_SIZES = [32]
+
+
+def selection_rows(n):
+    """Per row k of an n-row product, the SSE2 instructions that OR entry k (n limbs at %[sel],
+    which then moves on one entry) masked by (k == iv) into the job's accumulator (the job at
+    %[job]: iv as four equal dwords, then n limbs): (head, per_row, tail). The accumulator's first
+    16 limbs live in xmm0-7 from row 0 to the tail; the rest is in memory, written by row 0 and
+    read, ORed and written back by the others. xmm8: iv; xmm9: k; xmm10: all ones; xmm11: the mask;
+    xmm12-15: the loads."""
+    assert n == 32, "one entry per row: the table's 32 entries in the product's n rows"
+    ACC = 16
+    head = ["movdqu 0(%[job]), %%xmm8", "pxor %%xmm9, %%xmm9", "pcmpeqd %%xmm10, %%xmm10"]
+
+    def row(first):
+        V = ["movdqa %%xmm9, %%xmm11", "pcmpeqd %%xmm8, %%xmm11", "psubd %%xmm10, %%xmm9"]
+        for i in range(n // 2):
+            t = f"%%xmm{12 + i % 4}"
+            if i < 8:
+                if first:
+                    V += [f"movdqu {16 * i}(%[sel]), %%xmm{i}", f"pand %%xmm11, %%xmm{i}"]
+                else:
+                    V += [f"movdqu {16 * i}(%[sel]), {t}", f"pand %%xmm11, {t}", f"por {t}, %%xmm{i}"]
+            else:
+                u = f"%%xmm{12 + (i + 2) % 4}"
+                V += [f"movdqu {16 * i}(%[sel]), {t}", f"pand %%xmm11, {t}"]
+                if not first:
+                    V += [f"movdqu {ACC + 16 * i}(%[job]), {u}", f"por {u}, {t}"]
+                V += [f"movdqu {t}, {ACC + 16 * i}(%[job])"]
+        V.append(f"lea {8 * n}(%[sel]), %[sel]")
+        return V
+
+    tail = [f"movdqu %%xmm{i}, {ACC + 16 * i}(%[job])" for i in range(8)]
+    return head, row(True), row(False), tail
+
+
+def gen_rows_mul_sel(n):
+    """gen_rows_mul(n) with selection_rows(n) interleaved: the head and row 0's share with the first
+    row, each later row's share with its row in the loop, the tail after the loop."""
+    head, row0, rowk, tail = selection_rows(n)
+    L = []
+    e = L.append
+    A = lambda j: f"{8 * j}(%[ap])"
+    R = lambda k: f"{8 * k}(%[rp])"
+    first = ["xor %k[z], %k[z]", "mov (%[bp]), %%rdx"]
+    first_row(first.append, A, R, 0, n)
+    L += interleave(first, head + row0)
+    e("1:")
+    body = ["lea 8(%[rp]), %[rp]", "lea 8(%[bp]), %[bp]", "mov (%[bp]), %%rdx"]
+    add_row(body.append, A, R, 0, n)
+    L += interleave(body, rowk)
+    e("dec %[cnt]")
+    e("jnz 1b")
+    L += tail
+    return L
+
+
+def mul_sel_function(name, n):
+    body = "\n".join(f'      "{l}\\n\\t"' for l in gen_rows_mul_sel(n))
+    xmm = ", ".join(f'"xmm{k}"' for k in range(16))
+    return "\n".join([
+        f"__attribute__((noinline)) void {name}(limb *rp, const limb *ap, const limb *bp, const limb *entries, limb *job) {{",
+        f"  limb l0, h0, l1, h1, z, dx;\n  size_t cnt = {n - 1};",
+        "  const limb *sel = entries;",
+        "  __asm__ volatile(\n" + body,
+        '      : [l0] "=&r"(l0), [h0] "=&r"(h0), [l1] "=&r"(l1), [h1] "=&r"(h1), [z] "=&r"(z), "=&d"(dx),',
+        '        [rp] "+r"(rp), [bp] "+r"(bp), [cnt] "+r"(cnt), [sel] "+r"(sel)',
+        '      : [ap] "r"(ap), [job] "r"(job)',
+        f'      : "cc", "memory", {xmm});',
+        "  (void)l0, (void)h0, (void)l1, (void)h1, (void)z, (void)dx, (void)sel;",
+        "}\n"])
+
+
 def interleave(scalar, vector):
     """The vector instructions spread evenly among the scalar ones, both in their own order."""
     out, done = [], 0
@@ -582,6 +660,8 @@ def main():
         print(sel_function(f"sqr_sel_{n}", n))
         if n in BLOCK_SIZES:
             print("#endif")
+    for n in MUL_SEL_SIZES:
+        print(mul_sel_function(f"mul_sel_{n}", n))
     print("void mul_1x1(limb *rp, const limb *ap, const limb *bp) {")
     print("  rp[1] = detail::mul_wide(ap[0], bp[0], &rp[0]);\n}")
     print("void sqr_1(limb *rp, const limb *ap) {")
@@ -633,6 +713,10 @@ def main():
         print("}\n")
         print(f"void {kind}_rows_adx({args}, size_t n) {{ {kind}_rows_adx_fn(n)({call}); }}\n")
     print(f"static_assert(SQR_SEL_SLICE == {SEL_SLICE}, \"the generator's SEL_SLICE\");")
+    print("MulSelFn mul_sel_adx_fn(size_t n) {")
+    for n in MUL_SEL_SIZES:
+        print(f"  if (n == {n}) return &mul_sel_{n};")
+    print("  return nullptr;\n}\n")
     print("SqrSelFn sqr_sel_adx_fn(size_t n) {")
     for n in SEL_SIZES:
         if n in BLOCK_SIZES:
