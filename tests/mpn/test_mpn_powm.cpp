@@ -769,6 +769,7 @@ TEST_CASE("sqr_sel kernel: the square plus one slice of a masked selection", "[p
 }
 #endif
 
+#ifdef MPB_HAVE_ADX_ASM
 // kern::mul_sel_adx_fn: its product equals mul_rows_adx's limb for limb, and it sets the job's
 // accumulator to entry iv of the 32 (zero for iv outside 0..31) whatever the accumulator held,
 // leaving iv, the entries and the limbs around the job alone; entries, rp and the job on either
@@ -815,6 +816,7 @@ TEST_CASE("mul_sel kernel: the product plus a whole masked selection", "[powm][m
       }
   }
 }
+#endif
 
 // powm_ct at 16 and 24 limbs, where the squarings carry the selections (MontCtOps::sqr_sel) on
 // MULX/ADX CPUs, and at 32, where the products do (MontCtOps::mul_sel): exponents whose 5-bit windows take every value 0..31 in turn, so every entry is
