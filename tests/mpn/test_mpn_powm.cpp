@@ -767,9 +767,7 @@ TEST_CASE("sqr_sel kernel: the square plus one slice of a masked selection", "[p
   }
   }
 }
-#endif
 
-#ifdef MPB_HAVE_ADX_ASM
 // kern::mul_sel_adx_fn: its product equals mul_rows_adx's limb for limb, and it sets the job's
 // accumulator to entry iv of the 32 (zero for iv outside 0..31) whatever the accumulator held,
 // leaving iv, the entries and the limbs around the job alone; entries, rp and the job on either

@@ -83,6 +83,13 @@ inline size_t itch(size_t n) { return CT_T * n + 2 * n + 1; }
 // sqr_sel(r, a, entries) squares as sqr and ORs the SEL_SLICE entries at `entries`, each masked
 // by (k == iv), into the accumulator (MontCtOps with kern::sqr_sel_adx_fn, powm_ct.cpp).
 template <class Ops, class = void> struct sel_in_sqr : std::false_type {};
+
+// A selection job's index: v (mod 2^32) in each 32-bit word of limbs 0-1, as the kernels'
+// PCMPEQD against their entry counter takes it.
+inline void set_job_index(limb *job, limb v) {
+  const limb w = (uint32_t)v;
+  job[0] = job[1] = w << 32 | w;
+}
 template <class Ops>
 struct sel_in_sqr<Ops, std::void_t<decltype(std::declval<Ops &>().sel_job())>> : std::true_type {};
 
@@ -103,8 +110,7 @@ void windows_sel_in_sqr(const limb *ep, size_t en, size_t lo, size_t n, Ops &op,
     zero(sacc, n);
     for (unsigned s = 0; s < CT_W; s++) {
       const size_t k0 = std::min<size_t>(s * S, CT_T - S);
-      const limb iv = (uint32_t)(idx - k0);
-      job[0] = job[1] = iv << 32 | iv;
+      set_job_index(job, idx - k0);
       op.sqr_sel(acc, acc, tab + k0 * n);
     }
     op.mul(acc, acc, sacc);
@@ -137,8 +143,7 @@ void windows_sel_in_mul(const limb *ep, size_t en, size_t lo, size_t n, Ops &op,
       op.mul(acc, acc, cur);
       break;
     }
-    const limb iv = (uint32_t)window_at(ep, en, lo - CT_W);
-    job[t][0] = job[t][1] = iv << 32 | iv;
+    set_job_index(job[t], window_at(ep, en, lo - CT_W));
     op.mul_sel(acc, acc, cur, tab, job[t]);
     cur = job[t] + 2;
     lo -= CT_W;
