@@ -640,3 +640,67 @@ TEST_CASE("mpbatch DH: private length parameter, context dup and get params", "[
   EVP_PKEY_free(a);
   EVP_PKEY_free(b);
 }
+
+// Keys that mpbatch's DH key manager holds, compared, duplicated and exported among themselves
+// (EVP_PKEY_eq / parameters_eq / dup / todata), and the parameter lists the EVP layer asks for.
+TEST_CASE("mpbatch DH: keys held by mpbatch: match, parameters match, dup, export", "[provider][dh]") {
+  LibScope scope;
+  EVP_PKEY *a = keygen("ffdhe2048", MPB), *b = keygen("ffdhe2048", MPB), *c = keygen("ffdhe3072", MPB);
+  REQUIRE(a != nullptr);
+  REQUIRE(b != nullptr);
+  REQUIRE(c != nullptr);
+  REQUIRE(provider_of(a) == "mpbatch");
+  EVP_PKEY *a2 = EVP_PKEY_dup(a);
+  REQUIRE(a2 != nullptr);
+  CHECK(EVP_PKEY_eq(a, a2) == 1);
+  CHECK(EVP_PKEY_eq(a, b) == 0);
+  CHECK(EVP_PKEY_parameters_eq(a, b) == 1);
+  CHECK(EVP_PKEY_parameters_eq(a, c) == 0);
+  // the copy holds the private key too: it derives the same secret
+  EVP_PKEY *peer = keygen("ffdhe2048", DEF);
+  REQUIRE(peer != nullptr);
+  Bytes s = derive(a, peer, MPB, 1);
+  CHECK(derive(a2, peer, MPB, 1) == s);
+  CHECK(derive(peer, a2, DEF, 1) == s);
+  // the whole key out (todata) and into each provider again
+  OSSL_PARAM *data = nullptr;
+  REQUIRE(EVP_PKEY_todata(a, EVP_PKEY_KEYPAIR, &data) == 1);
+  for (const char *props : {MPB, DEF}) {
+    INFO(props);
+    EVP_PKEY_CTX *fc = EVP_PKEY_CTX_new_from_name(lib().ctx, "DH", props);
+    EVP_PKEY *back = nullptr;
+    REQUIRE(EVP_PKEY_fromdata_init(fc) == 1);
+    REQUIRE(EVP_PKEY_fromdata(fc, &back, EVP_PKEY_KEYPAIR, data) == 1);
+    CHECK(EVP_PKEY_eq(back, a) == 1);
+    CHECK(derive(back, peer, props, 1) == s);
+    EVP_PKEY_free(back);
+    EVP_PKEY_CTX_free(fc);
+  }
+  OSSL_PARAM_free(data);
+  // the public half alone, held by mpbatch: matches the full key's public half
+  data = nullptr;
+  REQUIRE(EVP_PKEY_todata(a, EVP_PKEY_PUBLIC_KEY, &data) == 1);
+  EVP_PKEY_CTX *fc = EVP_PKEY_CTX_new_from_name(lib().ctx, "DH", MPB);
+  EVP_PKEY *pub = nullptr;
+  REQUIRE(EVP_PKEY_fromdata_init(fc) == 1);
+  REQUIRE(EVP_PKEY_fromdata(fc, &pub, EVP_PKEY_PUBLIC_KEY, data) == 1);
+  CHECK(EVP_PKEY_eq(pub, a) == 1);
+  CHECK(EVP_PKEY_eq(pub, b) == 0);
+  BN x;
+  CHECK(EVP_PKEY_get_bn_param(pub, OSSL_PKEY_PARAM_PRIV_KEY, &x.b) != 1);  // it has none
+  ERR_clear_error();
+  CHECK(EVP_PKEY_gettable_params(a) != nullptr);
+  CHECK(EVP_PKEY_settable_params(a) != nullptr);
+  EVP_PKEY_CTX *dc = EVP_PKEY_CTX_new_from_pkey(lib().ctx, a, MPB);
+  REQUIRE(EVP_PKEY_derive_init(dc) == 1);
+  CHECK(EVP_PKEY_CTX_gettable_params(dc) != nullptr);
+  EVP_PKEY_CTX *gc = EVP_PKEY_CTX_new_from_name(lib().ctx, "DH", MPB);
+  REQUIRE(EVP_PKEY_keygen_init(gc) == 1);
+  CHECK(EVP_PKEY_CTX_settable_params(gc) != nullptr);
+  EVP_PKEY_CTX_free(gc);
+  EVP_PKEY_CTX_free(dc);
+  EVP_PKEY_free(pub);
+  EVP_PKEY_CTX_free(fc);
+  OSSL_PARAM_free(data);
+  for (EVP_PKEY *k : {a, a2, b, c, peer}) EVP_PKEY_free(k);
+}

@@ -1143,3 +1143,241 @@ TEST_CASE("RSA-PSS keys through mpbatch", "[provider][sign][pss][keymgmt]") {
     CHECK(EVP_PKEY_check(vc.get()) == 1);
   }
 }
+
+// The paths that TLS libraries and the openssl tools take but the tests above do not: a context
+// duplicated after it was set up (EVP_PKEY_CTX_dup), its parameters read back, the public
+// operations and raw padding through mpbatch, and the size queries.
+TEST_CASE("RSA contexts through mpbatch: dup, parameters read back, raw and public operations",
+          "[provider][ctx]") {
+  Lib lib;
+  Pkey k = load_private_pem(lib, key_pem(2048));
+  Bytes dg = digest(lib, "SHA256", "contexts");
+
+  SECTION("a PSS sign context: dup, then its parameters and a signature from each copy") {
+    PCtx c = ctx_for(lib, k.get(), "provider=mpbatch");
+    REQUIRE(EVP_PKEY_sign_init(c.get()) == 1);
+    REQUIRE(EVP_PKEY_CTX_set_rsa_padding(c.get(), RSA_PKCS1_PSS_PADDING) == 1);
+    REQUIRE(EVP_PKEY_CTX_set_signature_md(c.get(), EVP_sha256()) == 1);
+    REQUIRE(EVP_PKEY_CTX_set_rsa_mgf1_md(c.get(), EVP_sha384()) == 1);
+    REQUIRE(EVP_PKEY_CTX_set_rsa_pss_saltlen(c.get(), 20) == 1);
+    PCtx d(EVP_PKEY_CTX_dup(c.get()));
+    REQUIRE(d);
+    for (EVP_PKEY_CTX *x : {c.get(), d.get()}) {
+      int pad = 0, saltlen = 0;
+      const EVP_MD *md = nullptr, *mgf = nullptr;
+      CHECK(EVP_PKEY_CTX_get_rsa_padding(x, &pad) > 0);  // (OpenSSL 3.0 returns a positive value, not always 1)
+      CHECK(pad == RSA_PKCS1_PSS_PADDING);
+      CHECK(EVP_PKEY_CTX_get_signature_md(x, &md) == 1);
+      CHECK(EVP_MD_is_a(md, "SHA256"));
+      CHECK(EVP_PKEY_CTX_get_rsa_mgf1_md(x, &mgf) == 1);
+      CHECK(EVP_MD_is_a(mgf, "SHA384"));
+      CHECK(EVP_PKEY_CTX_get_rsa_pss_saltlen(x, &saltlen) > 0);
+      CHECK(saltlen == 20);
+      char mode[32] = "", salt[32] = "";
+      OSSL_PARAM ps[] = {OSSL_PARAM_utf8_string(OSSL_SIGNATURE_PARAM_PAD_MODE, mode, sizeof mode),
+                         OSSL_PARAM_utf8_string(OSSL_SIGNATURE_PARAM_PSS_SALTLEN, salt, sizeof salt),
+                         OSSL_PARAM_END};
+      CHECK(EVP_PKEY_CTX_get_params(x, ps) == 1);
+      CHECK(std::string(mode) == "pss");
+      CHECK(std::string(salt) == "20");
+      size_t len = 0;
+      REQUIRE(EVP_PKEY_sign(x, nullptr, &len, dg.data(), dg.size()) == 1);
+      Bytes sig(len);
+      REQUIRE(EVP_PKEY_sign(x, sig.data(), &len, dg.data(), dg.size()) == 1);
+      PCtx v = ctx_for(lib, k.get(), "provider=default");
+      REQUIRE(EVP_PKEY_verify_init(v.get()) == 1);
+      REQUIRE(EVP_PKEY_CTX_set_rsa_padding(v.get(), RSA_PKCS1_PSS_PADDING) == 1);
+      REQUIRE(EVP_PKEY_CTX_set_signature_md(v.get(), EVP_sha256()) == 1);
+      REQUIRE(EVP_PKEY_CTX_set_rsa_mgf1_md(v.get(), EVP_sha384()) == 1);
+      REQUIRE(EVP_PKEY_CTX_set_rsa_pss_saltlen(v.get(), 20) == 1);
+      CHECK(EVP_PKEY_verify(v.get(), sig.data(), len, dg.data(), dg.size()) == 1);
+    }
+    // the special salt lengths read back by name
+    for (auto [v, name] : {std::pair<int, const char *>{RSA_PSS_SALTLEN_DIGEST, "digest"},
+                           {RSA_PSS_SALTLEN_MAX, "max"}}) {
+      REQUIRE(EVP_PKEY_CTX_set_rsa_pss_saltlen(c.get(), v) == 1);
+      char salt[32] = "";
+      OSSL_PARAM ps[] = {OSSL_PARAM_utf8_string(OSSL_SIGNATURE_PARAM_PSS_SALTLEN, salt, sizeof salt), OSSL_PARAM_END};
+      CHECK(EVP_PKEY_CTX_get_params(c.get(), ps) == 1);
+      CHECK(std::string(salt) == name);
+    }
+    CHECK(EVP_PKEY_CTX_gettable_params(c.get()) != nullptr);
+    CHECK(EVP_PKEY_CTX_settable_params(c.get()) != nullptr);
+  }
+
+  SECTION("raw (no padding) verify and verify-recover; the size query; a short output buffer") {
+    Bytes em(256);
+    for (size_t i = 0; i < em.size(); i++) em[i] = (unsigned char)(i * 37 + 11);
+    em[0] = 0x01;  // < n
+    // the raw private operation by the default provider
+    Bytes sig;
+    {
+      PCtx c = ctx_for(lib, k.get(), "provider=default");
+      REQUIRE(EVP_PKEY_decrypt_init(c.get()) == 1);
+      REQUIRE(EVP_PKEY_CTX_set_rsa_padding(c.get(), RSA_NO_PADDING) == 1);
+      size_t len = 256;
+      sig.resize(len);
+      REQUIRE(EVP_PKEY_decrypt(c.get(), sig.data(), &len, em.data(), em.size()) == 1);
+      sig.resize(len);
+    }
+    PCtx c = ctx_for(lib, k.get(), "provider=mpbatch");
+    REQUIRE(EVP_PKEY_verify_init(c.get()) == 1);
+    REQUIRE(EVP_PKEY_CTX_set_rsa_padding(c.get(), RSA_NO_PADDING) == 1);
+    CHECK(EVP_PKEY_verify(c.get(), sig.data(), sig.size(), em.data(), em.size()) == 1);
+    Bytes bad = em;
+    bad[100] ^= 1;
+    CHECK(EVP_PKEY_verify(c.get(), sig.data(), sig.size(), bad.data(), bad.size()) != 1);
+    ERR_clear_error();
+
+    PCtx r = ctx_for(lib, k.get(), "provider=mpbatch");
+    REQUIRE(EVP_PKEY_verify_recover_init(r.get()) == 1);
+    REQUIRE(EVP_PKEY_CTX_set_rsa_padding(r.get(), RSA_NO_PADDING) == 1);
+    size_t len = 0;
+    REQUIRE(EVP_PKEY_verify_recover(r.get(), nullptr, &len, sig.data(), sig.size()) == 1);
+    CHECK(len == 256);
+    Bytes out(len);
+    REQUIRE(EVP_PKEY_verify_recover(r.get(), out.data(), &len, sig.data(), sig.size()) == 1);
+    out.resize(len);
+    CHECK(out == em);
+    // a buffer shorter than the modulus: an error, not an overflow
+    Bytes small(100, 0xee);
+    len = small.size();
+    CHECK(EVP_PKEY_verify_recover(r.get(), small.data(), &len, sig.data(), sig.size()) != 1);
+    CHECK(ERR_peek_error() != 0);
+    ERR_clear_error();
+  }
+
+  SECTION("encryption through mpbatch (OAEP, PKCS#1 v1.5, raw), decryption by the default provider") {
+    for (int pad : {RSA_PKCS1_OAEP_PADDING, RSA_PKCS1_PADDING, RSA_NO_PADDING}) {
+      INFO("padding " << pad);
+      Bytes msg = pad == RSA_NO_PADDING ? Bytes(256, 0x5a) : Bytes{'h', 'e', 'l', 'l', 'o'};
+      if (pad == RSA_NO_PADDING) msg[0] = 0;
+      PCtx c = ctx_for(lib, k.get(), "provider=mpbatch");
+      REQUIRE(EVP_PKEY_encrypt_init(c.get()) == 1);
+      REQUIRE(EVP_PKEY_CTX_set_rsa_padding(c.get(), pad) == 1);
+      size_t len = 0;
+      REQUIRE(EVP_PKEY_encrypt(c.get(), nullptr, &len, msg.data(), msg.size()) == 1);
+      REQUIRE(len == 256);
+      Bytes ct(len);
+      REQUIRE(EVP_PKEY_encrypt(c.get(), ct.data(), &len, msg.data(), msg.size()) == 1);
+      Bytes back;
+      REQUIRE(decrypt(lib, k.get(), "provider=default", pad, nullptr, ct, back));
+      CHECK(back == msg);
+      // too long for the padding; and an output buffer shorter than the modulus
+      Bytes big(pad == RSA_NO_PADDING ? 255 : 250, 1);
+      len = ct.size();
+      CHECK(EVP_PKEY_encrypt(c.get(), ct.data(), &len, big.data(), big.size()) != 1);
+      ERR_clear_error();
+      len = 100;
+      CHECK(EVP_PKEY_encrypt(c.get(), ct.data(), &len, msg.data(), msg.size()) != 1);
+      ERR_clear_error();
+    }
+  }
+
+  SECTION("an OAEP decrypt context with a label: dup, parameters read back, both copies decrypt") {
+    const unsigned char label[] = "a label";
+    Bytes msg{'s', 'e', 'c', 'r', 'e', 't'};
+    Bytes ct;
+    {
+      PCtx e = ctx_for(lib, k.get(), "provider=default");
+      REQUIRE(EVP_PKEY_encrypt_init(e.get()) == 1);
+      REQUIRE(EVP_PKEY_CTX_set_rsa_padding(e.get(), RSA_PKCS1_OAEP_PADDING) == 1);
+      REQUIRE(EVP_PKEY_CTX_set_rsa_oaep_md(e.get(), EVP_sha256()) == 1);
+      REQUIRE(EVP_PKEY_CTX_set_rsa_mgf1_md(e.get(), EVP_sha1()) == 1);
+      unsigned char *l = (unsigned char *)OPENSSL_memdup(label, sizeof label);
+      REQUIRE(EVP_PKEY_CTX_set0_rsa_oaep_label(e.get(), l, sizeof label) == 1);
+      size_t len = 256;
+      ct.resize(len);
+      REQUIRE(EVP_PKEY_encrypt(e.get(), ct.data(), &len, msg.data(), msg.size()) == 1);
+    }
+    PCtx c = ctx_for(lib, k.get(), "provider=mpbatch");
+    REQUIRE(EVP_PKEY_decrypt_init(c.get()) == 1);
+    REQUIRE(EVP_PKEY_CTX_set_rsa_padding(c.get(), RSA_PKCS1_OAEP_PADDING) == 1);
+    REQUIRE(EVP_PKEY_CTX_set_rsa_oaep_md(c.get(), EVP_sha256()) == 1);
+    REQUIRE(EVP_PKEY_CTX_set_rsa_mgf1_md(c.get(), EVP_sha1()) == 1);
+    unsigned char *l = (unsigned char *)OPENSSL_memdup(label, sizeof label);
+    REQUIRE(EVP_PKEY_CTX_set0_rsa_oaep_label(c.get(), l, sizeof label) == 1);
+    PCtx d(EVP_PKEY_CTX_dup(c.get()));
+    REQUIRE(d);
+    c.reset();  // the copy owns its own label and digests
+    int pad = 0;
+    const EVP_MD *md = nullptr, *mgf = nullptr;
+    CHECK(EVP_PKEY_CTX_get_rsa_padding(d.get(), &pad) > 0);
+    CHECK(pad == RSA_PKCS1_OAEP_PADDING);
+    CHECK(EVP_PKEY_CTX_get_rsa_oaep_md(d.get(), &md) == 1);
+    CHECK(EVP_MD_is_a(md, "SHA256"));
+    CHECK(EVP_PKEY_CTX_get_rsa_mgf1_md(d.get(), &mgf) == 1);
+    CHECK(EVP_MD_is_a(mgf, "SHA1"));
+    unsigned char *got = nullptr;
+    CHECK(EVP_PKEY_CTX_get0_rsa_oaep_label(d.get(), &got) == (int)sizeof label);
+    CHECK(got != nullptr);
+    if (got) CHECK(std::memcmp(got, label, sizeof label) == 0);
+    char mode[32] = "";
+    OSSL_PARAM ps[] = {OSSL_PARAM_utf8_string(OSSL_ASYM_CIPHER_PARAM_PAD_MODE, mode, sizeof mode), OSSL_PARAM_END};
+    CHECK(EVP_PKEY_CTX_get_params(d.get(), ps) == 1);
+    CHECK(std::string(mode) == "oaep");
+    size_t len = 256;
+    Bytes out(len);
+    REQUIRE(EVP_PKEY_decrypt(d.get(), out.data(), &len, ct.data(), ct.size()) == 1);
+    out.resize(len);
+    CHECK(out == msg);
+    CHECK(EVP_PKEY_CTX_gettable_params(d.get()) != nullptr);
+  }
+}
+
+// EVP_PKEY_eq between two keys that mpbatch's key manager holds (the tests above compare with a
+// key of the default provider, which goes through an export instead).
+TEST_CASE("key management: keys held by mpbatch match each other, not other keys", "[provider][keymgmt]") {
+  Lib lib;
+  Pkey k = load_private_pem(lib, key_pem(2048));
+  Pkey k3 = load_private_pem(lib, key_pem(3072));
+  const std::initializer_list<const char *> all = {
+      OSSL_PKEY_PARAM_RSA_N,         OSSL_PKEY_PARAM_RSA_E,         OSSL_PKEY_PARAM_RSA_D,
+      OSSL_PKEY_PARAM_RSA_FACTOR1,   OSSL_PKEY_PARAM_RSA_FACTOR2,   OSSL_PKEY_PARAM_RSA_EXPONENT1,
+      OSSL_PKEY_PARAM_RSA_EXPONENT2, OSSL_PKEY_PARAM_RSA_COEFFICIENT1};
+  Pkey a(import_some(lib, k.get(), all)), b(import_some(lib, k.get(), all)), c(import_some(lib, k3.get(), all));
+  REQUIRE(a);
+  REQUIRE(b);
+  REQUIRE(c);
+  Pkey dup(EVP_PKEY_dup(a.get()));
+  REQUIRE(dup);
+  CHECK(EVP_PKEY_eq(a.get(), b.get()) == 1);
+  CHECK(EVP_PKEY_eq(a.get(), dup.get()) == 1);
+  CHECK(EVP_PKEY_eq(a.get(), c.get()) == 0);
+  // a public key held by mpbatch against the full key: the public halves match
+  Pkey pub;
+  {
+    BIGNUM *n = nullptr, *e = nullptr;
+    REQUIRE(EVP_PKEY_get_bn_param(k.get(), OSSL_PKEY_PARAM_RSA_N, &n));
+    REQUIRE(EVP_PKEY_get_bn_param(k.get(), OSSL_PKEY_PARAM_RSA_E, &e));
+    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+    OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, n);
+    OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_E, e);
+    OSSL_PARAM *params = OSSL_PARAM_BLD_to_param(bld);
+    EVP_PKEY_CTX *pc = EVP_PKEY_CTX_new_from_name(lib.ctx, "RSA", "provider=mpbatch");
+    EVP_PKEY *out = nullptr;
+    REQUIRE(EVP_PKEY_fromdata_init(pc) == 1);
+    REQUIRE(EVP_PKEY_fromdata(pc, &out, EVP_PKEY_PUBLIC_KEY, params) == 1);
+    pub.reset(out);
+    EVP_PKEY_CTX_free(pc);
+    OSSL_PARAM_free(params);
+    OSSL_PARAM_BLD_free(bld);
+    BN_free(n);
+    BN_free(e);
+  }
+  CHECK(EVP_PKEY_eq(a.get(), pub.get()) == 1);
+  CHECK(EVP_PKEY_eq(c.get(), pub.get()) == 0);
+  CHECK(EVP_PKEY_gettable_params(a.get()) != nullptr);
+  // export back out (todata) and import into the default provider: the same key
+  OSSL_PARAM *data = nullptr;
+  REQUIRE(EVP_PKEY_todata(a.get(), EVP_PKEY_KEYPAIR, &data) == 1);
+  EVP_PKEY_CTX *dc = EVP_PKEY_CTX_new_from_name(lib.ctx, "RSA", "provider=default");
+  EVP_PKEY *back = nullptr;
+  REQUIRE(EVP_PKEY_fromdata_init(dc) == 1);
+  REQUIRE(EVP_PKEY_fromdata(dc, &back, EVP_PKEY_KEYPAIR, data) == 1);
+  CHECK(EVP_PKEY_eq(back, k.get()) == 1);
+  EVP_PKEY_free(back);
+  EVP_PKEY_CTX_free(dc);
+  OSSL_PARAM_free(data);
+  ERR_clear_error();
+}
