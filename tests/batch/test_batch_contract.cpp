@@ -237,6 +237,52 @@ TEST_CASE("bad input: error code, first bad index, outputs untouched", "[batch][
   REQUIRE(mpb_batch_dh_keygen_bits(ctx.c, r.data(), 2, x2.data(), 2, 128, p.data(), w, cnt, &info) == MPB_OK);
 }
 
+TEST_CASE("bad shapes: exponent width, count * width overflow, the conversions' widths",
+          "[batch][contract]") {
+  Ctx ctx;
+  auto rng = mpbt::make_rng(402);
+  const size_t w = 4, cnt = 3;
+  Rows m(w), base(w * cnt), e(MPB_BATCH_MAX_WIDTH + 1), r(w * cnt, CANARY);
+  rand_odd_modulus(rng, m.data(), w);
+  for (size_t i = 0; i < cnt; i++) rand_below(rng, &base[i * w], m.data(), w);
+  for (auto &x : e) x = rng();
+  mpb_call_info info;
+  // the exponent's width: 1..MPB_BATCH_MAX_WIDTH limbs
+  for (size_t ew : {(size_t)0, (size_t)MPB_BATCH_MAX_WIDTH + 1}) {
+    INFO("exponent width " << ew);
+    REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), ew, 1, m.data(), 1, w, cnt, &info) == MPB_ERANGE);
+    REQUIRE(info.status == MPB_ERANGE);
+    REQUIRE(info.bad_arg == MPB_ARG_WIDTH);
+    REQUIRE(std::string(info.reason).find("exponent width") != std::string::npos);
+  }
+  REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), MPB_BATCH_MAX_WIDTH, 1, m.data(), 1, w, cnt,
+                         &info) == MPB_OK);  // the largest exponent width is fine
+  r.assign(w * cnt, CANARY);
+  // a count whose rows would not fit in the address space: refused before any pointer is read
+  const size_t huge = SIZE_MAX / 8 / w + 1;
+  REQUIRE(mpb_batch_mul(ctx.c, r.data(), base.data(), base.data(), w, huge, &info) == MPB_ERANGE);
+  REQUIRE(info.bad_arg == MPB_ARG_COUNT);
+  REQUIRE(mpb_batch_powm(ctx.c, r.data(), base.data(), e.data(), 1, 1, m.data(), 1, w, huge, &info) == MPB_ERANGE);
+  REQUIRE(info.bad_arg == MPB_ARG_COUNT);
+  REQUIRE(untouched(r));
+  // the conversions' width: 1..MPB_BATCH_MAX_WIDTH (their counts: test_batch_ops [pack][bad])
+  std::vector<uint8_t> bytes(64, 0xab);
+  const void *items[1] = {nullptr};
+  for (size_t bw : {(size_t)0, (size_t)MPB_BATCH_MAX_WIDTH + 1}) {
+    INFO("width " << bw);
+    REQUIRE(mpb_pack_be(r.data(), bw, bytes.data(), 8, 1, &info) == MPB_ERANGE);
+    REQUIRE(info.bad_arg == MPB_ARG_WIDTH);
+    REQUIRE(mpb_unpack_be(bytes.data(), 8, base.data(), bw, 1, &info) == MPB_ERANGE);
+    REQUIRE(mpb_pack_mp(r.data(), bw, items, 1, &info) == MPB_ERANGE);
+    REQUIRE(mpb_unpack_mp(const_cast<void *const *>(items), base.data(), bw, 1, &info) == MPB_ERANGE);
+  }
+  REQUIRE(untouched(r));
+  REQUIRE(std::string(bytes.begin(), bytes.end()) == std::string(64, (char)0xab));
+  // an error code's text, also for codes that do not exist
+  REQUIRE(std::string(mpb_strerror(MPB_ERANGE)).size() > 0);
+  REQUIRE(std::string(mpb_strerror(12345)) == "unknown error code");
+}
+
 TEST_CASE("RSA-CRT bad keys: each check with its key index, outputs untouched", "[batch][contract][rsa]") {
   Ctx ctx;
   auto rng = mpbt::make_rng(402);

@@ -174,6 +174,8 @@ TEST_CASE("batch powm on the IFMA, AVX-512F and AVX2 backends and AUTO", "[batch
           check_powm(ctx.c, rng, w, w <= 8 ? w : 2, cnt, false, true, MPB_BACKEND_CPU_IFMA);
         }
     }
+    REQUIRE(mpb_ctx_set_constant_time(ctx.c, MPB_CT_DEFAULT) == MPB_OK);
+    check_powm(ctx.c, rng, 257, 1, 3, true, true, MPB_BACKEND_CPU_SCALAR);  // beyond the lanes: scalar
   } else {
     REQUIRE(mpb_ctx_set_backend(ctx.c, MPB_BACKEND_CPU_IFMA) == MPB_OK);
     Rows m{7}, b{3}, e{5}, r{0};
@@ -195,6 +197,8 @@ TEST_CASE("batch powm on the IFMA, AVX-512F and AVX2 backends and AUTO", "[batch
           }
       }
       REQUIRE(mpb_ctx_set_constant_time(ctx.c, MPB_CT_DEFAULT) == MPB_OK);
+      // wider than the 8-lane kernels' 256 limbs: the forced engine gives way to the scalar path
+      check_powm(ctx.c, rng, 257, 1, 3, true, true, MPB_BACKEND_CPU_SCALAR);
     } else {  // not on this CPU (or masked): forcing it is refused, the output untouched
       REQUIRE(mpb_ctx_set_backend(ctx.c, backend) == MPB_OK);
       Rows m{7}, b{3}, e{5}, r{0};

@@ -181,3 +181,25 @@ TEST_CASE("digit and modular functions: MP_MEM on allocation failure, no leak", 
     CHECK(k >= 1);
   }
 }
+
+TEST_CASE("mp_set and mp_set_int (the seed's 32-bit constant: the value masked to 32 bits)", "[bn][digit]") {
+  auto rng = make_rng(302);
+  const unsigned long values[] = {0ul, 1ul, 0xFFFFFFFFul, 0x80000000ul, (unsigned long)~0ull,
+                                  (unsigned long)0x100000005ull, (unsigned long)rng()};
+  for (unsigned long v : values) {
+    INFO("value " << v);
+    M a;
+    Z za, want;
+    rand_z(rng, za, 5);
+    mpz_neg(za.v, za.v);  // over a negative multi-digit value: sign and size reset
+    setz(&a, za);
+    REQUIRE(mp_set_int(&a, v) == MP_OKAY);
+    mpz_set_ui(want.v, v & 0xFFFFFFFFul);
+    BN_EQ(&a, want);
+    REQUIRE(a.v.used == ((v & 0xFFFFFFFFul) ? 1 : 0));
+    setz(&a, za);
+    mp_set(&a, (mp_digit)v);
+    mpz_set_ui(want.v, v);
+    BN_EQ(&a, want);
+  }
+}

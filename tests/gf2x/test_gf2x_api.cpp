@@ -65,6 +65,21 @@ TEST_CASE("gf2x life cycle, copy, queries", "[gf2x][api]") {
   REQUIRE(mpb_gf2x_init_size(&z, 5) == MPB_OK);
   REQUIRE(z.alloc == 5);
   REQUIRE(z.size == 0);
+  // set_zero keeps the allocation; on a NULL polynomial it is an error
+  const uint64_t three[3] = {~0ull, 1, 0x8000000000000000ull};
+  REQUIRE(mpb_gf2x_set_limbs(&z, three, 3) == MPB_OK);
+  REQUIRE(mpb_gf2x_degree(&z, &d) == MPB_OK);
+  REQUIRE(d == 191);
+  uint64_t *kept = z.limbs;
+  REQUIRE(mpb_gf2x_set_zero(&z) == MPB_OK);
+  REQUIRE(z.size == 0);
+  REQUIRE(z.alloc == 5);
+  REQUIRE(z.limbs == kept);
+  REQUIRE(mpb_gf2x_is_zero(&z, &yes) == MPB_OK);
+  REQUIRE(yes == 1);
+  REQUIRE(mpb_gf2x_degree(&z, &d) == MPB_OK);
+  REQUIRE(d == -1);
+  REQUIRE(mpb_gf2x_set_zero(nullptr) == MPB_ENULL);
   REQUIRE(mpb_gf2x_free(&z) == MPB_OK);
 
   for (size_t n = 1; n <= 40; n++)
