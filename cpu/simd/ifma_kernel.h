@@ -72,6 +72,11 @@
 // run): square 480 -> 404 (AMS52x20 410), product 649 -> 557 (AMM52x20 521), the selection of
 // 32 entries 200 -> ~8 per squaring carried. modexp 1024 against crypto_mb 0.80 -> 0.93,
 // RSA-2048 0.86 -> 1.00 (bench/results/cpu-2026-11-28c-zen5/).
+// A ninth item on the scalar MULX/ADX units, its instructions in the same stream as the N = 20
+// square's, was tried and dropped (2026-11-29, bench/results/cpu-2026-11-29f-zen5/: the real
+// rows took about the sum of both kernels). Probed again on 2026-11-30 with synthetic products
+// spread through this square (bench/results/cpu-2026-11-30d-zen5/): half a scalar step costs
+// 2-5% of the square, a whole one 11-17%; at best +4% items per cycle before any real REDC.
 //
 // Everything here has internal linkage and uses no std template: the intrinsic instance is
 // compiled under a target pragma (cpu/simd/lanes_impl.h).
