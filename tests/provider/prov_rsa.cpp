@@ -549,7 +549,10 @@ TEST_CASE("PKCS#1 v1.5 implicit rejection: a message that does not fit the outpu
   REQUIRE(encrypt(lib, k.get(), RSA_PKCS1_PADDING, nullptr, msg, ct));
   REQUIRE(decrypt(lib, k.get(), "provider=mpbatch", RSA_PKCS1_PADDING, nullptr, ct, out, nullptr, 1, 64));
   CHECK(out.size() <= 64);
-  CHECK(out != Bytes(msg.begin(), msg.begin() + (long)out.size()));
+  // not the message's first bytes. A synthetic message can be empty: its length (0..245, then
+  // cut to the buffer) comes from the key and the ciphertext, and the encryption is randomized,
+  // so about one run in 250 draws 0 (CI met one on 2026-11-30).
+  if (!out.empty()) CHECK(out != Bytes(msg.begin(), msg.begin() + (long)out.size()));
   REQUIRE(decrypt(lib, k.get(), "provider=mpbatch", RSA_PKCS1_PADDING, nullptr, ct, out2, nullptr, 1, 64));
   CHECK(out2 == out);
   REQUIRE(decrypt(lib, k.get(), "provider=mpbatch", RSA_PKCS1_PADDING, nullptr, ct, out, nullptr, 1, 100));
