@@ -1384,3 +1384,98 @@ TEST_CASE("key management: keys held by mpbatch match each other, not other keys
   OSSL_PARAM_free(data);
   ERR_clear_error();
 }
+
+// Keys imported with some numbers left out: what mpbatch derives (the CRT exponents and
+// coefficient from p, q and d; d of a multi-prime key from e and the primes) and what it refuses.
+// the queued errors' reasons and their added text (openssl_errors() gives the reasons only)
+static std::string errors_with_data() {
+  std::string s;
+  const char *data = nullptr;
+  int flags = 0;
+  unsigned long e;
+  char buf[256];
+  while ((e = ERR_get_error_all(nullptr, nullptr, nullptr, &data, &flags)) != 0) {
+    ERR_error_string_n(e, buf, sizeof buf);
+    s += buf;
+    if (data && (flags & ERR_TXT_STRING)) s += std::string(" (") + data + ")";
+    s += "\n";
+  }
+  return s;
+}
+
+TEST_CASE("key import: private keys with numbers left out, derived or refused", "[provider][keymgmt]") {
+  Lib lib;
+  Pkey k = load_private_pem(lib, key_pem(2048));
+  Bytes dg = digest(lib, "SHA256", "partial keys");
+  auto refused = [&](std::initializer_list<const char *> names, const char *why) {
+    EVP_PKEY *out = import_some(lib, k.get(), names);
+    const std::string err = errors_with_data();
+    INFO(err);
+    CHECK(out == nullptr);
+    CHECK(err.find(why) != std::string::npos);
+    EVP_PKEY_free(out);
+  };
+  refused({OSSL_PKEY_PARAM_RSA_N}, "needs n and e");
+  refused({OSSL_PKEY_PARAM_RSA_N, OSSL_PKEY_PARAM_RSA_E, OSSL_PKEY_PARAM_RSA_D, OSSL_PKEY_PARAM_RSA_FACTOR1},
+          "both primes or neither");
+  // p and q without the CRT numbers: derived, the same as the default key's
+  Pkey pq(import_some(lib, k.get(),
+                      {OSSL_PKEY_PARAM_RSA_N, OSSL_PKEY_PARAM_RSA_E, OSSL_PKEY_PARAM_RSA_D,
+                       OSSL_PKEY_PARAM_RSA_FACTOR1, OSSL_PKEY_PARAM_RSA_FACTOR2}));
+  REQUIRE(pq);
+  for (const char *nm : {OSSL_PKEY_PARAM_RSA_EXPONENT1, OSSL_PKEY_PARAM_RSA_EXPONENT2,
+                         OSSL_PKEY_PARAM_RSA_COEFFICIENT1}) {
+    INFO(nm);
+    BIGNUM *a = nullptr, *b = nullptr;
+    REQUIRE(EVP_PKEY_get_bn_param(k.get(), nm, &a));
+    REQUIRE(EVP_PKEY_get_bn_param(pq.get(), nm, &b));
+    CHECK(BN_cmp(a, b) == 0);
+    BN_free(a);
+    BN_free(b);
+  }
+  Bytes s = sign(lib, pq.get(), "provider=mpbatch", "SHA256", RSA_PKCS1_PADDING, dg);
+  CHECK(s == sign(lib, k.get(), "provider=default", "SHA256", RSA_PKCS1_PADDING, dg));
+
+  // a 3-prime key without d: d from e and lcm(p_i - 1); without its third prime but with that
+  // prime's exponent: refused
+  EVP_PKEY_CTX *g = EVP_PKEY_CTX_new_from_name(lib.ctx, "RSA", "provider=default");
+  REQUIRE(EVP_PKEY_keygen_init(g) == 1);
+  REQUIRE(EVP_PKEY_CTX_set_rsa_keygen_bits(g, 2048) == 1);
+  REQUIRE(EVP_PKEY_CTX_set_rsa_keygen_primes(g, 3) == 1);
+  EVP_PKEY *mp = nullptr;
+  REQUIRE(EVP_PKEY_generate(g, &mp) == 1);
+  EVP_PKEY_CTX_free(g);
+  Pkey three(mp);
+  OSSL_PARAM *params = nullptr;
+  REQUIRE(EVP_PKEY_todata(mp, EVP_PKEY_KEYPAIR, &params) == 1);
+  auto import_renamed = [&](const char *drop) {
+    OSSL_PARAM *p = OSSL_PARAM_dup(params);
+    OSSL_PARAM *x = OSSL_PARAM_locate(p, drop);
+    REQUIRE(x);
+    x->key = "mpbatch-test-dropped";
+    EVP_PKEY_CTX *fc = EVP_PKEY_CTX_new_from_name(lib.ctx, "RSA", "provider=mpbatch");
+    EVP_PKEY *out = nullptr;
+    REQUIRE(EVP_PKEY_fromdata_init(fc) == 1);
+    if (EVP_PKEY_fromdata(fc, &out, EVP_PKEY_KEYPAIR, p) != 1) out = nullptr;
+    EVP_PKEY_CTX_free(fc);
+    OSSL_PARAM_free(p);
+    return Pkey(out);
+  };
+  {
+    Pkey nod = import_renamed(OSSL_PKEY_PARAM_RSA_D);
+    INFO(openssl_errors());
+    REQUIRE(nod);
+    Bytes s3 = sign(lib, nod.get(), "provider=mpbatch", "SHA256", RSA_PKCS1_PADDING, dg);
+    CHECK(s3 == sign(lib, mp, "provider=default", "SHA256", RSA_PKCS1_PADDING, dg));
+  }
+  {
+    ERR_clear_error();
+    Pkey nop3 = import_renamed("rsa-factor3");
+    const std::string err = errors_with_data();
+    INFO(err);
+    CHECK(!nop3);
+    CHECK(err.find("prime 3 missing") != std::string::npos);
+  }
+  OSSL_PARAM_free(params);
+  ERR_clear_error();
+}
