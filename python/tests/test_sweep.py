@@ -114,3 +114,22 @@ def test_sweep_records_errors_and_goes_on(tmp_path, monkeypatch):
     assert os.path.exists(files["csv"]) and len(files["png"]) == 1
     data = json.loads(open(files["json"]).read())
     assert data["results"][1]["items_per_s"] is None
+
+
+@pytest.mark.parametrize("op", sweep.OPS)
+def test_every_sweep_op_runs_and_checks(op):
+    """Each op the sweep offers, in this process, at sizes around its edges (a modulus whose
+    top limb is full or nearly empty, a GF(2) degree that fills its limbs exactly), its first
+    result checked by Python's arithmetic, and a wrong result caught by the same check."""
+    from mpbatch import Context
+    if not _lib.have(sweep.OP_FUNCS[op]):
+        pytest.skip(f"library lacks {sweep.OP_FUNCS[op]}")
+    bits_list = {"rsa": (512, 1030), "dh": (256, 521)}.get(op, (64, 127, 128, 521))
+    with Context("cpu") as ctx:
+        for bits in bits_list:
+            pt = sweep.Point(op, bits, 3, ctx, seed=5)
+            pt()
+            assert pt.info.status == 0, (op, bits)
+            assert sweep.check_point(pt), (op, bits)
+            pt.r[0, 0] ^= 1  # the check is not vacuous
+            assert not sweep.check_point(pt), (op, bits)
