@@ -1479,3 +1479,60 @@ TEST_CASE("key import: private keys with numbers left out, derived or refused", 
   OSSL_PARAM_free(params);
   ERR_clear_error();
 }
+
+// A key whose CRT exponent is wrong (as a fault in the stored key would make it): the private
+// operation gives a wrong result, the check against e catches it, and nothing leaves the
+// provider: an OpenSSL error instead of a signature or a plaintext, in a batch with good keys'
+// items too.
+TEST_CASE("a key with a corrupted CRT exponent releases no result (the check with e)", "[provider][fault]") {
+  Lib lib;
+  Pkey k = load_private_pem(lib, key_pem(2048));
+  const std::initializer_list<const char *> all = {
+      OSSL_PKEY_PARAM_RSA_N,         OSSL_PKEY_PARAM_RSA_E,         OSSL_PKEY_PARAM_RSA_D,
+      OSSL_PKEY_PARAM_RSA_FACTOR1,   OSSL_PKEY_PARAM_RSA_FACTOR2,   OSSL_PKEY_PARAM_RSA_EXPONENT1,
+      OSSL_PKEY_PARAM_RSA_EXPONENT2, OSSL_PKEY_PARAM_RSA_COEFFICIENT1};
+  Bytes dg = digest(lib, "SHA256", "faulty key");
+  for (const char *bad_name : {OSSL_PKEY_PARAM_RSA_EXPONENT1, OSSL_PKEY_PARAM_RSA_EXPONENT2}) {
+    INFO(bad_name);
+    Pkey bad(import_some(lib, k.get(), all, [&](const std::string &nm, BIGNUM *v) {
+      if (nm == bad_name) BN_add_word(v, 2);  // dp (or dq) + 2: still even-sized, now wrong
+    }));
+    REQUIRE(bad);
+    ERR_clear_error();
+    PCtx c = ctx_for(lib, bad.get(), "provider=mpbatch");
+    REQUIRE(EVP_PKEY_sign_init(c.get()) == 1);
+    REQUIRE(EVP_PKEY_CTX_set_rsa_padding(c.get(), RSA_PKCS1_PADDING) == 1);
+    REQUIRE(EVP_PKEY_CTX_set_signature_md(c.get(), EVP_sha256()) == 1);
+    Bytes sig(256, 0xcc);
+    size_t len = sig.size();
+    CHECK(EVP_PKEY_sign(c.get(), sig.data(), &len, dg.data(), dg.size()) != 1);
+    const std::string err = openssl_errors();
+    INFO(err);
+    CHECK(err.find("fault") != std::string::npos);
+    // raw decryption too: an error, the output not a wrong plaintext
+    Bytes m(256, 0x21), ct, out;
+    m[0] = 0;
+    REQUIRE(encrypt(lib, k.get(), RSA_NO_PADDING, nullptr, m, ct));
+    std::string derr;
+    CHECK_FALSE(decrypt(lib, bad.get(), "provider=mpbatch", RSA_NO_PADDING, nullptr, ct, out, &derr));
+    CHECK(derr.find("fault") != std::string::npos);
+    // several threads at once with the bad key (their items may share a batch): every one fails
+    std::vector<int> rc(4, -1);
+    std::vector<std::thread> ts;
+    for (size_t t = 0; t < rc.size(); t++)
+      ts.emplace_back([&, t] {
+        PCtx tc(EVP_PKEY_CTX_new_from_pkey(lib.ctx, bad.get(), "provider=mpbatch"));
+        Bytes ts_sig(256);
+        size_t tl = ts_sig.size();
+        rc[t] = tc && EVP_PKEY_sign_init(tc.get()) == 1 &&
+                        EVP_PKEY_CTX_set_signature_md(tc.get(), EVP_sha256()) == 1 &&
+                        EVP_PKEY_sign(tc.get(), ts_sig.data(), &tl, dg.data(), dg.size()) == 1;
+        ERR_clear_error();
+      });
+    for (auto &t : ts) t.join();
+    CHECK(rc == std::vector<int>(rc.size(), 0));
+    // the good key still signs beside it
+    Bytes s = sign(lib, k.get(), "provider=mpbatch", "SHA256", RSA_PKCS1_PADDING, dg);
+    CHECK(verify(lib, k.get(), "provider=default", "SHA256", RSA_PKCS1_PADDING, dg, s) == 1);
+  }
+}
