@@ -694,6 +694,14 @@ TEST_CASE("mpbatch DH: keys held by mpbatch: match, parameters match, dup, expor
   EVP_PKEY_CTX *dc = EVP_PKEY_CTX_new_from_pkey(lib().ctx, a, MPB);
   REQUIRE(EVP_PKEY_derive_init(dc) == 1);
   CHECK(EVP_PKEY_CTX_gettable_params(dc) != nullptr);
+  // plain DH only: the empty KDF type is accepted, the X9.42 KDF refused with an error
+  char none[] = "", x942[] = "X942KDF-ASN1";
+  OSSL_PARAM kp[] = {OSSL_PARAM_utf8_string(OSSL_EXCHANGE_PARAM_KDF_TYPE, none, 0), OSSL_PARAM_END};
+  CHECK(EVP_PKEY_CTX_set_params(dc, kp) == 1);
+  kp[0] = OSSL_PARAM_construct_utf8_string(OSSL_EXCHANGE_PARAM_KDF_TYPE, x942, 0);
+  CHECK(EVP_PKEY_CTX_set_params(dc, kp) != 1);
+  CHECK(ERR_peek_error() != 0);
+  ERR_clear_error();
   EVP_PKEY_CTX *gc = EVP_PKEY_CTX_new_from_name(lib().ctx, "DH", MPB);
   REQUIRE(EVP_PKEY_keygen_init(gc) == 1);
   CHECK(EVP_PKEY_CTX_settable_params(gc) != nullptr);
