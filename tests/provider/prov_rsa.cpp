@@ -138,7 +138,8 @@ bool decrypt(const Lib &lib, EVP_PKEY *k, const char *props, int pad, const char
 // The key mpbatch's key manager makes from some of k's numbers (each OSSL_PKEY_PARAM_RSA_* name
 // in `names`, passed through tweak first when given); nullptr when the import fails.
 EVP_PKEY *import_some(const Lib &lib, EVP_PKEY *k, std::initializer_list<const char *> names,
-                      const std::function<void(const std::string &, BIGNUM *)> &tweak = {}) {
+                      const std::function<void(const std::string &, BIGNUM *)> &tweak = {},
+                      int selection = EVP_PKEY_KEYPAIR) {
   OSSL_PARAM_BLD *b = OSSL_PARAM_BLD_new();
   std::vector<BIGNUM *> bns;
   for (const char *nm : names) {
@@ -152,7 +153,7 @@ EVP_PKEY *import_some(const Lib &lib, EVP_PKEY *k, std::initializer_list<const c
   EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(lib.ctx, "RSA", "provider=mpbatch");
   EVP_PKEY *out = nullptr;
   REQUIRE(EVP_PKEY_fromdata_init(c) == 1);
-  if (EVP_PKEY_fromdata(c, &out, EVP_PKEY_KEYPAIR, params) != 1) out = nullptr;
+  if (EVP_PKEY_fromdata(c, &out, selection, params) != 1) out = nullptr;
   EVP_PKEY_CTX_free(c);
   OSSL_PARAM_free(params);
   OSSL_PARAM_BLD_free(b);
@@ -1348,26 +1349,8 @@ TEST_CASE("key management: keys held by mpbatch match each other, not other keys
   CHECK(EVP_PKEY_eq(a.get(), dup.get()) == 1);
   CHECK(EVP_PKEY_eq(a.get(), c.get()) == 0);
   // a public key held by mpbatch against the full key: the public halves match
-  Pkey pub;
-  {
-    BIGNUM *n = nullptr, *e = nullptr;
-    REQUIRE(EVP_PKEY_get_bn_param(k.get(), OSSL_PKEY_PARAM_RSA_N, &n));
-    REQUIRE(EVP_PKEY_get_bn_param(k.get(), OSSL_PKEY_PARAM_RSA_E, &e));
-    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
-    OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, n);
-    OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_E, e);
-    OSSL_PARAM *params = OSSL_PARAM_BLD_to_param(bld);
-    EVP_PKEY_CTX *pc = EVP_PKEY_CTX_new_from_name(lib.ctx, "RSA", "provider=mpbatch");
-    EVP_PKEY *out = nullptr;
-    REQUIRE(EVP_PKEY_fromdata_init(pc) == 1);
-    REQUIRE(EVP_PKEY_fromdata(pc, &out, EVP_PKEY_PUBLIC_KEY, params) == 1);
-    pub.reset(out);
-    EVP_PKEY_CTX_free(pc);
-    OSSL_PARAM_free(params);
-    OSSL_PARAM_BLD_free(bld);
-    BN_free(n);
-    BN_free(e);
-  }
+  Pkey pub(import_some(lib, k.get(), {OSSL_PKEY_PARAM_RSA_N, OSSL_PKEY_PARAM_RSA_E}, {}, EVP_PKEY_PUBLIC_KEY));
+  REQUIRE(pub);
   CHECK(EVP_PKEY_eq(a.get(), pub.get()) == 1);
   CHECK(EVP_PKEY_eq(c.get(), pub.get()) == 0);
   CHECK(EVP_PKEY_gettable_params(a.get()) != nullptr);
