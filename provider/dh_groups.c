@@ -9,6 +9,7 @@
 #include "dh_groups.h"
 
 #include "prov.h"
+#include "test_faults.h"
 
 #include <mpbatch/bn.h>
 
@@ -428,6 +429,10 @@ static int derive_rows(const mpbp_dh_exp *e, mpb_ctx *ctx, const uint64_t *in, u
       memcpy(x + i * xw, in + i * (w + xw) + w, xw * 8);
     }
     rc = mpb_batch_dh_shared_bits(ctx, out, peer, x, xw, e->x_bits, e->group->p, w, count, info);
+    if (rc == MPB_OK && mpbp_test_marked(peer, w, count)) { /* the test module: a peer value the */
+      OPENSSL_cleanse(out, count * w * 8);                  /* library refuses */
+      rc = MPB_EVAL;
+    }
   }
   OPENSSL_free(peer);
   OPENSSL_secure_clear_free(x, count * xw * 8);

@@ -1,6 +1,7 @@
 /* mpbatch OpenSSL provider: RSA keys (see rsa_key.h). */
 #include "rsa_key.h"
 #include "dh_groups.h"
+#include "test_faults.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +197,19 @@ static void rsa_fault_check(const mpbp_rsa_key *k, mpb_ctx *pub, const uint64_t 
   OPENSSL_free(chk);
 }
 
+/* The prepared key's batch call. In the test module (test_faults.h) a marked input fails the
+ * call as the library fails a batch with a result that did not pass its check: MPB_EFAULT, every
+ * output row zeroed. */
+static int crt_key_call(const mpbp_rsa_key *k, mpb_ctx *ctx, uint64_t *out, const uint64_t *in, size_t count,
+                        mpb_call_info *info) {
+  int st = mpb_batch_rsa_crt_key(ctx, k->prep, out, in, count, info);
+  if (st == MPB_OK && mpbp_test_marked(in, k->width, count)) {
+    OPENSSL_cleanse(out, count * k->width * 8);
+    st = MPB_EFAULT;
+  }
+  return st;
+}
+
 static int rsa_run(const void *key, mpb_ctx *ctx, const uint64_t *in, uint64_t *out,
                    int *item_status, size_t count, int *backend) {
   const mpbp_rsa_key *k = (const mpbp_rsa_key *)key;
@@ -203,11 +217,11 @@ static int rsa_run(const void *key, mpb_ctx *ctx, const uint64_t *in, uint64_t *
   const uint64_t *n = k->rows, *p = n + w, *q = p + h, *dp = q + h, *dq = dp + h, *qi = dq + h;
   mpb_call_info info;
   if (k->prep) { /* the library checks every result with e itself (mpb_rsa_key_create) */
-    int st = mpb_batch_rsa_crt_key(ctx, k->prep, out, in, count, &info);
+    int st = crt_key_call(k, ctx, out, in, count, &info);
     if (st == MPB_OK) *backend = info.backend;
     if (st != MPB_OK && count > 1) /* run them one by one so that only the bad ones fail */
       for (size_t i = 0; i < count; i++)
-        item_status[i] = mpb_batch_rsa_crt_key(ctx, k->prep, out + i * w, in + i * w, 1, &info);
+        item_status[i] = crt_key_call(k, ctx, out + i * w, in + i * w, 1, &info);
     else if (st != MPB_OK)
       item_status[0] = st;
     for (size_t i = 0; i < count; i++)
@@ -215,6 +229,8 @@ static int rsa_run(const void *key, mpb_ctx *ctx, const uint64_t *in, uint64_t *
     return MPB_OK;
   }
   int st = mpb_batch_rsa_crt(ctx, out, in, n, p, q, dp, dq, qi, w, h, 1, count, &info);
+  for (size_t i = 0; st == MPB_OK && i < count; i++) /* the test module: a fault in a result */
+    if (mpbp_test_marked(in + i * w, w, 1)) out[i * w] ^= 1;
   if (st == MPB_OK) *backend = info.backend;
   if (st != MPB_OK && count == 1) return st;
   if (st != MPB_OK) /* one bad item fails the whole call: run them one by one so the others still succeed */
@@ -435,7 +451,8 @@ static int key_finish(mpbp_rsa_key *k) {
      checks refuse, or no memory) every batch sets the key up, and reports what is wrong */
   {
     const uint64_t *rn = k->rows, *rp = rn + k->width, *rq = rp + k->half;
-    if (mpb_rsa_key_create(k->pc->mpb, &k->prep, rn, rp, rq, rq + k->half, rq + 2 * k->half, rq + 3 * k->half,
+    if (mpbp_test_unprepared() ||
+        mpb_rsa_key_create(k->pc->mpb, &k->prep, rn, rp, rq, rq + k->half, rq + 2 * k->half, rq + 3 * k->half,
                            rq + 4 * k->half, k->e_width, k->width, k->half, NULL) != MPB_OK)
       k->prep = NULL;
   }

@@ -1370,22 +1370,6 @@ TEST_CASE("key management: keys held by mpbatch match each other, not other keys
 
 // Keys imported with some numbers left out: what mpbatch derives (the CRT exponents and
 // coefficient from p, q and d; d of a multi-prime key from e and the primes) and what it refuses.
-// the queued errors' reasons and their added text (openssl_errors() gives the reasons only)
-static std::string errors_with_data() {
-  std::string s;
-  const char *data = nullptr;
-  int flags = 0;
-  unsigned long e;
-  char buf[256];
-  while ((e = ERR_get_error_all(nullptr, nullptr, nullptr, &data, &flags)) != 0) {
-    ERR_error_string_n(e, buf, sizeof buf);
-    s += buf;
-    if (data && (flags & ERR_TXT_STRING)) s += std::string(" (") + data + ")";
-    s += "\n";
-  }
-  return s;
-}
-
 TEST_CASE("key import: private keys with numbers left out, derived or refused", "[provider][keymgmt]") {
   Lib lib;
   Pkey k = load_private_pem(lib, key_pem(2048));

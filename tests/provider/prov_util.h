@@ -41,25 +41,44 @@ inline std::string openssl_errors() {
   return s;
 }
 
+// the queued errors' reasons and their added text (openssl_errors() gives the reasons only)
+inline std::string errors_with_data() {
+  std::string s;
+  const char *data = nullptr;
+  int flags = 0;
+  unsigned long e;
+  char buf[256];
+  while ((e = ERR_get_error_all(nullptr, nullptr, nullptr, &data, &flags)) != 0) {
+    ERR_error_string_n(e, buf, sizeof buf);
+    s += buf;
+    if (data && (flags & ERR_TXT_STRING)) s += std::string(" (") + data + ")";
+    s += "\n";
+  }
+  return s;
+}
+
 // A library context with mpbatch + default; with a config text, loaded through openssl.cnf
-// (the provider's section gets `extra` lines: batch_size = 8, ...).
+// (the provider's section gets `extra` lines: batch_size = 8, ...). `module`: another file to
+// load under the provider's name "mpbatch" (the test copy with fault injection), through
+// openssl.cnf.
 struct Lib {
   OSSL_LIB_CTX *ctx = nullptr;
   OSSL_PROVIDER *def = nullptr, *mpb = nullptr;
   std::string cnf_path;
 
-  explicit Lib(const std::string &extra = "", bool use_config = false) {
+  explicit Lib(const std::string &extra = "", bool use_config = false,
+               const std::string &module = module_dir() + "/mpbatch.so") {
     ctx = OSSL_LIB_CTX_new();
     if (!ctx) throw std::runtime_error("OSSL_LIB_CTX_new");
-    if (use_config || !extra.empty()) {
+    if (use_config || !extra.empty() || module != module_dir() + "/mpbatch.so") {
       char tmpl[] = "/tmp/mpbp_cnf_XXXXXX";
       int fd = mkstemp(tmpl);
       if (fd < 0) throw std::runtime_error("mkstemp");
       cnf_path = tmpl;
       std::string text = "openssl_conf = openssl_init\n[openssl_init]\nproviders = prov_sect\n"
                          "[prov_sect]\ndefault = default_sect\nmpbatch = mpbatch_sect\n"
-                         "[default_sect]\nactivate = 1\n[mpbatch_sect]\nmodule = " +
-                         module_dir() + "/mpbatch.so\n" + extra + "\nactivate = 1\n";
+                         "[default_sect]\nactivate = 1\n[mpbatch_sect]\nmodule = " + module + "\n" +
+                         extra + "\nactivate = 1\n";
       FILE *f = fdopen(fd, "w");
       fputs(text.c_str(), f);
       fclose(f);
