@@ -4,7 +4,9 @@
  * one group, from threads or ASYNC jobs, run as one mpb_batch_dh_shared call; constant time).
  * Before that the peer's value is checked as OpenSSL 3.0 does (DH_check_pub_key):
  * 2 <= y <= p - 2 and y^q = 1 mod p, the latter as the Legendre symbol (y/p) = 1 since every
- * group here has p = 2q + 1 with q prime (public data, variable time).
+ * group here has p = 2q + 1 with q prime (public data, variable time). This is stricter than the
+ * default provider's derive in OpenSSL 3.0, which checks no order and takes peer values longer
+ * than p (tests/fuzz/fuzz_provider.cpp checks mpbatch's rule against GMP).
  * The secret is big-endian; OSSL_EXCHANGE_PARAM_PAD = 1 pads it to the size of p (TLS 1.3),
  * 0 (the default, as OpenSSL) strips its leading zero bytes (as DH_compute_key does: the
  * length of the result shows how many there were). No KDF: OSSL_EXCHANGE_PARAM_KDF_TYPE

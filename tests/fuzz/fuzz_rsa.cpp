@@ -12,32 +12,9 @@ namespace {
 struct Key {
   Rows n, p, q, dp, dq, qinv;
   Key() {
-    gmp_randstate_t rs;
-    gmp_randinit_default(rs);
-    gmp_randseed_ui(rs, 1024);
-    Z zp, zq, zn, e, d, t, u;
-    mpz_set_ui(e, 65537);
-    do {
-      for (mpz_ptr z : {(mpz_ptr)zp, (mpz_ptr)zq}) {
-        mpz_urandomb(z, rs, 512);
-        mpz_setbit(z, 511);
-        mpz_setbit(z, 510);
-        mpz_nextprime(z, z);
-      }
-      mpz_sub_ui(t, zp, 1);
-      mpz_sub_ui(u, zq, 1);
-      mpz_mul(d, t, u);
-    } while (mpz_sizeinbase(zp, 2) != 512 || mpz_sizeinbase(zq, 2) != 512 || !mpz_invert(d, e, d));
-    mpz_mul(zn, zp, zq);
-    n = of_z(zn, 16), p = of_z(zp, 8), q = of_z(zq, 8);
-    mpz_mod(t, d, t);
-    dp = of_z(t, 8);
-    mpz_sub_ui(u, zq, 1);
-    mpz_mod(u, d, u);
-    dq = of_z(u, 8);
-    mpz_invert(t, zq, zp);
-    qinv = of_z(t, 8);
-    gmp_randclear(rs);
+    SeededRsaKey k(1024, 1024);
+    n = of_z(k.key->n, 16), p = of_z(k.key->p, 8), q = of_z(k.key->q, 8);
+    dp = of_z(k.key->dp, 8), dq = of_z(k.key->dq, 8), qinv = of_z(k.key->qinv, 8);
   }
 };
 

@@ -14,6 +14,7 @@
 #include <mpbatch/mpbatch.h>
 
 #include "support/oracle.h"
+#include "common/rsa_key.h" // bench/
 
 // The libFuzzer entry point of a target whose work is `void fn(fz::Input &)`.
 #define MPB_FUZZ_TARGET(fn)                                                   \
@@ -82,6 +83,23 @@ inline bool untouched(const Rows &r) {
 }
 
 using mpbt::Z;  // an mpz_t that clears itself (tests/support/oracle.h)
+
+// An RSA key from a fixed GMP seed (bench/common/rsa_key.h's, n of `bits` bits).
+struct SeededRsaKey {
+  gmp_randstate_t rs;
+  mpbench::RsaKey *key;
+  SeededRsaKey(unsigned long seed, int bits) {
+    gmp_randinit_default(rs);
+    gmp_randseed_ui(rs, seed);
+    key = new mpbench::RsaKey(rs, bits);
+  }
+  ~SeededRsaKey() {
+    delete key;
+    gmp_randclear(rs);
+  }
+  SeededRsaKey(const SeededRsaKey &) = delete;
+  SeededRsaKey &operator=(const SeededRsaKey &) = delete;
+};
 
 struct Ctx {
   mpb_ctx *c = nullptr;

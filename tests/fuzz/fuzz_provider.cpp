@@ -1,0 +1,412 @@
+// libFuzzer target: the mpbatch OpenSSL provider's input surface through EVP, with OpenSSL's
+// default provider in the same process as the oracle. The provider's sources are compiled into
+// this program and registered as a built-in provider (OSSL_PROVIDER_add_builtin), so they are
+// instrumented like the library. Four operations, picked by the first byte:
+//  - RSA decryption (raw, PKCS#1 v1.5, OAEP with SHA-256 and a label) of ciphertexts made from
+//    valid encodings, damaged ones, or raw bytes of any length: the default provider's answer
+//    where it is defined (raw and OAEP always; PKCS#1 v1.5 where the padding is valid: elsewhere
+//    mpbatch answers with implicit rejection, which OpenSSL 3.0 does not have, and must answer the
+//    same twice);
+//  - RSA signatures (PKCS#1 v1.5, PSS): mpbatch's verify against the default's on signatures
+//    made by mpbatch, damaged, or raw bytes; each signature mpbatch makes must verify;
+//  - DH derive on ffdhe2048 with a peer value from the input (raw bytes, edge values, or a valid
+//    value): accepted exactly when it is in [2, p-2] and of order q, and then the secret y^x mod p
+//    (GMP). Not the default provider here: OpenSSL 3.0.19's derive checks no order, and it also
+//    accepts values longer than p (2^2048 + 5 gives a secret), which mpbatch refuses;
+//  - RSA key import with numbers left out, bits flipped or bytes cut: no crash, and a signature
+//    released with such a key must be a valid signature under the n and e it was given (GMP),
+//    whatever the key's other numbers (the fault check with e).
+// A mismatch aborts (a crash the fuzzer keeps); ASan and UBSan watch the rest, LeakSanitizer the
+// provider's frees.
+#include "fuzz_util.h"
+
+#include <openssl/core_names.h>
+#include <openssl/dh.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/param_build.h>
+#include <openssl/provider.h>
+#include <openssl/rsa.h>
+
+#include <string>
+
+extern "C" OSSL_provider_init_fn OSSL_provider_init; // provider/prov.c
+
+using namespace fz;
+
+namespace {
+
+using Bytes = std::vector<unsigned char>;
+constexpr size_t NB = 128; // RSA-1024: the modulus' bytes
+
+Bytes be_of(const mpz_t z) {
+  Bytes b((mpz_sizeinbase(z, 2) + 7) / 8);
+  size_t cnt = 0;
+  mpz_export(b.data(), &cnt, 1, 1, 1, 0, z);
+  b.resize(cnt);
+  return b;
+}
+BIGNUM *bn_of(const Bytes &b) { return BN_bin2bn(b.data(), (int)b.size(), nullptr); }
+
+// the RSA numbers, in OSSL_PARAM order: n e d p q dp dq qinv
+const char *const RSA_NAMES[8] = {OSSL_PKEY_PARAM_RSA_N,         OSSL_PKEY_PARAM_RSA_E,
+                                  OSSL_PKEY_PARAM_RSA_D,         OSSL_PKEY_PARAM_RSA_FACTOR1,
+                                  OSSL_PKEY_PARAM_RSA_FACTOR2,   OSSL_PKEY_PARAM_RSA_EXPONENT1,
+                                  OSSL_PKEY_PARAM_RSA_EXPONENT2, OSSL_PKEY_PARAM_RSA_COEFFICIENT1};
+
+struct World {
+  OSSL_LIB_CTX *lib = nullptr;
+  OSSL_PROVIDER *def = nullptr, *mpb = nullptr;
+  Bytes rsa_parts[8];
+  EVP_PKEY *rsa = nullptr; // held by the default provider (mpbatch gets it by export)
+  EVP_PKEY *dh = nullptr;  // ffdhe2048, the fixed private value dh_x
+  Bytes dh_p;
+  Z dh_x;
+
+  World() {
+    lib = OSSL_LIB_CTX_new();
+    expect(lib && OSSL_PROVIDER_add_builtin(lib, "mpbatch", OSSL_provider_init) == 1, "the built-in provider");
+    def = OSSL_PROVIDER_load(lib, "default");
+    mpb = OSSL_PROVIDER_load(lib, "mpbatch");
+    expect(def && mpb, "the providers load");
+    SeededRsaKey k(1024, 1024);
+    const mpz_ptr nums[8] = {k.key->n, k.key->e, k.key->d, k.key->p, k.key->q, k.key->dp, k.key->dq, k.key->qinv};
+    for (int i = 0; i < 8; i++) rsa_parts[i] = be_of(nums[i]);
+    rsa = import_rsa(rsa_parts, 0xff, "provider=default");
+    expect(rsa != nullptr, "the RSA key imports");
+    // DH: the group's p from its parameters, pub = 2^x mod p for a fixed x
+    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(lib, "DH", "provider=default");
+    EVP_PKEY *params = nullptr;
+    expect(c && EVP_PKEY_paramgen_init(c) == 1 && EVP_PKEY_CTX_set_group_name(c, "ffdhe2048") == 1 &&
+               EVP_PKEY_paramgen(c, &params) == 1,
+           "ffdhe2048 parameters");
+    EVP_PKEY_CTX_free(c);
+    BIGNUM *bp = nullptr;
+    expect(EVP_PKEY_get_bn_param(params, OSSL_PKEY_PARAM_FFC_P, &bp) == 1, "ffdhe2048 p");
+    EVP_PKEY_free(params);
+    dh_p.resize((size_t)BN_num_bytes(bp));
+    BN_bn2bin(bp, dh_p.data());
+    BN_free(bp);
+    Z zp, y, g;
+    mpz_import(zp, dh_p.size(), 1, 1, 1, 0, dh_p.data());
+    mpz_set_str(dh_x, "123456789abcdef0fedcba9876543210123456789abcdef0fedcba98765432", 16);
+    mpz_set_ui(g, 2);
+    mpz_powm(y, g, dh_x, zp);
+    dh = dh_key(be_of(y), be_of(dh_x));
+    expect(dh != nullptr, "the DH key imports");
+  }
+
+  // an RSA key of the numbers whose bit is set in mask, through propq's key manager; nullptr if refused
+  EVP_PKEY *import_rsa(const Bytes *parts, unsigned mask, const char *propq) const {
+    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+    std::vector<BIGNUM *> bns;
+    bool ok = bld != nullptr;
+    for (int i = 0; ok && i < 8; i++) {
+      if (!(mask >> i & 1)) continue;
+      bns.push_back(bn_of(parts[i]));
+      ok = bns.back() && OSSL_PARAM_BLD_push_BN(bld, RSA_NAMES[i], bns.back());
+    }
+    OSSL_PARAM *params = ok ? OSSL_PARAM_BLD_to_param(bld) : nullptr;
+    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(lib, "RSA", propq);
+    EVP_PKEY *k = nullptr;
+    if (params && c && EVP_PKEY_fromdata_init(c) == 1 && EVP_PKEY_fromdata(c, &k, EVP_PKEY_KEYPAIR, params) != 1)
+      k = nullptr;
+    EVP_PKEY_CTX_free(c);
+    OSSL_PARAM_free(params);
+    OSSL_PARAM_BLD_free(bld);
+    for (BIGNUM *b : bns) BN_clear_free(b);
+    return k;
+  }
+
+  // a DH key of ffdhe2048 with this public value (and private value, when not empty)
+  EVP_PKEY *dh_key(const Bytes &pub, const Bytes &priv) const {
+    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+    BIGNUM *y = bn_of(pub), *x = priv.empty() ? nullptr : bn_of(priv);
+    OSSL_PARAM *params = nullptr;
+    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(lib, "DH", "provider=default");
+    EVP_PKEY *k = nullptr;
+    if (bld && y && OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_GROUP_NAME, "ffdhe2048", 0) &&
+        OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_PUB_KEY, y) &&
+        (!x || OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_PRIV_KEY, x)) &&
+        (params = OSSL_PARAM_BLD_to_param(bld)) != nullptr && c && EVP_PKEY_fromdata_init(c) == 1 &&
+        EVP_PKEY_fromdata(c, &k, x ? EVP_PKEY_KEYPAIR : EVP_PKEY_PUBLIC_KEY, params) != 1)
+      k = nullptr;
+    EVP_PKEY_CTX_free(c);
+    OSSL_PARAM_free(params);
+    OSSL_PARAM_BLD_free(bld);
+    BN_free(y);
+    BN_clear_free(x);
+    return k;
+  }
+};
+
+World &world() {
+  static World *w = new World; // never destroyed: the providers stay loaded for the whole run
+  return *w;
+}
+
+struct PCtx {
+  EVP_PKEY_CTX *c;
+  PCtx(const World &w, EVP_PKEY *k, const char *propq) : c(EVP_PKEY_CTX_new_from_pkey(w.lib, k, propq)) {}
+  ~PCtx() { EVP_PKEY_CTX_free(c); }
+};
+
+Bytes take(Input &in, size_t n) {
+  Bytes b(n);
+  for (auto &x : b) x = in.u8();
+  return b;
+}
+
+// damage: nothing, or one byte XORed with a nonzero mask, by the input's choice
+void maybe_damage(Input &in, Bytes &b) {
+  if (b.empty() || in.u8() % 4 != 0) return;
+  const size_t at = in.u8() % b.size();
+  const unsigned char m = in.u8();
+  b[at] ^= m ? m : 0x80;
+}
+
+// the ciphertext: raw bytes of any length (0..NB+1), or em^e mod n (em < n) for an encoding em
+Bytes ciphertext(const World &w, Input &in, const Bytes &em) {
+  if (in.u8() % 8 == 0) return take(in, in.u8() % (NB + 2));
+  Z m, e, n, c;
+  mpz_import(m, em.size(), 1, 1, 1, 0, em.data());
+  mpz_import(e, w.rsa_parts[1].size(), 1, 1, 1, 0, w.rsa_parts[1].data());
+  mpz_import(n, w.rsa_parts[0].size(), 1, 1, 1, 0, w.rsa_parts[0].data());
+  mpz_mod(m, m, n);
+  mpz_powm(c, m, e, n);
+  Bytes out(NB, 0), b = be_of(c);
+  std::memcpy(out.data() + NB - b.size(), b.data(), b.size());
+  return out;
+}
+
+// EME-OAEP (SHA-256, MGF1-SHA-256) of msg with this label and seed, NB bytes
+Bytes oaep_encode(const Bytes &msg, const Bytes &label, const Bytes &seed) {
+  const size_t h = 32, dblen = NB - h - 1;
+  Bytes db(dblen, 0), em(NB, 0);
+  unsigned int len = 0;
+  EVP_Digest(label.data(), label.size(), db.data(), &len, EVP_sha256(), nullptr);
+  db[dblen - msg.size() - 1] = 0x01;
+  if (!msg.empty()) std::memcpy(db.data() + dblen - msg.size(), msg.data(), msg.size());
+  Bytes mask(dblen), smask(h);
+  expect(PKCS1_MGF1(mask.data(), (long)dblen, seed.data(), (long)h, EVP_sha256()) == 0, "MGF1");
+  for (size_t i = 0; i < dblen; i++) em[1 + h + i] = db[i] ^ mask[i];
+  expect(PKCS1_MGF1(smask.data(), (long)h, em.data() + 1 + h, (long)dblen, EVP_sha256()) == 0, "MGF1");
+  for (size_t i = 0; i < h; i++) em[1 + i] = seed[i] ^ smask[i];
+  return em;
+}
+
+// EME-PKCS1-v1_5 of msg: 00 02 PS 00 msg, PS from the input with its zeros made nonzero
+Bytes pkcs1_encode(Input &in, const Bytes &msg) {
+  Bytes em(NB, 0);
+  em[1] = 0x02;
+  const size_t ps = NB - 3 - msg.size();
+  for (size_t i = 0; i < ps; i++) {
+    unsigned char b = in.u8();
+    em[2 + i] = b ? b : 0x5a;
+  }
+  if (!msg.empty()) std::memcpy(em.data() + NB - msg.size(), msg.data(), msg.size());
+  return em;
+}
+
+// decryption through propq: EVP_PKEY_decrypt's answer (1: success) and the plaintext
+int decrypt(const World &w, const char *propq, int pad, const Bytes &label, const Bytes &c, Bytes &out) {
+  PCtx x(w, w.rsa, propq);
+  out.assign(NB, 0);
+  size_t len = out.size();
+  int r = x.c && EVP_PKEY_decrypt_init(x.c) == 1 && EVP_PKEY_CTX_set_rsa_padding(x.c, pad) == 1 ? 1 : -10;
+  if (r == 1 && pad == RSA_PKCS1_OAEP_PADDING) {
+    unsigned char *l = label.empty() ? nullptr : (unsigned char *)OPENSSL_memdup(label.data(), label.size());
+    r = EVP_PKEY_CTX_set_rsa_oaep_md(x.c, EVP_sha256()) == 1 && EVP_PKEY_CTX_set_rsa_mgf1_md(x.c, EVP_sha256()) == 1 &&
+                EVP_PKEY_CTX_set0_rsa_oaep_label(x.c, l, (int)label.size()) == 1
+            ? 1
+            : -10;
+    if (r != 1) OPENSSL_free(l);
+  }
+  expect(r == 1, "a decryption context");
+  r = EVP_PKEY_decrypt(x.c, out.data(), &len, c.data(), c.size());
+  out.resize(r == 1 ? len : 0);
+  ERR_clear_error();
+  return r == 1;
+}
+
+void op_decrypt(const World &w, Input &in) {
+  const int mode = in.u8() % 3;
+  const int pads[3] = {RSA_NO_PADDING, RSA_PKCS1_PADDING, RSA_PKCS1_OAEP_PADDING};
+  Bytes label, em;
+  if (mode == 0) {
+    em = take(in, NB);
+  } else if (mode == 1) {
+    em = pkcs1_encode(in, take(in, in.u8() % (NB - 11 + 1)));
+  } else {
+    label = take(in, in.u8() % 4 == 0 ? 0 : in.u8() % 40);
+    Bytes msg = take(in, in.u8() % (NB - 2 * 32 - 2 + 1)), seed = take(in, 32);
+    em = oaep_encode(msg, label, seed);
+  }
+  maybe_damage(in, em);
+  const Bytes c = ciphertext(w, in, em);
+  Bytes want, got, again;
+  const int rd = decrypt(w, "provider=default", pads[mode], label, c, want);
+  const int rm = decrypt(w, "provider=mpbatch", pads[mode], label, c, got);
+  if (mode != 1 || rd) {
+    expect(rm == rd, "mpbatch and the default provider agree on success");
+    expect(got == want, "mpbatch decrypts as the default provider");
+  } else if (rm) { // implicit rejection: a message of at most NB - 11 bytes, the same every time
+    expect(got.size() <= NB - 11, "a synthetic message fits the padding");
+    expect(decrypt(w, "provider=mpbatch", pads[mode], label, c, again) == 1 && again == got,
+           "the synthetic message is deterministic");
+  }
+}
+
+int verify(const World &w, const char *propq, bool pss, const Bytes &dg, const Bytes &sig) {
+  PCtx x(w, w.rsa, propq);
+  expect(x.c && EVP_PKEY_verify_init(x.c) == 1 &&
+             EVP_PKEY_CTX_set_rsa_padding(x.c, pss ? RSA_PKCS1_PSS_PADDING : RSA_PKCS1_PADDING) == 1 &&
+             EVP_PKEY_CTX_set_signature_md(x.c, EVP_sha256()) == 1,
+         "a verify context");
+  int r = EVP_PKEY_verify(x.c, sig.data(), sig.size(), dg.data(), dg.size()) == 1;
+  ERR_clear_error();
+  return r;
+}
+
+void op_signature(const World &w, Input &in) {
+  const bool pss = in.u8() & 1;
+  const Bytes dg = take(in, 32);
+  Bytes sig;
+  if (in.u8() % 4 == 0) {
+    sig = take(in, in.u8() % (NB + 2));
+  } else {
+    PCtx x(w, w.rsa, "provider=mpbatch");
+    sig.assign(NB, 0);
+    size_t len = sig.size();
+    expect(x.c && EVP_PKEY_sign_init(x.c) == 1 &&
+               EVP_PKEY_CTX_set_rsa_padding(x.c, pss ? RSA_PKCS1_PSS_PADDING : RSA_PKCS1_PADDING) == 1 &&
+               EVP_PKEY_CTX_set_signature_md(x.c, EVP_sha256()) == 1 &&
+               EVP_PKEY_sign(x.c, sig.data(), &len, dg.data(), dg.size()) == 1 && len == NB,
+           "mpbatch signs");
+    expect(verify(w, "provider=default", pss, dg, sig) == 1, "mpbatch's signature verifies");
+    maybe_damage(in, sig);
+  }
+  expect(verify(w, "provider=mpbatch", pss, dg, sig) == verify(w, "provider=default", pss, dg, sig),
+         "mpbatch and the default provider verify alike");
+}
+
+int derive(const World &w, const char *propq, EVP_PKEY *peer, Bytes &out) {
+  PCtx x(w, w.dh, propq);
+  out.assign(256, 0);
+  size_t len = out.size();
+  int r = x.c && EVP_PKEY_derive_init(x.c) == 1 && EVP_PKEY_CTX_set_dh_pad(x.c, 1) == 1 &&
+          EVP_PKEY_derive_set_peer_ex(x.c, peer, 0) == 1 && EVP_PKEY_derive(x.c, out.data(), &len) == 1;
+  out.resize(r ? len : 0);
+  ERR_clear_error();
+  return r;
+}
+
+void op_derive(const World &w, Input &in) {
+  Bytes y;
+  Z p, v;
+  mpz_import(p, w.dh_p.size(), 1, 1, 1, 0, w.dh_p.data());
+  switch (in.u8() % 4) {
+    case 0: y = take(in, in.u8() % 258 + (in.u8() & 1 ? 0 : 200)); break; // raw bytes, 0..457
+    case 1: { // an edge: 0, 1, 2, p-2, p-1, p, p+1, 2^2048-1
+      const unsigned k = in.u8() % 8;
+      if (k < 3) {
+        mpz_set_ui(v, k);
+      } else if (k < 7) {
+        mpz_sub_ui(v, p, 2);
+        mpz_add_ui(v, v, k - 3);
+      } else {
+        mpz_setbit(v, 2048);
+        mpz_sub_ui(v, v, 1);
+      }
+      y = be_of(v);
+      break;
+    }
+    default: { // a valid value: 2^s mod p
+      Bytes s = take(in, 1 + in.u8() % 40);
+      Z g, zs;
+      mpz_import(zs, s.size(), 1, 1, 1, 0, s.data());
+      mpz_set_ui(g, 2);
+      mpz_powm(v, g, zs, p);
+      y = be_of(v);
+      maybe_damage(in, y);
+    }
+  }
+  EVP_PKEY *peer = w.dh_key(y, {});
+  ERR_clear_error();
+  if (peer == nullptr) return; // the default provider's key manager refused it
+  Bytes got;
+  const int rm = derive(w, "provider=mpbatch", peer, got);
+  EVP_PKEY_free(peer);
+  // accepted exactly when 2 <= y <= p - 2 and y^q = 1 (p = 2q + 1: the Legendre symbol (y/p) = 1),
+  // as DH_check_pub_key; the secret y^x mod p, padded to 256 bytes
+  Z zy, lim, z;
+  mpz_import(zy, y.size(), 1, 1, 1, 0, y.data());
+  mpz_sub_ui(lim, p, 1);
+  const bool valid = mpz_cmp_ui((mpz_srcptr)zy, 2) >= 0 && mpz_cmp(zy, lim) < 0 && mpz_legendre(zy, p) == 1;
+  expect(rm == (int)valid, "mpbatch accepts exactly the peer values of order q");
+  if (!rm) return;
+  mpz_powm(z, zy, w.dh_x, p);
+  Bytes want(256, 0), b = be_of(z);
+  std::memcpy(want.data() + 256 - b.size(), b.data(), b.size());
+  expect(got == want, "the shared secret is y^x mod p");
+}
+
+void op_import(const World &w, Input &in) {
+  Bytes parts[8];
+  for (int i = 0; i < 8; i++) parts[i] = w.rsa_parts[i];
+  unsigned mask = in.u8();
+  if (in.u8() & 1) mask |= 0x03; // n and e mostly there
+  for (int edits = in.u8() % 4; edits > 0; edits--) {
+    Bytes &b = parts[in.u8() % 8];
+    if (b.empty()) continue;
+    if (in.u8() % 4 == 0) b.erase(b.begin(), b.begin() + (long)(1 + in.u8() % b.size())); // cut the top
+    else b[in.u8() % b.size()] ^= (unsigned char)(1u << (in.u8() % 8));
+  }
+  EVP_PKEY *k = w.import_rsa(parts, mask, "provider=mpbatch");
+  ERR_clear_error();
+  if (k == nullptr) return;
+  const Bytes dg = take(in, 32);
+  Bytes sig(EVP_PKEY_get_size(k) > 0 ? (size_t)EVP_PKEY_get_size(k) : 0, 0);
+  size_t len = sig.size();
+  PCtx x(w, k, "provider=mpbatch");
+  const bool signed_ok = x.c && EVP_PKEY_sign_init(x.c) == 1 && EVP_PKEY_CTX_set_rsa_padding(x.c, RSA_PKCS1_PADDING) == 1 &&
+                         EVP_PKEY_CTX_set_signature_md(x.c, EVP_sha256()) == 1 &&
+                         EVP_PKEY_sign(x.c, sig.data(), &len, dg.data(), dg.size()) == 1;
+  ERR_clear_error();
+  EVP_PKEY_free(k);
+  if (!signed_ok) return;
+  // released: sig^e mod n must be EMSA-PKCS1-v1_5(SHA-256, dg) for the n and e given
+  expect((mask & 3) == 3, "a signature without n and e");
+  Z n, e, s, m;
+  mpz_import(n, parts[0].size(), 1, 1, 1, 0, parts[0].data());
+  mpz_import(e, parts[1].size(), 1, 1, 1, 0, parts[1].data());
+  mpz_import(s, len, 1, 1, 1, 0, sig.data());
+  const size_t k_bytes = (mpz_sizeinbase(n, 2) + 7) / 8;
+  expect(len == k_bytes && mpz_cmp(s, n) < 0, "the signature's length and range");
+  mpz_powm(m, s, e, n);
+  static const unsigned char prefix[19] = {0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01,
+                                           0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20};
+  Bytes em(k_bytes, 0xff);
+  expect(k_bytes >= 3 + 8 + 19 + 32, "a key long enough to sign");
+  em[0] = 0x00, em[1] = 0x01;
+  em[k_bytes - 32 - 19 - 1] = 0x00;
+  std::memcpy(em.data() + k_bytes - 32 - 19, prefix, 19);
+  std::memcpy(em.data() + k_bytes - 32, dg.data(), 32);
+  Z want;
+  mpz_import(want, em.size(), 1, 1, 1, 0, em.data());
+  expect(mpz_cmp(m, want) == 0, "a released signature is valid under the given n and e");
+}
+
+void run(Input &in) {
+  const World &w = world();
+  switch (in.u8() % 4) {
+    case 0: op_decrypt(w, in); break;
+    case 1: op_signature(w, in); break;
+    case 2: op_derive(w, in); break;
+    default: op_import(w, in); break;
+  }
+}
+
+} // namespace
+
+MPB_FUZZ_TARGET(run)
