@@ -186,7 +186,12 @@ static int pss_digests(sigctx *c, const EVP_MD **md, const EVP_MD **mgf1) {
   return 1;
 }
 
-static int check_tbs_len(const sigctx *c, size_t tbslen) {
+/* tbs must be a digest of the context's digest: PKCS#1 v1.5 with a digest set, and PSS, whose
+ * digest is SHA-1 when none was set (pss_digests; as the default provider: PSS always hashes, so
+ * a shorter tbs would be read past its end). */
+static int check_tbs_len(sigctx *c, size_t tbslen) {
+  const EVP_MD *md, *mgf1;
+  if (c->pad == RSA_PKCS1_PSS_PADDING && !pss_digests(c, &md, &mgf1)) return 0;
   if (c->md && (c->pad == RSA_PKCS1_PADDING || c->pad == RSA_PKCS1_PSS_PADDING)) {
     int mdsize = EVP_MD_get_size(c->md);
     if (mdsize <= 0 || (size_t)mdsize != tbslen) {

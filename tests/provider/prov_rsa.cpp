@@ -404,6 +404,45 @@ TEST_CASE("PSS salt lengths and MGF1 digest through mpbatch", "[provider][sign][
   EVP_MD_CTX_free(mc);
 }
 
+// PSS without a digest set hashes with SHA-1 (as the default provider), so what is signed or
+// verified must be 20 bytes: a shorter input was read past its end (found by fuzz_provider).
+TEST_CASE("PSS without a digest set: SHA-1, other lengths refused", "[provider][sign][pss]") {
+  Lib lib;
+  Pkey k = load_private_pem(lib, key_pem(2048));
+  auto ctx = [&](const char *props, bool for_sign) {
+    PCtx c = ctx_for(lib, k.get(), props);
+    REQUIRE(c);
+    REQUIRE((for_sign ? EVP_PKEY_sign_init(c.get()) : EVP_PKEY_verify_init(c.get())) == 1);
+    REQUIRE(EVP_PKEY_CTX_set_rsa_padding(c.get(), RSA_PKCS1_PSS_PADDING) == 1);
+    return c;
+  };
+  const Bytes dg20 = digest(lib, "SHA1", "pss without a digest");
+  for (size_t len : {0, 1, 5, 19, 21, 32}) {
+    INFO(len << " bytes");
+    const Bytes tbs(dg20.begin(), dg20.begin() + (long)std::min(len, dg20.size()));
+    Bytes in = tbs;
+    in.resize(len, 0x5a);
+    for (const char *props : {"provider=mpbatch", "provider=default"}) { // the default answers the same
+      INFO(props);
+      Bytes sig(256);
+      size_t sl = sig.size();
+      PCtx s = ctx(props, true);
+      CHECK(EVP_PKEY_sign(s.get(), sig.data(), &sl, in.data(), in.size()) != 1);
+      PCtx v = ctx(props, false);
+      CHECK(EVP_PKEY_verify(v.get(), sig.data(), sig.size(), in.data(), in.size()) != 1);
+      ERR_clear_error();
+    }
+  }
+  // 20 bytes: signed with SHA-1's PSS, verified by the default provider given SHA-1
+  Bytes sig(256);
+  size_t sl = sig.size();
+  PCtx s = ctx("provider=mpbatch", true);
+  REQUIRE(EVP_PKEY_sign(s.get(), sig.data(), &sl, dg20.data(), dg20.size()) == 1);
+  CHECK(verify(lib, k.get(), "provider=default", "SHA1", RSA_PKCS1_PSS_PADDING, dg20, sig, RSA_PSS_SALTLEN_AUTO) == 1);
+  PCtx v = ctx("provider=mpbatch", false);
+  CHECK(EVP_PKEY_verify(v.get(), sig.data(), sig.size(), dg20.data(), dg20.size()) == 1);
+}
+
 TEST_CASE("digest-sign through mpbatch (one-shot and streaming), AlgorithmIdentifier", "[provider][sign]") {
   Lib lib;
   Pkey k = load_private_pem(lib, key_pem(3072));
