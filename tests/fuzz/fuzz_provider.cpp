@@ -1,7 +1,7 @@
 // libFuzzer target: the mpbatch OpenSSL provider's input surface through EVP, with OpenSSL's
 // default provider in the same process as the oracle. The provider's sources are compiled into
 // this program and registered as a built-in provider (OSSL_PROVIDER_add_builtin), so they are
-// instrumented like the library. Four operations, picked by the first byte:
+// instrumented like the library. Five operations, picked by the first byte:
 //  - RSA decryption (raw, PKCS#1 v1.5, OAEP with SHA-256 and a label) of ciphertexts made from
 //    valid encodings, damaged ones, or raw bytes of any length: the default provider's answer
 //    where it is defined (raw and OAEP always; PKCS#1 v1.5 where the padding is valid: elsewhere
@@ -15,7 +15,10 @@
 //    accepts values longer than p (2^2048 + 5 gives a secret), which mpbatch refuses;
 //  - RSA key import with numbers left out, bits flipped or bytes cut: no crash, and a signature
 //    released with such a key must be a valid signature under the n and e it was given (GMP),
-//    whatever the key's other numbers (the fault check with e).
+//    whatever the key's other numbers (the fault check with e);
+//  - context parameters of any name, type and value, then the operation: a signature verifies
+//    with the default provider given the same parameters, a decryption matches the default
+//    provider's, a DH secret is y^x mod p.
 // A mismatch aborts (a crash the fuzzer keeps); ASan and UBSan watch the rest, LeakSanitizer the
 // provider's frees.
 #include "fuzz_util.h"
@@ -397,13 +400,163 @@ void op_import(const World &w, Input &in) {
   expect(mpz_cmp(m, want) == 0, "a released signature is valid under the given n and e");
 }
 
+// ---- context parameters of any name, type and value ------------------------------------------
+// A parameter array built from the input: up to 4 entries, each a name the providers know (or
+// not), of a type and value the input picks. Its storage lives in the struct.
+struct Params {
+  static constexpr const char *NAMES[] = {
+      OSSL_SIGNATURE_PARAM_PAD_MODE,          OSSL_SIGNATURE_PARAM_DIGEST,
+      OSSL_SIGNATURE_PARAM_PROPERTIES,        OSSL_SIGNATURE_PARAM_PSS_SALTLEN,
+      OSSL_SIGNATURE_PARAM_MGF1_DIGEST,       OSSL_SIGNATURE_PARAM_MGF1_PROPERTIES,
+      OSSL_ASYM_CIPHER_PARAM_OAEP_LABEL,      OSSL_ASYM_CIPHER_PARAM_TLS_CLIENT_VERSION,
+      "implicit-rejection" /* OpenSSL 3.2 */, OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST_PROPS,
+      OSSL_EXCHANGE_PARAM_PAD,                OSSL_EXCHANGE_PARAM_KDF_TYPE,
+      "no-such-param"};
+  static constexpr const char *STRINGS[] = {
+      "pss", "pkcs1", "none", "oaep", "x931", "PSS", "1", "6", "SHA256", "SHA1", "SHA2-512", "SHA3-256", "MD5",
+      "SHAKE128", "NULL", "digest", "max", "auto", "auto-digestmax", "-1", "-2", "-3", "0", "31", "1000000", "",
+      "X942KDF-ASN1", "provider=default", "provider=mpbatch", "fips=yes"};
+  OSSL_PARAM p[5];
+  std::vector<Bytes> bufs;
+  int ints[4];
+  unsigned uints[4];
+  size_t sizes[4];
+
+  explicit Params(Input &in) {
+    const size_t n = in.u8() % 5;
+    bufs.reserve(4);
+    for (size_t i = 0; i < n; i++) {
+      const char *name = NAMES[in.u8() % (sizeof NAMES / sizeof *NAMES)];
+      switch (in.u8() % 6) {
+        case 0: { // a string from the list, or raw bytes
+          const unsigned k = in.u8();
+          if (k % 4 != 0) {
+            const char *str = STRINGS[k % (sizeof STRINGS / sizeof *STRINGS)];
+            bufs.emplace_back(str, str + std::strlen(str) + 1);
+          } else {
+            bufs.push_back(take(in, in.u8() % 24));
+            bufs.back().push_back(0);
+          }
+          p[i] = OSSL_PARAM_construct_utf8_string(name, (char *)bufs.back().data(), bufs.back().size() - 1);
+          break;
+        }
+        case 1: ints[i] = (int)(in.u8() % 2 ? in.u64() : in.u8() % 12) - (in.u8() % 4 == 0 ? 4 : 0);
+          p[i] = OSSL_PARAM_construct_int(name, &ints[i]);
+          break;
+        case 2: uints[i] = (unsigned)in.u64();
+          p[i] = OSSL_PARAM_construct_uint(name, &uints[i]);
+          break;
+        case 3: sizes[i] = in.u8() % 2 ? (size_t)in.u64() : in.u8();
+          p[i] = OSSL_PARAM_construct_size_t(name, &sizes[i]);
+          break;
+        default: // octet string: raw bytes (an OAEP label, or the wrong type elsewhere)
+          bufs.push_back(take(in, in.u8() % 48));
+          p[i] = OSSL_PARAM_construct_octet_string(name, bufs.back().data(), bufs.back().size());
+      }
+    }
+    p[n] = OSSL_PARAM_construct_end();
+  }
+};
+
+// RSA signature with arbitrary parameters: when mpbatch signs, the default provider, given the
+// same parameters, must accept them too and verify the signature. RSA decryption: a message
+// encrypted by the default provider with the parameters decrypts to it through mpbatch when
+// mpbatch takes them. DH derive: a secret mpbatch gives is y^x mod p (its padding from "pad").
+void op_params(const World &w, Input &in) {
+  const unsigned what = in.u8() % 3;
+  Params ps(in);
+  if (what == 0) {
+    const Bytes dg = take(in, in.u8() % 2 ? 32 : in.u8() % 70);
+    PCtx x(w, w.rsa, "provider=mpbatch");
+    Bytes sig(NB, 0);
+    size_t len = sig.size();
+    const bool signed_ok = x.c && EVP_PKEY_sign_init(x.c) == 1 && EVP_PKEY_CTX_set_params(x.c, ps.p) == 1 &&
+                           EVP_PKEY_sign(x.c, sig.data(), &len, dg.data(), dg.size()) == 1;
+    ERR_clear_error();
+    if (!signed_ok) return;
+    expect(len == NB, "a signature of the modulus' length");
+    // the default provider with the same parameters: the same signature where the padding is
+    // deterministic, and its verification accepts mpbatch's signature wherever it accepts its own
+    // (it cannot verify a signature of an empty message, which it makes)
+    PCtx ds(w, w.rsa, "provider=default");
+    Bytes dsig(NB, 0);
+    size_t dlen = dsig.size();
+    const bool dsigned = ds.c && EVP_PKEY_sign_init(ds.c) == 1 && EVP_PKEY_CTX_set_params(ds.c, ps.p) == 1 &&
+                         EVP_PKEY_sign(ds.c, dsig.data(), &dlen, dg.data(), dg.size()) == 1;
+    ERR_clear_error();
+    int pad = 0;
+    expect(EVP_PKEY_CTX_get_rsa_padding(x.c, &pad) > 0, "the padding read back"); // (3.0: positive, not 1)
+    if (dsigned && pad != RSA_PKCS1_PSS_PADDING)
+      expect(dlen == len && dsig == sig, "the default provider's signature, byte for byte");
+    auto verify_default = [&](const Bytes &sg) {
+      PCtx v(w, w.rsa, "provider=default");
+      int r = v.c && EVP_PKEY_verify_init(v.c) == 1 && EVP_PKEY_CTX_set_params(v.c, ps.p) == 1 ? 1 : -1;
+      if (r == 1) r = EVP_PKEY_verify(v.c, sg.data(), sg.size(), dg.data(), dg.size()) == 1;
+      ERR_clear_error();
+      return r; // -1: the parameters refused
+    };
+    const int vm = verify_default(sig);
+    if (vm == 0 && dsigned) expect(verify_default(dsig) != 1, "the default provider verifies mpbatch's signature as its own");
+  } else if (what == 1) {
+    const Bytes msg = take(in, in.u8() % 40);
+    PCtx e(w, w.rsa, "provider=default");
+    Bytes c(NB, 0), out(NB, 0);
+    size_t clen = c.size(), olen = out.size();
+    const bool enc = e.c && EVP_PKEY_encrypt_init(e.c) == 1 && EVP_PKEY_CTX_set_params(e.c, ps.p) == 1 &&
+                     EVP_PKEY_encrypt(e.c, c.data(), &clen, msg.data(), msg.size()) == 1;
+    ERR_clear_error();
+    if (!enc) return;
+    PCtx d(w, w.rsa, "provider=mpbatch");
+    if (!(d.c && EVP_PKEY_decrypt_init(d.c) == 1 && EVP_PKEY_CTX_set_params(d.c, ps.p) == 1)) {
+      ERR_clear_error();
+      return;
+    }
+    const int r = EVP_PKEY_decrypt(d.c, out.data(), &olen, c.data(), clen);
+    ERR_clear_error();
+    // the default provider's own decryption of it, with the same parameters: mpbatch's must match
+    PCtx dd(w, w.rsa, "provider=default");
+    Bytes want(NB, 0);
+    size_t wlen = want.size();
+    const int rd = dd.c && EVP_PKEY_decrypt_init(dd.c) == 1 && EVP_PKEY_CTX_set_params(dd.c, ps.p) == 1 &&
+                   EVP_PKEY_decrypt(dd.c, want.data(), &wlen, c.data(), clen) == 1;
+    ERR_clear_error();
+    if (rd) {
+      expect(r == 1, "mpbatch decrypts what the default provider decrypts, same parameters");
+      expect(olen == wlen && std::memcmp(out.data(), want.data(), wlen) == 0, "the same plaintext");
+    }
+  } else {
+    PCtx x(w, w.dh, "provider=mpbatch");
+    Z p, y, g, zs;
+    mpz_import(p, w.dh_p.size(), 1, 1, 1, 0, w.dh_p.data());
+    mpz_set_ui(g, 2);
+    mpz_set_ui(zs, 1 + in.u8());
+    mpz_powm(y, g, zs, p);
+    EVP_PKEY *peer = w.dh_key(be_of(y), {});
+    expect(peer != nullptr, "a peer key");
+    Bytes out(300, 0);
+    size_t len = out.size();
+    const bool ok = x.c && EVP_PKEY_derive_init(x.c) == 1 && EVP_PKEY_CTX_set_params(x.c, ps.p) == 1 &&
+                    EVP_PKEY_derive_set_peer_ex(x.c, peer, 0) == 1 && EVP_PKEY_derive(x.c, out.data(), &len) == 1;
+    ERR_clear_error();
+    EVP_PKEY_free(peer);
+    if (!ok) return;
+    Z z, got;
+    mpz_powm(z, y, w.dh_x, p);
+    expect(len <= 256, "a secret no longer than p");
+    mpz_import(got, len, 1, 1, 1, 0, out.data());
+    expect(mpz_cmp(got, z) == 0, "the secret with parameters is y^x mod p");
+    expect(len == 256 || len == (mpz_sizeinbase(z, 2) + 7) / 8, "padded to p's length, or stripped");
+  }
+}
+
 void run(Input &in) {
   const World &w = world();
-  switch (in.u8() % 4) {
+  switch (in.u8() % 5) {
     case 0: op_decrypt(w, in); break;
     case 1: op_signature(w, in); break;
     case 2: op_derive(w, in); break;
-    default: op_import(w, in); break;
+    case 3: op_import(w, in); break;
+    default: op_params(w, in); break;
   }
 }
 
