@@ -1,7 +1,7 @@
 // libFuzzer target: the mpbatch OpenSSL provider's input surface through EVP, with OpenSSL's
 // default provider in the same process as the oracle. The provider's sources are compiled into
 // this program and registered as a built-in provider (OSSL_PROVIDER_add_builtin), so they are
-// instrumented like the library. Five operations, picked by the first byte:
+// instrumented like the library. Seven operations, picked by the first byte:
 //  - RSA decryption (raw, PKCS#1 v1.5, OAEP with SHA-256 and a label) of ciphertexts made from
 //    valid encodings, damaged ones, or raw bytes of any length: the default provider's answer
 //    where it is defined (raw and OAEP always; PKCS#1 v1.5 where the padding is valid: elsewhere
@@ -18,7 +18,10 @@
 //    whatever the key's other numbers (the fault check with e);
 //  - context parameters of any name, type and value, then the operation: a signature verifies
 //    with the default provider given the same parameters, a decryption matches the default
-//    provider's, a DH secret is y^x mod p.
+//    provider's, a DH secret is y^x mod p;
+//  - DH key import by name or p/g(/q), public and private values from the input: the checks of
+//    an accepted key agree with GMP, its secrets are y^x mod p;
+//  - RSA encryption and verify-recover through mpbatch: the default provider's answers.
 // A mismatch aborts (a crash the fuzzer keeps); ASan and UBSan watch the rest, LeakSanitizer the
 // provider's frees.
 #include "fuzz_util.h"
@@ -549,14 +552,212 @@ void op_params(const World &w, Input &in) {
   }
 }
 
+// ---- DH key import, and RSA's public operations ----------------------------------------------
+// A DH key of a group given by name or by p/g(/q), with public and private values, all from the
+// input, imported by mpbatch's key manager. Accepted or not, nothing crashes; the key checks of
+// an accepted key agree with GMP, and a secret it derives is y^x mod p.
+void op_dh_import(const World &w, Input &in) {
+  static const char *const GROUPS[] = {"ffdhe2048", "ffdhe3072", "modp_2048", "modp_1536", "ffdhe1024",
+                                       "dh_1024_160", "", "FFDHE2048"};
+  Z p, q, t;
+  mpz_import(p, w.dh_p.size(), 1, 1, 1, 0, w.dh_p.data());
+  OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+  std::vector<BIGNUM *> bns;
+  auto push = [&](const char *name, const Bytes &b) {
+    bns.push_back(bn_of(b));
+    expect(bns.back() && OSSL_PARAM_BLD_push_BN(bld, name, bns.back()), "a parameter");
+  };
+  const unsigned what = in.u8();
+  if (what & 1) {
+    const unsigned k = in.u8();
+    expect(OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_GROUP_NAME, GROUPS[k % 8], 0), "the name");
+  }
+  if (what & 2) { // p, g, q: the group's, one of them maybe damaged
+    Bytes pb = w.dh_p, gb{2}, qb;
+    mpz_sub_ui(q, p, 1), mpz_fdiv_q_2exp(q, q, 1), qb = be_of(q);
+    maybe_damage(in, pb), maybe_damage(in, gb), maybe_damage(in, qb);
+    push(OSSL_PKEY_PARAM_FFC_P, pb);
+    push(OSSL_PKEY_PARAM_FFC_G, gb);
+    if (in.u8() & 1) push(OSSL_PKEY_PARAM_FFC_Q, qb);
+  }
+  if (what & 4) { // the public value: 2^s mod p, or raw bytes
+    Bytes y;
+    if (in.u8() & 1) {
+      Z g, zs, v;
+      mpz_set_ui(g, 2), mpz_set_ui(zs, 1 + in.u8());
+      mpz_powm(v, g, zs, p);
+      y = be_of(v);
+    } else {
+      y = take(in, in.u8() % 260);
+    }
+    push(OSSL_PKEY_PARAM_PUB_KEY, y);
+  }
+  if (what & 8) push(OSSL_PKEY_PARAM_PRIV_KEY, take(in, in.u8() % 48));
+  OSSL_PARAM *params = OSSL_PARAM_BLD_to_param(bld);
+  const int sels[3] = {EVP_PKEY_KEYPAIR, EVP_PKEY_PUBLIC_KEY, EVP_PKEY_KEY_PARAMETERS};
+  EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(w.lib, "DH", "provider=mpbatch");
+  EVP_PKEY *k = nullptr;
+  if (!(params && c && EVP_PKEY_fromdata_init(c) == 1 && EVP_PKEY_fromdata(c, &k, sels[in.u8() % 3], params) == 1))
+    k = nullptr;
+  EVP_PKEY_CTX_free(c);
+  OSSL_PARAM_free(params);
+  OSSL_PARAM_BLD_free(bld);
+  for (BIGNUM *b : bns) BN_clear_free(b);
+  ERR_clear_error();
+  if (k == nullptr) return;
+  // the key's own p, public and private values, as the key manager gives them back
+  BIGNUM *kp = nullptr, *ky = nullptr, *kx = nullptr;
+  const bool has_p = EVP_PKEY_get_bn_param(k, OSSL_PKEY_PARAM_FFC_P, &kp) == 1;
+  (void)EVP_PKEY_get_bn_param(k, OSSL_PKEY_PARAM_PUB_KEY, &ky);
+  (void)EVP_PKEY_get_bn_param(k, OSSL_PKEY_PARAM_PRIV_KEY, &kx);
+  ERR_clear_error();
+  auto to_z = [](mpz_t z, const BIGNUM *b) {
+    Bytes v((size_t)BN_num_bytes(b));
+    BN_bn2bin(b, v.data());
+    mpz_import(z, v.size(), 1, 1, 1, 0, v.data());
+  };
+  expect(has_p, "an accepted key has its group");
+  Z zp, zy, zx, lim;
+  to_z(zp, kp);
+  PCtx chk(w, k, "provider=mpbatch");
+  expect(chk.c != nullptr, "a context for the key");
+  if (ky != nullptr && EVP_PKEY_public_check(chk.c) == 1) { // a valid public value, by GMP
+    to_z(zy, ky);
+    mpz_sub_ui(lim, zp, 1);
+    expect(mpz_cmp_ui((mpz_srcptr)zy, 2) >= 0 && mpz_cmp(zy, lim) < 0 && mpz_legendre(zy, zp) == 1,
+           "a public value that passes the check is in [2, p-2] and of order q");
+  }
+  (void)EVP_PKEY_private_check(chk.c);
+  (void)EVP_PKEY_pairwise_check(chk.c);
+  (void)EVP_PKEY_param_check(chk.c);
+  ERR_clear_error();
+  if (kx != nullptr) { // a derive with a valid peer: 2^7 mod p
+    Z g, s7, py, z;
+    mpz_set_ui(g, 2), mpz_set_ui(s7, 7);
+    mpz_powm(py, g, s7, zp);
+    Bytes pyb = be_of(py);
+    OSSL_PARAM_BLD *pb = OSSL_PARAM_BLD_new();
+    BIGNUM *pyn = bn_of(pyb);
+    char gname[64] = "";
+    size_t glen = 0;
+    EVP_PKEY *peer = nullptr;
+    OSSL_PARAM *pp = nullptr;
+    EVP_PKEY_CTX *pc = EVP_PKEY_CTX_new_from_name(w.lib, "DH", "provider=mpbatch");
+    if (pb && pyn && EVP_PKEY_get_utf8_string_param(k, OSSL_PKEY_PARAM_GROUP_NAME, gname, sizeof gname, &glen) == 1 &&
+        OSSL_PARAM_BLD_push_utf8_string(pb, OSSL_PKEY_PARAM_GROUP_NAME, gname, 0) &&
+        OSSL_PARAM_BLD_push_BN(pb, OSSL_PKEY_PARAM_PUB_KEY, pyn) && (pp = OSSL_PARAM_BLD_to_param(pb)) && pc &&
+        EVP_PKEY_fromdata_init(pc) == 1 && EVP_PKEY_fromdata(pc, &peer, EVP_PKEY_PUBLIC_KEY, pp) != 1)
+      peer = nullptr;
+    EVP_PKEY_CTX_free(pc);
+    OSSL_PARAM_free(pp);
+    OSSL_PARAM_BLD_free(pb);
+    BN_free(pyn);
+    if (peer != nullptr) {
+      PCtx d(w, k, "provider=mpbatch");
+      Bytes out(1024, 0);
+      size_t len = out.size();
+      const bool ok = d.c && EVP_PKEY_derive_init(d.c) == 1 && EVP_PKEY_CTX_set_dh_pad(d.c, 1) == 1 &&
+                      EVP_PKEY_derive_set_peer_ex(d.c, peer, 0) == 1 && EVP_PKEY_derive(d.c, out.data(), &len) == 1;
+      EVP_PKEY_free(peer);
+      if (ok) {
+        to_z(zx, kx);
+        mpz_powm(z, py, zx, zp);
+        Z got;
+        mpz_import(got, len, 1, 1, 1, 0, out.data());
+        expect(mpz_cmp(got, z) == 0, "an imported key's secret is y^x mod p");
+      }
+    }
+    ERR_clear_error();
+  }
+  BN_free(kp), BN_free(ky), BN_clear_free(kx);
+  EVP_PKEY_free(k);
+}
+
+// RSA encryption by mpbatch (raw, PKCS#1 v1.5, OAEP with SHA-256) of a message from the input:
+// accepted where the default provider accepts it, and the default provider decrypts it back.
+// Verify-recover (PKCS#1 v1.5 with SHA-256, raw) of signatures made or damaged or raw: the
+// default provider's answer.
+void op_public(const World &w, Input &in) {
+  const unsigned what = in.u8();
+  if (what & 1) {
+    const int mode = in.u8() % 3;
+    const int pads[3] = {RSA_NO_PADDING, RSA_PKCS1_PADDING, RSA_PKCS1_OAEP_PADDING};
+    Bytes msg = take(in, mode == 0 ? NB - (in.u8() % 4 == 0 ? in.u8() % 3 : 0) : in.u8() % (NB + 2));
+    if (mode == 0 && !msg.empty() && in.u8() % 4 != 0) msg[0] &= 0x7f; // below n, mostly
+    auto enc = [&](const char *propq, Bytes &c) {
+      PCtx x(w, w.rsa, propq);
+      c.assign(NB, 0);
+      size_t len = c.size();
+      int r = x.c && EVP_PKEY_encrypt_init(x.c) == 1 && EVP_PKEY_CTX_set_rsa_padding(x.c, pads[mode]) == 1 &&
+              (mode != 2 || (EVP_PKEY_CTX_set_rsa_oaep_md(x.c, EVP_sha256()) == 1 &&
+                             EVP_PKEY_CTX_set_rsa_mgf1_md(x.c, EVP_sha256()) == 1)) &&
+              EVP_PKEY_encrypt(x.c, c.data(), &len, msg.data(), msg.size()) == 1;
+      c.resize(r ? len : 0);
+      ERR_clear_error();
+      return r;
+    };
+    Bytes cm, cd, back;
+    const int rm = enc("provider=mpbatch", cm), rd = enc("provider=default", cd);
+    expect(rm == rd, "mpbatch encrypts what the default provider encrypts");
+    if (mode == 0) expect(cm == cd, "raw encryption: the same ciphertext");
+    if (!rm) return;
+    Bytes none;
+    expect(decrypt(w, "provider=default", pads[mode], none, cm, back) == 1, "the default provider decrypts it");
+    Bytes want = msg;
+    expect(back == want, "back to the message");
+  } else {
+    const bool raw = in.u8() & 1;
+    Bytes sig;
+    if (in.u8() % 3 == 0) {
+      sig = take(in, in.u8() % (NB + 2));
+    } else {
+      PCtx x(w, w.rsa, "provider=default");
+      const Bytes dg = take(in, raw ? NB : 32);
+      Bytes in_raw = dg;
+      if (raw && !in_raw.empty()) in_raw[0] &= 0x7f;
+      sig.assign(NB, 0);
+      size_t len = sig.size();
+      expect(x.c && EVP_PKEY_sign_init(x.c) == 1 &&
+                 EVP_PKEY_CTX_set_rsa_padding(x.c, raw ? RSA_NO_PADDING : RSA_PKCS1_PADDING) == 1 &&
+                 (raw || EVP_PKEY_CTX_set_signature_md(x.c, EVP_sha256()) == 1) &&
+                 EVP_PKEY_sign(x.c, sig.data(), &len, in_raw.data(), in_raw.size()) == 1,
+             "the default provider signs");
+      maybe_damage(in, sig);
+    }
+    auto recover = [&](const char *propq, Bytes &out) {
+      PCtx x(w, w.rsa, propq);
+      out.assign(NB, 0);
+      size_t len = out.size();
+      int r = x.c && EVP_PKEY_verify_recover_init(x.c) == 1 &&
+              EVP_PKEY_CTX_set_rsa_padding(x.c, raw ? RSA_NO_PADDING : RSA_PKCS1_PADDING) == 1 &&
+              (raw || EVP_PKEY_CTX_set_signature_md(x.c, EVP_sha256()) == 1) &&
+              EVP_PKEY_verify_recover(x.c, out.data(), &len, sig.data(), sig.size()) == 1;
+      out.resize(r ? len : 0);
+      ERR_clear_error();
+      return r;
+    };
+    Bytes om, od;
+    const int rm = recover("provider=mpbatch", om), rd = recover("provider=default", od);
+    // mpbatch takes only signatures of the modulus' length (RFC 8017 8.2.2 step 1); the default
+    // provider also takes shorter ones (leading zeros left out)
+    if (rm != rd) {
+      expect(!rm && sig.size() != NB, "mpbatch recovers what the default provider recovers");
+      return;
+    }
+    expect(om == od, "the same recovered message");
+  }
+}
+
 void run(Input &in) {
   const World &w = world();
-  switch (in.u8() % 5) {
+  switch (in.u8() % 7) {
     case 0: op_decrypt(w, in); break;
     case 1: op_signature(w, in); break;
     case 2: op_derive(w, in); break;
     case 3: op_import(w, in); break;
-    default: op_params(w, in); break;
+    case 4: op_params(w, in); break;
+    case 5: op_dh_import(w, in); break;
+    default: op_public(w, in); break;
   }
 }
 
