@@ -461,8 +461,9 @@ struct Params {
   }
 };
 
-// RSA signature with arbitrary parameters: when mpbatch signs, the default provider, given the
-// same parameters, must accept them too and verify the signature. RSA decryption: a message
+// RSA signature with arbitrary parameters: where mpbatch and the default provider both sign with
+// them, the same signature (but PSS's salt), and the default provider's verification with them
+// takes mpbatch's signature wherever it takes its own. RSA decryption: a message
 // encrypted by the default provider with the parameters decrypts to it through mpbatch when
 // mpbatch takes them. DH derive: a secret mpbatch gives is y^x mod p (its padding from "pad").
 void op_params(const World &w, Input &in) {
