@@ -78,6 +78,20 @@ static void pss_defaults(mpbp_rsa_key *k) {
   k->pss_saltlen = 20;
 }
 
+/* 1 when name is a digest an RSA-PSS key's parameters may name: SHA-1 and SHA-2, the ones RFC
+   8017's ASN.1 lists and OpenSSL maps. Others are refused: the default provider refuses unknown
+   names, and silently drops known others (MD5, SHA3-256: its key then reads back without a
+   digest), which would make the two providers sign with different digests. */
+static int pss_md_allowed(const mpbp_rsa_key *k, const char *name) {
+  static const char *const allowed[] = {"SHA1",     "SHA2-224",     "SHA2-256",    "SHA2-384",
+                                        "SHA2-512", "SHA2-512/224", "SHA2-512/256"};
+  EVP_MD *md = EVP_MD_fetch(mpbp_libctx(k->pc), name, NULL);
+  int ok = 0;
+  for (size_t i = 0; md != NULL && !ok && i < sizeof allowed / sizeof *allowed; i++) ok = EVP_MD_is_a(md, allowed[i]);
+  EVP_MD_free(md);
+  return ok;
+}
+
 /* The restriction of an RSA-PSS key from OSSL_PKEY_PARAM_RSA_{DIGEST, MASKGENFUNC, MGF1_DIGEST,
    PSS_SALTLEN}, as the default provider exports it (the fields at their defaults left out). */
 static int pss_fromdata(mpbp_rsa_key *k, const OSSL_PARAM params[]) {
@@ -85,7 +99,7 @@ static int pss_fromdata(mpbp_rsa_key *k, const OSSL_PARAM params[]) {
   const OSSL_PARAM *p;
   char buf[64], *bp = buf;
   if ((p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_DIGEST))) {
-    if (!OSSL_PARAM_get_utf8_string(p, &bp, sizeof buf)) goto bad;
+    if (!OSSL_PARAM_get_utf8_string(p, &bp, sizeof buf) || !pss_md_allowed(k, buf)) goto bad;
     OPENSSL_strlcpy(k->pss_md, buf, sizeof k->pss_md);
     k->pss_restricted = 1;
   }
@@ -96,7 +110,7 @@ static int pss_fromdata(mpbp_rsa_key *k, const OSSL_PARAM params[]) {
   }
   if ((p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_MGF1_DIGEST))) {
     bp = buf;
-    if (!OSSL_PARAM_get_utf8_string(p, &bp, sizeof buf)) goto bad;
+    if (!OSSL_PARAM_get_utf8_string(p, &bp, sizeof buf) || !pss_md_allowed(k, buf)) goto bad;
     OPENSSL_strlcpy(k->pss_mgf1_md, buf, sizeof k->pss_mgf1_md);
     k->pss_restricted = 1;
   }

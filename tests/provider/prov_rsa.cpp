@@ -1190,6 +1190,53 @@ TEST_CASE("RSA-PSS keys through mpbatch", "[provider][sign][pss][keymgmt]") {
 // The paths that TLS libraries and the openssl tools take but the tests above do not: a context
 // duplicated after it was set up (EVP_PKEY_CTX_dup), its parameters read back, the public
 // operations and raw padding through mpbatch, and the size queries.
+// An RSA-PSS key's digests are SHA-1 or SHA-2. The default provider refuses unknown names but
+// imports MD5 or SHA3-256 and drops them (the key reads back without a digest); mpbatch refuses
+// them, so the two never sign with different digests (found by fuzz_provider).
+TEST_CASE("RSA-PSS key import: the restriction's digests", "[provider][pss][keymgmt]") {
+  Lib lib;
+  Pkey k = load_private_pem(lib, key_pem(2048));
+  auto import_pss = [&](const char *propq, const char *name, const char *md, int salt) {
+    OSSL_PARAM_BLD *b = OSSL_PARAM_BLD_new();
+    std::vector<BIGNUM *> bns;
+    for (const char *nm : {OSSL_PKEY_PARAM_RSA_N, OSSL_PKEY_PARAM_RSA_E, OSSL_PKEY_PARAM_RSA_D}) {
+      BIGNUM *v = nullptr;
+      REQUIRE(EVP_PKEY_get_bn_param(k.get(), nm, &v));
+      REQUIRE(OSSL_PARAM_BLD_push_BN(b, nm, v));
+      bns.push_back(v);
+    }
+    REQUIRE(OSSL_PARAM_BLD_push_utf8_string(b, name, md, 0));
+    REQUIRE(OSSL_PARAM_BLD_push_int(b, OSSL_PKEY_PARAM_RSA_PSS_SALTLEN, salt));
+    OSSL_PARAM *params = OSSL_PARAM_BLD_to_param(b);
+    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(lib.ctx, "RSA-PSS", propq);
+    EVP_PKEY *out = nullptr;
+    REQUIRE(EVP_PKEY_fromdata_init(c) == 1);
+    if (EVP_PKEY_fromdata(c, &out, EVP_PKEY_KEYPAIR, params) != 1) out = nullptr;
+    EVP_PKEY_CTX_free(c);
+    OSSL_PARAM_free(params);
+    OSSL_PARAM_BLD_free(b);
+    for (BIGNUM *v : bns) BN_free(v);
+    ERR_clear_error();
+    return Pkey(out);
+  };
+  for (const char *name : {OSSL_PKEY_PARAM_RSA_DIGEST, OSSL_PKEY_PARAM_RSA_MGF1_DIGEST}) {
+    INFO(name);
+    for (const char *md : {"SHA1", "SHA256", "sha384", "SHA2-512/256"})
+      CHECK(import_pss("provider=mpbatch", name, md, 20) != nullptr);
+    for (const char *md : {"MD5", "SHA3-256", "bogus", ""}) {
+      INFO(md);
+      CHECK(import_pss("provider=mpbatch", name, md, 20) == nullptr);
+    }
+    CHECK(import_pss("provider=default", name, "bogus", 20) == nullptr);
+    Pkey dropped = import_pss("provider=default", name, "MD5", 20); // the default's import drops it
+    REQUIRE(dropped);
+    char buf[64];
+    size_t len = 0;
+    CHECK(EVP_PKEY_get_utf8_string_param(dropped.get(), name, buf, sizeof buf, &len) != 1);
+  }
+  CHECK(import_pss("provider=mpbatch", OSSL_PKEY_PARAM_RSA_DIGEST, "SHA256", -3) == nullptr); // salt < 0
+}
+
 TEST_CASE("RSA contexts through mpbatch: dup, parameters read back, raw and public operations",
           "[provider][ctx]") {
   Lib lib;
