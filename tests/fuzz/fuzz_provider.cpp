@@ -1,7 +1,7 @@
 // libFuzzer target: the mpbatch OpenSSL provider's input surface through EVP, with OpenSSL's
 // default provider in the same process as the oracle. The provider's sources are compiled into
 // this program and registered as a built-in provider (OSSL_PROVIDER_add_builtin), so they are
-// instrumented like the library. Seven operations, picked by the first byte:
+// instrumented like the library. Eight operations, picked by the first byte:
 //  - RSA decryption (raw, PKCS#1 v1.5, OAEP with SHA-256 and a label) of ciphertexts made from
 //    valid encodings, damaged ones, or raw bytes of any length: the default provider's answer
 //    where it is defined (raw and OAEP always; PKCS#1 v1.5 where the padding is valid: elsewhere
@@ -21,7 +21,9 @@
 //    provider's, a DH secret is y^x mod p;
 //  - DH key import by name or p/g(/q), public and private values from the input: the checks of
 //    an accepted key agree with GMP, its secrets are y^x mod p;
-//  - RSA encryption and verify-recover through mpbatch: the default provider's answers.
+//  - RSA encryption and verify-recover through mpbatch: the default provider's answers;
+//  - RSA-PSS keys with restrictions from the input: mpbatch imports and signs only where the
+//    default provider does, and its signatures verify there.
 // A mismatch aborts (a crash the fuzzer keeps); ASan and UBSan watch the rest, LeakSanitizer the
 // provider's frees.
 #include "fuzz_util.h"
@@ -749,16 +751,83 @@ void op_public(const World &w, Input &in) {
   }
 }
 
+// RSA-PSS keys with restrictions from the input (digest, MGF1 digest, salt length, mask
+// function), imported by both providers, then a signature with context parameters from the
+// input: mpbatch imports only what the default provider imports, signs only where the default
+// provider signs with the same key and parameters, and the default provider's verification takes
+// mpbatch's signature wherever it takes its own.
+void op_pss_key(const World &w, Input &in) {
+  static const char *const MDS[] = {"SHA256", "SHA1", "SHA384", "SHA512", "SHA224", "MD5", "SHA3-256", "bogus"};
+  const unsigned what = in.u8();
+  const char *md = MDS[in.u8() % 8], *mgf = MDS[in.u8() % 8];
+  int salt = in.u8() % 4 == 0 ? -(int)(in.u8() % 4) : (int)(in.u8() % 70);
+  const char *maskgen = in.u8() % 8 == 0 ? "bogus" : "MGF1";
+  auto import = [&](const char *propq) {
+    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+    std::vector<BIGNUM *> bns;
+    bool ok = bld != nullptr;
+    for (int i = 0; ok && i < 8; i++) {
+      bns.push_back(bn_of(w.rsa_parts[i]));
+      ok = bns.back() && OSSL_PARAM_BLD_push_BN(bld, RSA_NAMES[i], bns.back());
+    }
+    ok = ok && (!(what & 1) || OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_RSA_DIGEST, md, 0)) &&
+         (!(what & 2) || OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_RSA_MGF1_DIGEST, mgf, 0)) &&
+         (!(what & 4) || OSSL_PARAM_BLD_push_int(bld, OSSL_PKEY_PARAM_RSA_PSS_SALTLEN, salt)) &&
+         (!(what & 8) || OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_RSA_MASKGENFUNC, maskgen, 0));
+    OSSL_PARAM *params = ok ? OSSL_PARAM_BLD_to_param(bld) : nullptr;
+    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(w.lib, "RSA-PSS", propq);
+    EVP_PKEY *k = nullptr;
+    if (params && c && EVP_PKEY_fromdata_init(c) == 1 && EVP_PKEY_fromdata(c, &k, EVP_PKEY_KEYPAIR, params) != 1)
+      k = nullptr;
+    EVP_PKEY_CTX_free(c);
+    OSSL_PARAM_free(params);
+    OSSL_PARAM_BLD_free(bld);
+    for (BIGNUM *b : bns) BN_clear_free(b);
+    ERR_clear_error();
+    return k;
+  };
+  EVP_PKEY *km = import("provider=mpbatch"), *kd = import("provider=default");
+  Params ps(in);
+  const Bytes dg = take(in, in.u8() % 2 ? 32 : in.u8() % 70);
+  auto sign = [&](EVP_PKEY *k, const char *propq, Bytes &sig) {
+    PCtx x(w, k, propq);
+    sig.assign(NB, 0);
+    size_t len = sig.size();
+    const bool ok = x.c && EVP_PKEY_sign_init(x.c) == 1 && EVP_PKEY_CTX_set_params(x.c, ps.p) == 1 &&
+                    EVP_PKEY_sign(x.c, sig.data(), &len, dg.data(), dg.size()) == 1;
+    sig.resize(ok ? len : 0);
+    ERR_clear_error();
+    return ok;
+  };
+  Bytes sm, sd;
+  const bool ok_m = km && sign(km, "provider=mpbatch", sm);
+  if (km) expect(kd != nullptr, "mpbatch imports only the RSA-PSS keys the default provider imports");
+  if (ok_m) {
+    expect(sign(kd, "provider=default", sd), "mpbatch signs only where the default provider signs");
+    auto verify_default = [&](const Bytes &sg) {
+      PCtx v(w, kd, "provider=default");
+      int r = v.c && EVP_PKEY_verify_init(v.c) == 1 && EVP_PKEY_CTX_set_params(v.c, ps.p) == 1 ? 1 : -1;
+      if (r == 1) r = EVP_PKEY_verify(v.c, sg.data(), sg.size(), dg.data(), dg.size()) == 1;
+      ERR_clear_error();
+      return r;
+    };
+    if (verify_default(sm) == 0) expect(verify_default(sd) != 1, "the default provider verifies mpbatch's PSS signature as its own");
+  }
+  EVP_PKEY_free(km);
+  EVP_PKEY_free(kd);
+}
+
 void run(Input &in) {
   const World &w = world();
-  switch (in.u8() % 7) {
+  switch (in.u8() % 8) {
     case 0: op_decrypt(w, in); break;
     case 1: op_signature(w, in); break;
     case 2: op_derive(w, in); break;
     case 3: op_import(w, in); break;
     case 4: op_params(w, in); break;
     case 5: op_dh_import(w, in); break;
-    default: op_public(w, in); break;
+    case 6: op_public(w, in); break;
+    default: op_pss_key(w, in); break;
   }
 }
 
