@@ -1,7 +1,7 @@
 // libFuzzer target: the mpbatch OpenSSL provider's input surface through EVP, with OpenSSL's
 // default provider in the same process as the oracle. The provider's sources are compiled into
 // this program and registered as a built-in provider (OSSL_PROVIDER_add_builtin), so they are
-// instrumented like the library. Eight operations, picked by the first byte:
+// instrumented like the library. Nine operations, picked by the first byte:
 //  - RSA decryption (raw, PKCS#1 v1.5, OAEP with SHA-256 and a label) of ciphertexts made from
 //    valid encodings, damaged ones, or raw bytes of any length: the default provider's answer
 //    where it is defined (raw and OAEP always; PKCS#1 v1.5 where the padding is valid: elsewhere
@@ -23,7 +23,9 @@
 //    an accepted key agree with GMP, its secrets are y^x mod p;
 //  - RSA encryption and verify-recover through mpbatch: the default provider's answers;
 //  - RSA-PSS keys with restrictions from the input: mpbatch imports and signs only where the
-//    default provider does, and its signatures verify there.
+//    default provider does, and its signatures verify there;
+//  - output buffers of every size for decryption, signatures, verify-recover and DH derive:
+//    nothing written past them, and a result that fits is the default provider's (GMP's).
 // A mismatch aborts (a crash the fuzzer keeps); ASan and UBSan watch the rest, LeakSanitizer the
 // provider's frees.
 #include "fuzz_util.h"
@@ -817,9 +819,92 @@ void op_pss_key(const World &w, Input &in) {
   EVP_PKEY_free(kd);
 }
 
+// Output buffers of every size: decryption, signature, verify-recover and DH derive through
+// mpbatch into a buffer of exactly the input's chosen size (ASan sees any write past it). A call
+// that succeeds stays within the buffer and gives what the default provider gives into a large
+// one (GMP's y^x mod p for DH).
+void op_small_out(const World &w, Input &in) {
+  const unsigned what = in.u8() % 4;
+  const size_t full = what == 3 ? 256 : NB; // the largest result: near it, or anywhere below
+  const size_t size = in.u8() % 2 ? full - 8 + in.u8() % 17 : in.u8() % (full + 9);
+  std::vector<unsigned char> out(size ? size : 1), want(300);
+  size_t len = size, wlen = want.size();
+  int rm = 0, rd = 0, pad = 0;
+  if (what == 0) { // decryption of a valid ciphertext (raw, PKCS#1 v1.5, OAEP-SHA-1)
+    const int pads[3] = {RSA_NO_PADDING, RSA_PKCS1_PADDING, RSA_PKCS1_OAEP_PADDING};
+    pad = pads[in.u8() % 3];
+    Bytes msg = take(in, pad == RSA_NO_PADDING ? NB : in.u8() % 60);
+    if (pad == RSA_NO_PADDING) msg[0] &= 0x7f;
+    PCtx e(w, w.rsa, "provider=default");
+    Bytes c(NB);
+    size_t clen = c.size();
+    expect(e.c && EVP_PKEY_encrypt_init(e.c) == 1 && EVP_PKEY_CTX_set_rsa_padding(e.c, pad) == 1 &&
+               EVP_PKEY_encrypt(e.c, c.data(), &clen, msg.data(), msg.size()) == 1,
+           "the default provider encrypts");
+    for (int m = 0; m < 2; m++) {
+      PCtx d(w, w.rsa, m ? "provider=default" : "provider=mpbatch");
+      int r = d.c && EVP_PKEY_decrypt_init(d.c) == 1 && EVP_PKEY_CTX_set_rsa_padding(d.c, pad) == 1 &&
+              EVP_PKEY_decrypt(d.c, m ? want.data() : out.data(), m ? &wlen : &len, c.data(), clen) == 1;
+      (m ? rd : rm) = r;
+    }
+  } else if (what == 1 || what == 2) { // PKCS#1 v1.5 / PSS signature, or PKCS#1 v1.5 verify-recover
+    const Bytes dg = take(in, 32);
+    const bool pss = what == 1 && (in.u8() & 1);
+    Bytes sig(NB);
+    if (what == 2) {
+      PCtx x(w, w.rsa, "provider=default");
+      size_t sl = sig.size();
+      expect(x.c && EVP_PKEY_sign_init(x.c) == 1 && EVP_PKEY_CTX_set_signature_md(x.c, EVP_sha256()) == 1 &&
+                 EVP_PKEY_sign(x.c, sig.data(), &sl, dg.data(), dg.size()) == 1,
+             "the default provider signs");
+    }
+    for (int m = 0; m < 2; m++) {
+      PCtx x(w, w.rsa, m ? "provider=default" : "provider=mpbatch");
+      unsigned char *o = m ? want.data() : out.data();
+      size_t *l = m ? &wlen : &len;
+      int r = x.c && (what == 1 ? EVP_PKEY_sign_init(x.c) : EVP_PKEY_verify_recover_init(x.c)) == 1 &&
+              EVP_PKEY_CTX_set_rsa_padding(x.c, pss ? RSA_PKCS1_PSS_PADDING : RSA_PKCS1_PADDING) == 1 &&
+              EVP_PKEY_CTX_set_signature_md(x.c, EVP_sha256()) == 1 &&
+              (what == 1 ? EVP_PKEY_sign(x.c, o, l, dg.data(), dg.size())
+                         : EVP_PKEY_verify_recover(x.c, o, l, sig.data(), sig.size())) == 1;
+      (m ? rd : rm) = r;
+    }
+    if (pss && rm) { // randomized: check that it verifies instead
+      expect(len == NB && verify(w, "provider=default", true, dg, Bytes(out.begin(), out.begin() + (long)len)) == 1,
+             "a PSS signature into a buffer of its size verifies");
+      ERR_clear_error();
+      return;
+    }
+  } else { // DH derive, padded or not
+    Z p, g, zs, y, z;
+    mpz_import(p, w.dh_p.size(), 1, 1, 1, 0, w.dh_p.data());
+    mpz_set_ui(g, 2), mpz_set_ui(zs, 2 + in.u8());
+    mpz_powm(y, g, zs, p);
+    EVP_PKEY *peer = w.dh_key(be_of(y), {});
+    expect(peer != nullptr, "a peer key");
+    const int dh_pad = in.u8() & 1;
+    PCtx x(w, w.dh, "provider=mpbatch");
+    rm = x.c && EVP_PKEY_derive_init(x.c) == 1 && EVP_PKEY_CTX_set_dh_pad(x.c, dh_pad) == 1 &&
+         EVP_PKEY_derive_set_peer_ex(x.c, peer, 0) == 1 && EVP_PKEY_derive(x.c, out.data(), &len) == 1;
+    EVP_PKEY_free(peer);
+    mpz_powm(z, y, w.dh_x, p);
+    Bytes b = be_of(z);
+    want.assign(dh_pad ? 256 - b.size() : 0, 0);
+    want.insert(want.end(), b.begin(), b.end());
+    wlen = want.size(), rd = 1;
+  }
+  ERR_clear_error();
+  if (!rm) return; // a buffer too small, refused
+  expect(len <= size, "the result fits the buffer it was given");
+  // PKCS#1 v1.5 into a buffer shorter than the message: a synthetic message, as for bad padding
+  // (implicit rejection, OpenSSL 3.2's rule)
+  if (pad == RSA_PKCS1_PADDING && rd && size < wlen) return;
+  expect(rd && len == wlen && std::memcmp(out.data(), want.data(), len) == 0, "the default provider's result");
+}
+
 void run(Input &in) {
   const World &w = world();
-  switch (in.u8() % 8) {
+  switch (in.u8() % 9) {
     case 0: op_decrypt(w, in); break;
     case 1: op_signature(w, in); break;
     case 2: op_derive(w, in); break;
@@ -827,7 +912,8 @@ void run(Input &in) {
     case 4: op_params(w, in); break;
     case 5: op_dh_import(w, in); break;
     case 6: op_public(w, in); break;
-    default: op_pss_key(w, in); break;
+    case 7: op_pss_key(w, in); break;
+    default: op_small_out(w, in); break;
   }
 }
 
