@@ -38,6 +38,7 @@
 #include <openssl/provider.h>
 #include <openssl/rsa.h>
 
+#include <functional>
 #include <string>
 
 extern "C" OSSL_provider_init_fn OSSL_provider_init; // provider/prov.c
@@ -106,8 +107,10 @@ struct World {
     expect(dh != nullptr, "the DH key imports");
   }
 
-  // an RSA key of the numbers whose bit is set in mask, through propq's key manager; nullptr if refused
-  EVP_PKEY *import_rsa(const Bytes *parts, unsigned mask, const char *propq) const {
+  // a key of type (RSA, RSA-PSS) of the numbers whose bit is set in mask, and what `extra` adds,
+  // through propq's key manager; nullptr if refused
+  EVP_PKEY *import_rsa(const Bytes *parts, unsigned mask, const char *propq, const char *type = "RSA",
+                       const std::function<bool(OSSL_PARAM_BLD *)> &extra = {}) const {
     OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
     std::vector<BIGNUM *> bns;
     bool ok = bld != nullptr;
@@ -116,8 +119,9 @@ struct World {
       bns.push_back(bn_of(parts[i]));
       ok = bns.back() && OSSL_PARAM_BLD_push_BN(bld, RSA_NAMES[i], bns.back());
     }
+    ok = ok && (!extra || extra(bld));
     OSSL_PARAM *params = ok ? OSSL_PARAM_BLD_to_param(bld) : nullptr;
-    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(lib, "RSA", propq);
+    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(lib, type, propq);
     EVP_PKEY *k = nullptr;
     if (params && c && EVP_PKEY_fromdata_init(c) == 1 && EVP_PKEY_fromdata(c, &k, EVP_PKEY_KEYPAIR, params) != 1)
       k = nullptr;
@@ -765,26 +769,12 @@ void op_pss_key(const World &w, Input &in) {
   int salt = in.u8() % 4 == 0 ? -(int)(in.u8() % 4) : (int)(in.u8() % 70);
   const char *maskgen = in.u8() % 8 == 0 ? "bogus" : "MGF1";
   auto import = [&](const char *propq) {
-    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
-    std::vector<BIGNUM *> bns;
-    bool ok = bld != nullptr;
-    for (int i = 0; ok && i < 8; i++) {
-      bns.push_back(bn_of(w.rsa_parts[i]));
-      ok = bns.back() && OSSL_PARAM_BLD_push_BN(bld, RSA_NAMES[i], bns.back());
-    }
-    ok = ok && (!(what & 1) || OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_RSA_DIGEST, md, 0)) &&
-         (!(what & 2) || OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_RSA_MGF1_DIGEST, mgf, 0)) &&
-         (!(what & 4) || OSSL_PARAM_BLD_push_int(bld, OSSL_PKEY_PARAM_RSA_PSS_SALTLEN, salt)) &&
-         (!(what & 8) || OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_RSA_MASKGENFUNC, maskgen, 0));
-    OSSL_PARAM *params = ok ? OSSL_PARAM_BLD_to_param(bld) : nullptr;
-    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(w.lib, "RSA-PSS", propq);
-    EVP_PKEY *k = nullptr;
-    if (params && c && EVP_PKEY_fromdata_init(c) == 1 && EVP_PKEY_fromdata(c, &k, EVP_PKEY_KEYPAIR, params) != 1)
-      k = nullptr;
-    EVP_PKEY_CTX_free(c);
-    OSSL_PARAM_free(params);
-    OSSL_PARAM_BLD_free(bld);
-    for (BIGNUM *b : bns) BN_clear_free(b);
+    EVP_PKEY *k = w.import_rsa(w.rsa_parts, 0xff, propq, "RSA-PSS", [&](OSSL_PARAM_BLD *bld) {
+      return (!(what & 1) || OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_RSA_DIGEST, md, 0)) &&
+             (!(what & 2) || OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_RSA_MGF1_DIGEST, mgf, 0)) &&
+             (!(what & 4) || OSSL_PARAM_BLD_push_int(bld, OSSL_PKEY_PARAM_RSA_PSS_SALTLEN, salt)) &&
+             (!(what & 8) || OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_RSA_MASKGENFUNC, maskgen, 0));
+    });
     ERR_clear_error();
     return k;
   };
